@@ -1,0 +1,3 @@
+from hsx.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""hsx.client layer (DESIGN.md §1)."""

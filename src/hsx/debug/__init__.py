@@ -1,0 +1,1 @@
+"""hsx.debug layer (DESIGN.md §1)."""

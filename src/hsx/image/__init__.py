@@ -1,0 +1,1 @@
+"""hsx.image layer (DESIGN.md §1)."""

@@ -1,0 +1,1 @@
+"""hsx.kernel layer (DESIGN.md §1)."""

@@ -1,0 +1,1 @@
+"""hsx.server layer (DESIGN.md §1)."""

@@ -1,0 +1,1 @@
+"""hsx.toolchain layer (DESIGN.md §1)."""

@@ -1,0 +1,1 @@
+"""hsx.vm layer (DESIGN.md §1)."""

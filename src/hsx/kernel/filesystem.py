@@ -1,0 +1,179 @@
+"""The file system tasks see (SVC module 0x04): a host directory used as a sandbox.
+
+Every guest path is resolved inside `root`; a path that would leave it (`..`, a
+symlink pointing out, a drive letter) is refused.  A leading `/` means the sandbox
+root, so `/hello.txt` and `hello.txt` name the same file.  Results follow the SVC
+convention: a non-negative count or descriptor, or a negative errno.
+"""
+from __future__ import annotations
+
+import errno
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Open flags (include/hsx_fs.h).  0 keeps the prior behaviour: read/write, create.
+O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND = 0x01, 0x02, 0x03, 0x04, 0x08, 0x10
+LEGACY_OPEN = O_RDWR | O_CREAT
+FIRST_FD = 3                  # 0, 1, 2 are stdio, served by mailboxes
+
+
+class SandboxError(Exception):
+    """A guest path that is malformed or escapes the sandbox."""
+
+
+@dataclass
+class _OpenFile:
+    path: Path
+    readable: bool
+    writable: bool
+    append: bool
+    position: int = 0
+
+
+@dataclass
+class _TaskFiles:
+    files: dict[int, _OpenFile] = field(default_factory=dict)
+    next_fd: int = FIRST_FD
+
+
+class SandboxFS:
+    """Per-task descriptor tables over one sandbox directory."""
+
+    def __init__(self, root: str | os.PathLike, max_open_per_task: int = 32):
+        self.root = Path(root).resolve()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.max_open_per_task = max_open_per_task
+        self._tasks: dict[int, _TaskFiles] = {}
+
+    # -- paths -------------------------------------------------------------------------
+    def resolve(self, guest_path: str) -> Path:
+        """Host path for a guest path, or SandboxError saying why it is refused."""
+        text = guest_path.replace("\\", "/").strip()
+        if not text or text == "/":
+            raise SandboxError("empty path")
+        if ":" in text or "\0" in text:
+            raise SandboxError(f"{guest_path!r}: drive letters and URLs are not allowed")
+        candidate = (self.root / text.lstrip("/")).resolve()
+        if candidate != self.root and self.root not in candidate.parents:
+            raise SandboxError(f"{guest_path!r} is outside the sandbox")
+        return candidate
+
+    # -- descriptors -------------------------------------------------------------------
+    def open(self, pid: int, guest_path: str, flags: int = 0) -> int:
+        try:
+            path = self.resolve(guest_path)
+        except SandboxError:
+            return -errno.EINVAL
+        table = self._tasks.setdefault(pid, _TaskFiles())
+        if len(table.files) >= self.max_open_per_task:
+            return -errno.EMFILE
+        flags = flags or LEGACY_OPEN
+        access = flags & O_RDWR or O_RDWR
+        if path.is_dir():
+            return -errno.EISDIR
+        if not path.exists():
+            if not flags & O_CREAT:
+                return -errno.ENOENT
+            if not path.parent.is_dir():
+                return -errno.ENOENT
+            path.touch()
+        if flags & O_TRUNC and access & O_WRONLY:
+            path.write_bytes(b"")
+        fd = table.next_fd
+        table.next_fd += 1
+        table.files[fd] = _OpenFile(path, readable=bool(access & O_RDONLY),
+                                    writable=bool(access & O_WRONLY), append=bool(flags & O_APPEND))
+        return fd
+
+    def read(self, pid: int, fd: int, length: int) -> bytes | int:
+        handle = self._file(pid, fd)
+        if handle is None or not handle.readable:
+            return -errno.EBADF
+        with handle.path.open("rb") as f:
+            f.seek(handle.position)
+            data = f.read(max(0, length))
+        handle.position += len(data)
+        return data
+
+    def write(self, pid: int, fd: int, data: bytes) -> int:
+        handle = self._file(pid, fd)
+        if handle is None or not handle.writable:
+            return -errno.EBADF
+        with handle.path.open("r+b") as f:
+            if handle.append:
+                f.seek(0, os.SEEK_END)
+            else:
+                f.seek(handle.position)
+            f.write(data)
+            handle.position = f.tell()
+        return len(data)
+
+    def close(self, pid: int, fd: int) -> int:
+        table = self._tasks.get(pid)
+        if table is None or table.files.pop(fd, None) is None:
+            return -errno.EBADF
+        return 0
+
+    def open_count(self, pid: int) -> int:
+        table = self._tasks.get(pid)
+        return len(table.files) if table else 0
+
+    def release_task(self, pid: int) -> None:
+        """Close everything a task had open (it ended or was killed)."""
+        self._tasks.pop(pid, None)
+
+    # -- directory operations ----------------------------------------------------------
+    def listdir(self, guest_path: str = "/") -> bytes | int:
+        """Newline-separated sorted names in a directory (directories end with '/')."""
+        try:
+            path = self.root if guest_path.strip() in ("", "/", ".") else self.resolve(guest_path)
+        except SandboxError:
+            return -errno.EINVAL
+        if not path.is_dir():
+            return -errno.ENOTDIR if path.exists() else -errno.ENOENT
+        names = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
+        return "\n".join(names).encode()
+
+    def delete(self, guest_path: str) -> int:
+        return self._path_op(guest_path, lambda p: p.rmdir() if p.is_dir() else p.unlink())
+
+    def mkdir(self, guest_path: str) -> int:
+        return self._path_op(guest_path, lambda p: p.mkdir(), must_exist=False)
+
+    def rename(self, old: str, new: str) -> int:
+        try:
+            source, target = self.resolve(old), self.resolve(new)
+        except SandboxError:
+            return -errno.EINVAL
+        if not source.exists():
+            return -errno.ENOENT
+        if target.exists():
+            return -errno.EEXIST
+        try:
+            source.rename(target)
+        except OSError as exc:
+            return -(exc.errno or errno.EIO)
+        return 0
+
+    # -- helpers -----------------------------------------------------------------------
+    def _file(self, pid: int, fd: int) -> _OpenFile | None:
+        table = self._tasks.get(pid)
+        return table.files.get(fd) if table else None
+
+    def _path_op(self, guest_path: str, action, must_exist: bool = True) -> int:
+        try:
+            path = self.resolve(guest_path)
+        except SandboxError:
+            return -errno.EINVAL
+        if path == self.root:
+            return -errno.EINVAL
+        if must_exist and not path.exists():
+            return -errno.ENOENT
+        if not must_exist and path.exists():
+            return -errno.EEXIST
+        try:
+            action(path)
+        except OSError as exc:
+            return -(exc.errno or errno.EIO)
+        return 0

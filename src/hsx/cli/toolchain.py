@@ -1,0 +1,126 @@
+"""`hsx asm`, `hsx link` and `hsx disasm`.
+
+Problems are printed one per line on stderr as `file:line:col: message` (or
+`module: message`) and the command exits with status 1; no tracebacks.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hsx.image.errors import ImageError
+from hsx.image.hxe import normalize_app_name, read_hxe_file, write_hxe
+from hsx.image.hxo import ObjectFileError, load_hxo, write_hxo
+from hsx.image.sym import SymbolFileError, load_sym, write_sym
+from hsx.toolchain.build import assemble_file, link_modules
+from hsx.toolchain.diagnostics import ToolchainError
+from hsx.toolchain.disassembler import listing, to_mvasm
+
+
+def _fail(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line, err=True)
+    raise SystemExit(1)
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        _fail([f"hsx: cannot write {path}: {exc.strerror or exc}"])
+
+
+def _link_and_write(modules, out: Path, sym: Path | None, *, entry: str | None,
+                    app_name: str | None, single_instance: bool, req_cap: int) -> None:
+    result = link_modules(modules, entry=entry,
+                          app_name=app_name or normalize_app_name(out.stem),
+                          allow_multiple=not single_instance, req_caps=req_cap)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    _write(out, write_hxe(result.image))
+    _write(sym or out.with_suffix(".sym"), write_sym(result.symbols))
+
+
+def _run(action) -> None:
+    """Run `action`, turning every expected failure into messages and exit status 1."""
+    try:
+        action()
+    except ToolchainError as exc:
+        _fail([str(d) for d in exc.diagnostics])
+    except (ImageError, ObjectFileError, SymbolFileError) as exc:
+        _fail([f"hsx: {exc}"])
+
+
+@click.command("asm")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="OUT.hxo (default: SOURCE with .hxo), or OUT.hxe to link as well.")
+@click.option("-I", "--include-dir", "include_dirs", multiple=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Also look for .include files here (after the including file's directory).")
+def asm_command(source: Path, output: Path | None, include_dirs: tuple[Path, ...]) -> None:
+    """Assemble an MVASM file to an object (.hxo) or a linked image (.hxe + .sym)."""
+    out = output or source.with_suffix(".hxo")
+
+    def action() -> None:
+        module = assemble_file(source, [str(d) for d in include_dirs])
+        if out.suffix.lower() == ".hxe":
+            _link_and_write([module], out, None, entry=None, app_name=None,
+                            single_instance=False, req_cap=0)
+        else:
+            _write(out, write_hxo(module))
+
+    _run(action)
+
+
+@click.command("link")
+@click.argument("objects", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The image to write (.hxe).")
+@click.option("--sym", type=click.Path(dir_okay=False, path_type=Path),
+              help="Symbol file to write (default: OUTPUT with .sym).")
+@click.option("--app-name", help="Name stored in the image (default: OUTPUT's stem).")
+@click.option("--single-instance", is_flag=True, help="Refuse to load the app twice.")
+@click.option("--entry", help="Start at this symbol (default: _start, else the first .entry).")
+@click.option("--req-cap", default="0", metavar="N",
+              help="Capability mask written to the header (decimal or 0x…).")
+def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
+                 app_name: str | None, single_instance: bool, entry: str | None,
+                 req_cap: str) -> None:
+    """Link .hxo objects, in the order given, into an .hxe image and its .sym file."""
+    try:
+        caps = int(req_cap, 0)
+    except ValueError:
+        raise click.BadParameter(f"not an integer: {req_cap!r}", param_hint="--req-cap")
+
+    def action() -> None:
+        modules = [load_hxo(path) for path in objects]
+        _link_and_write(modules, output, sym, entry=entry, app_name=app_name,
+                        single_instance=single_instance, req_cap=caps)
+
+    _run(action)
+
+
+@click.command("disasm")
+@click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--sym", type=click.Path(dir_okay=False, path_type=Path),
+              help="Symbol file (default: IMAGE with .sym, if it exists).")
+@click.option("--mvasm", is_flag=True, help="Print MVASM that reassembles to the same image.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of stdout.")
+def disasm_command(image: Path, sym: Path | None, mvasm: bool, output: Path | None) -> None:
+    """List an .hxe image (v1 or v2): addresses, words, instructions and symbols."""
+
+    def action() -> None:
+        hxe = read_hxe_file(image)
+        sym_path = sym or image.with_suffix(".sym")
+        symbols = load_sym(sym_path) if sym or sym_path.is_file() else None
+        text = (to_mvasm if mvasm else listing)(hxe, symbols, image.name)
+        if output:
+            _write(output, text.encode("utf-8"))
+        else:
+            click.echo(text, nl=False)
+
+    _run(action)

@@ -53,18 +53,18 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "minimal": Profile(
-        name="minimal", max_tasks=4, task_memory=0x8000, stack_size=0x800, max_descriptors=16,
+        name="minimal", max_tasks=4, task_memory=0x8000, stack_size=0x800, max_descriptors=32,
         max_handles_per_task=8, mailbox_capacity=256, max_message_size=128, max_values=32,
         max_commands=16, trace_records=64, scheduler_trace=64, event_queue=64,
         event_history=256),
     "development": Profile(
         name="development", max_tasks=128, task_memory=0x10000, stack_size=0x2000,
-        max_descriptors=256, max_handles_per_task=32, mailbox_capacity=1024,
+        max_descriptors=1024, max_handles_per_task=32, mailbox_capacity=1024,
         max_message_size=512, max_values=256, max_commands=128, trace_records=1024,
         scheduler_trace=256, event_queue=1024, event_history=4096),
     "full": Profile(
         name="full", max_tasks=1024, task_memory=0x40000, stack_size=0x8000,
-        max_descriptors=4096, max_handles_per_task=256, mailbox_capacity=8192,
+        max_descriptors=8192, max_handles_per_task=256, mailbox_capacity=8192,
         max_message_size=4096, max_values=4096, max_commands=1024, trace_records=16384,
         scheduler_trace=4096, event_queue=8192, event_history=65536),
 }

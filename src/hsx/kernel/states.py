@@ -62,8 +62,8 @@ TRANSITIONS: dict[Reason, tuple[frozenset, frozenset]] = {
     Reason.DEBUG_BREAK: (_ON_CPU, frozenset({S.PAUSED})),
     Reason.USER_PAUSE: (_LIVE - {S.PAUSED}, frozenset({S.PAUSED})),
     Reason.RESUME: (frozenset({S.PAUSED}), frozenset({S.READY, S.SLEEPING, S.WAITING_MBX})),
-    Reason.RETURNED: (_ON_CPU, frozenset({S.RETURNED})),
-    Reason.FAULTED: (_ON_CPU, frozenset({S.FAULTED})),
+    Reason.RETURNED: (_ON_CPU | {S.PAUSED}, frozenset({S.RETURNED})),   # paused: a debugger step
+    Reason.FAULTED: (_ON_CPU | {S.PAUSED}, frozenset({S.FAULTED})),
     Reason.KILLED: (_LIVE | {S.RETURNED, S.FAULTED}, frozenset({S.KILLED})),
 }
 

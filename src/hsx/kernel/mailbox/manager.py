@@ -59,6 +59,9 @@ class _Counters:
     errors: int = 0
 
 
+HOST_PID = 0
+
+
 class MailboxManager:
     """All mailboxes of one executive.
 
@@ -354,7 +357,8 @@ class MailboxManager:
     def _open(self, pid: int, target: str | bytes, flags: int) -> Handle:
         parsed = self._parse(target, pid)
         table = self._handles.setdefault(pid, {})
-        if len(table) >= self.max_handles_per_task:
+        # The executive itself (pid 0) holds a few handles per task: it has no quota.
+        if pid != HOST_PID and len(table) >= self.max_handles_per_task:
             self._emit(MailboxEvent.EXHAUSTED, pid, reason="handle_limit",
                        handle_limit=self.max_handles_per_task, handles=len(table))
             raise MailboxError(MbxStatus.NO_DESCRIPTOR,

@@ -1,0 +1,550 @@
+"""The executive kernel: tasks on one in-process machine, scheduled round-robin.
+
+The kernel owns the task table, the scheduler, the timer heap and the services tasks
+call (mailboxes, files, CAN, exec).  It is a plain Python API with no sockets and no
+threads of its own: `run(budget)` executes instructions and returns; the daemon and
+`hsx run` decide when to call it and how to wait in between (`next_deadline`).
+Every state change goes through `_transition`, which checks the table in `states.py`
+and emits the `task_state` event.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import queue
+import tempfile
+from collections import deque
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from hsx.image.errors import ImageError
+from hsx.image.hxe import read_hxe, read_hxe_file
+from hsx.image.model import HxeImage
+from hsx.kernel.constants import MbxMode, MbxStatus
+from hsx.vm import LoadError, Machine, Stop, StopReason, SvcStop
+
+from .clock import Clock, RealClock
+from .errors import KernelError
+from .events import EventBus
+from .filesystem import SandboxError, SandboxFS
+from .loader import StreamLoad, instance_name
+from .mailbox import MailboxManager
+from .mailbox.manager import HOST_PID
+from .mailbox.results import RecvResult, Wake
+from .profiles import Profile, get_profile
+from .scheduler import Scheduler
+from .states import Reason, TaskState, next_state
+from .syscalls import Dispatcher
+from .syscalls.can import CanBus, CanModule, VirtualCanBus
+from .syscalls.core import CoreModule, TaskModule
+from .syscalls.devmath import DevMathModule
+from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
+from .syscalls.fs import FileModule
+from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
+from .task import MailboxWait, SleepWait, Task
+from .timers import TimerHeap
+
+OutputSink = Callable[[Task, int, bytes], None]
+_WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING)
+
+
+class Kernel:
+    def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
+                 fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
+                 translate: bool = True, output: OutputSink | None = None) -> None:
+        self.profile = profile or get_profile()
+        self.clock = clock or RealClock()
+        self.started_at = self.clock.now()
+        self._advance_clock = getattr(self.clock, "advance_instructions", None)
+        self.events = EventBus(self.clock.now, history=self.profile.event_history)
+        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
+        if fs_root is None:
+            fs_root = Path(tempfile.gettempdir()) / f"hsx-fs-{os.getpid()}"
+        self.fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
+        self.can = CanModule(self, can_bus or VirtualCanBus())
+        self.machine = Machine(Dispatcher(self, [
+            CoreModule(), TaskModule(self), self.can, FileModule(self), MailboxModule(self),
+            ExecModule(self), DevMathModule()]), translate=translate)
+        self.output = output
+        self.tasks: dict[int, Task] = {}
+        self.scheduler = Scheduler()
+        self.timers: TimerHeap[int] = TimerHeap()
+        self.current: Task | None = None
+        self.scheduler_trace: deque[dict[str, Any]] = deque(maxlen=self.profile.scheduler_trace)
+        self.total_instructions = 0
+        self._next_pid = 1
+        self._streams: dict[int, StreamLoad] = {}
+        self._next_stream = 1
+        self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle
+        self._stdin_buffers: dict[int, bytearray] = {}
+        self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._last_pid: int | None = None
+        self.input_sources = 0          # host feeders (e.g. a stdin pump) still attached
+
+    # ------------------------------------------------------------------ loading
+
+    def load(self, source: str | os.PathLike | bytes | HxeImage, *, name: str | None = None) -> Task:
+        """Load an image (a path, its bytes, or a parsed image) as a new ready task."""
+        path = None
+        try:
+            if isinstance(source, HxeImage):
+                image = source
+            elif isinstance(source, (bytes, bytearray)):
+                image = read_hxe(bytes(source))
+            else:
+                path = Path(source)
+                image = read_hxe_file(path)
+        except ImageError as error:
+            raise KernelError(f"bad_image:{error.code}", str(error)) from None
+        return self._create_task(image, name, path)
+
+    def load_begin(self, label: str | None = None) -> int:
+        sid = self._next_stream
+        self._next_stream += 1
+        self._streams[sid] = StreamLoad(sid, label)
+        return sid
+
+    def load_write(self, sid: int, chunk: bytes) -> None:
+        stream = self._stream(sid)
+        try:
+            stream.write(chunk)
+        except KernelError:
+            del self._streams[sid]     # a refused stream is over; nothing is kept
+            raise
+
+    def load_end(self, sid: int) -> Task:
+        stream = self._streams.pop(sid, None)
+        if stream is None:
+            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
+        return self.load(stream.finish(), name=stream.label)
+
+    def load_abort(self, sid: int) -> None:
+        if self._streams.pop(sid, None) is None:
+            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
+
+    def _stream(self, sid: int) -> StreamLoad:
+        stream = self._streams.get(sid)
+        if stream is None:
+            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
+        return stream
+
+    def _create_task(self, image: HxeImage, name: str | None, path: Path | None) -> Task:
+        live = [t for t in self.tasks.values() if not t.ended]
+        if len(live) >= self.profile.max_tasks:
+            raise KernelError("too_many_tasks",
+                              f"task limit reached ({self.profile.max_tasks}, profile "
+                              f"{self.profile.name})")
+        base = name or image.app_name or (path.stem if path else None) or f"task_{self._next_pid}"
+        app_name = instance_name(base, image.allow_multiple_instances, {t.app_name for t in live})
+        try:
+            ctx = self.machine.create_context(image, mem_size=self.profile.task_memory,
+                                              stack_size=self.profile.stack_size)
+        except LoadError as error:
+            raise KernelError("layout", f"{app_name}: {error}") from None
+        pid = self._next_pid
+        self._next_pid += 1
+        task = Task(pid, app_name, base, image, ctx, quantum=1, source=str(path) if path else None)
+        try:
+            self._provision(task)
+        except KernelError:
+            self._release(task)
+            raise
+        sym = path.with_suffix(".sym") if path else None
+        task.symbols_path = sym if sym is not None and sym.exists() else None
+        self.tasks[pid] = task
+        self._transition(task, Reason.LOADED, app_name=app_name)
+        return task
+
+    def _provision(self, task: Task) -> None:
+        """Everything a task needs before its first instruction: stdio and the mailboxes
+        its image declares."""
+        pid = task.pid
+        try:
+            self.mailboxes.create_task_mailboxes(pid)
+        except Exception as error:      # MailboxError: a pool limit
+            raise KernelError("mailbox_limit", f"{task.app_name}: {error}") from None
+        handles = {}
+        for fd, target, mode in ((0, "svc:stdio.in", MbxMode.WRONLY),
+                                 (1, "svc:stdio.out", MbxMode.RDONLY),
+                                 (2, "svc:stdio.err", MbxMode.RDONLY)):
+            opened = self.mailboxes.open(HOST_PID, f"{target}@{pid}", int(mode))
+            if opened.status is not MbxStatus.OK:
+                raise KernelError("mailbox_limit",
+                                  f"{task.app_name}: cannot attach to {target} ({opened.status.name})")
+            handles[fd] = opened.handle
+        self._host_handles[pid] = handles
+        for spec in task.image.metadata.mailboxes:
+            bound = self.mailboxes.bind(pid, spec.target, spec.capacity, spec.mode_mask)
+            if bound.status is not MbxStatus.OK:
+                raise KernelError("metadata_mailbox",
+                                  f"{task.app_name}: cannot bind {spec.target!r} "
+                                  f"({bound.status.name})")
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, budget: int) -> int:
+        """Execute up to `budget` instructions across ready tasks; returns how many ran.
+
+        Returns early when nothing is ready (everyone blocked, paused or ended).
+        """
+        self._service()
+        executed = 0
+        machine_run = self.machine.run
+        scheduler = self.scheduler
+        while executed < budget:
+            pid = scheduler.pick()
+            if pid is None:
+                break
+            task = self.tasks[pid]
+            if pid != self._last_pid:
+                self._note_switch(pid)
+            self.current = task
+            stop = machine_run(task.ctx, min(task.quantum, budget - executed))
+            self.current = None
+            executed += stop.executed
+            task.accounting.turns += 1
+            if self._advance_clock is not None:
+                self._advance_clock(stop.executed)
+            if stop.reason is StopReason.BUDGET:
+                scheduler.rotate(pid)
+            else:
+                self._after_stop(task, stop)
+            deadline = self.timers.next_deadline()
+            if deadline is not None and self.clock.now() >= deadline:
+                self._fire_timers()
+        self.total_instructions += executed
+        return executed
+
+    def step(self, pid: int, count: int = 1) -> int:
+        """Single-step one paused (or ready) task by `count` instructions; a debugger's
+        step.  Breakpoints at the current PC do not stop it.  Returns instructions run."""
+        task = self._live_task(pid)
+        executed = 0
+        while executed < count and task.state in (TaskState.PAUSED, TaskState.READY):
+            if task.state is TaskState.PAUSED and task.resume_state in _WAITING:
+                break                   # it is waiting: a step cannot run it
+            self.current = task
+            stop = self.machine.step(task.ctx)
+            self.current = None
+            executed += stop.executed
+            if self._advance_clock is not None:
+                self._advance_clock(stop.executed)
+            if stop.reason is not StopReason.BUDGET:
+                self._after_stop(task, stop, stepping=task.state is TaskState.PAUSED)
+        self.total_instructions += executed
+        return executed
+
+    def next_deadline(self) -> float | None:
+        return self.timers.next_deadline()
+
+    def runnable(self) -> bool:
+        return len(self.scheduler) > 0
+
+    def live_tasks(self) -> list[Task]:
+        return [t for t in self.tasks.values() if not t.ended]
+
+    def post(self, action: Callable[[], None]) -> None:
+        """Run `action` on the kernel's thread at the start of the next `run` (thread-safe:
+        how other threads, such as a stdin reader, reach the kernel)."""
+        self._inbox.put(action)
+
+    def has_pending_input(self) -> bool:
+        """Whether host input may still arrive to wake a blocked task."""
+        return self.input_sources > 0 or not self._inbox.empty()
+
+    def _service(self) -> None:
+        while True:
+            try:
+                action = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            action()
+        self._fire_timers()
+
+    def _note_switch(self, pid: int) -> None:
+        record = {"event": "switch", "from": self._last_pid, "to": pid,
+                  "instructions": self.total_instructions}
+        self.scheduler_trace.append(record)
+        if self.events.wants("scheduler"):
+            self.events.emit("scheduler", pid, record)
+        self._last_pid = pid
+
+    def _after_stop(self, task: Task, stop: Stop, stepping: bool = False) -> None:
+        reason = stop.reason
+        if reason in (StopReason.EXITED, StopReason.RETURNED):
+            task.exit_status = stop.status
+            self._end(task, Reason.RETURNED, exit_status=stop.status,
+                      how="exit" if reason is StopReason.EXITED else "ret")
+        elif reason is StopReason.FAULT:
+            fault = stop.fault
+            task.fault = fault
+            self.events.emit("fault", task.pid, {"kind": fault.kind.value, "pc": fault.pc,
+                                                 "addr": fault.addr, "message": fault.message})
+            self._end(task, Reason.FAULTED, kind=fault.kind.value, pc=fault.pc)
+        elif reason in (StopReason.BRK, StopReason.BREAKPOINT):
+            why = "brk" if reason is StopReason.BRK else "breakpoint"
+            data = {"pc": stop.pc, "reason": why}
+            if stop.code is not None:
+                data["code"] = stop.code
+            if task.state is not TaskState.PAUSED:
+                task.resume_state = TaskState.READY
+                self._transition(task, Reason.DEBUG_BREAK, pc=stop.pc, why=why)
+            self.events.emit("debug_break", task.pid, data)
+        elif reason is StopReason.SVC:
+            self._svc_stop(task, stop.svc, stepping)
+
+    def _svc_stop(self, task: Task, request: SvcStop, stepping: bool) -> None:
+        if request.reason == YIELD_REASON:
+            self.scheduler.rotate(task.pid)
+            return
+        if request.reason == SLEEP:
+            ms = request.detail
+            deadline = self.clock.now() + ms / 1000.0
+            task.wait = SleepWait(deadline, ms)
+            task.accounting.sleeps += 1
+            self.timers.schedule(task.pid, deadline)
+            if stepping:
+                task.resume_state = TaskState.SLEEPING
+            else:
+                self._transition(task, Reason.SLEEP, ms=ms, deadline=deadline)
+        elif request.reason == MAILBOX_WAIT:
+            task.accounting.waits += 1
+            if stepping:
+                task.resume_state = TaskState.WAITING_MBX
+            else:
+                wait = task.wait
+                self._transition(task, Reason.MAILBOX_WAIT, handle=wait.handle,
+                                 deadline=wait.deadline)
+
+    # ------------------------------------------------------------------ services for syscalls
+
+    def write_output(self, task: Task, fd: int, data: bytes) -> None:
+        """A task wrote to stdout/stderr: through its stdio mailbox (taps see it), then
+        out to the host as a `stdout`/`stderr` event and the output sink."""
+        if not data:
+            return
+        sent = self.mailboxes.write_stdio(task.pid, fd, data)
+        self.deliver_wakes(sent.wakes)
+        handle = self._host_handles.get(task.pid, {}).get(fd)
+        if handle is not None:
+            while True:
+                got = self.mailboxes.recv(HOST_PID, handle)
+                if got.message is None:
+                    break
+                self._forward_output(task, fd, got.message.payload)
+
+    def _forward_output(self, task: Task, fd: int, data: bytes) -> None:
+        kind = "stdout" if fd == 1 else "stderr"
+        self.events.emit(kind, task.pid, {"text": data.decode("utf-8", "replace")})
+        if self.output is not None:
+            self.output(task, fd, data)
+
+    def post_stdin(self, pid: int, data: bytes) -> None:
+        """Host input for a task's fd 0 (an empty write means end of input)."""
+        task = self._live_task(pid)
+        handle = self._host_handles[task.pid][0]
+        sent = self.mailboxes.send(HOST_PID, handle, data)
+        if sent.status is not MbxStatus.OK:
+            raise KernelError("stdin_full", f"task {pid}'s stdin is full ({sent.status.name})")
+        self.deliver_wakes(sent.wakes)
+
+    def read_stdin(self, task: Task, dst: int, length: int) -> SvcStop | None:
+        """FS READ on fd 0: bytes already received, else the next stdin message, else block."""
+        buffered = self._stdin_buffers.setdefault(task.pid, bytearray())
+        if not buffered:
+            handle = self.mailboxes.stdio_handle(task.pid, 0)
+            got = self.mailboxes.recv(task.pid, handle)
+            if got.status is MbxStatus.NO_DATA:
+                return self.block_on_mailbox(task, handle, dst, length, 0, None, 0xFFFF,
+                                             stdin=True)
+            if got.message is not None:
+                buffered += got.message.payload
+        self._give_stdin(task, dst, length)
+        return None
+
+    def _give_stdin(self, task: Task, dst: int, length: int) -> None:
+        buffered = self._stdin_buffers.setdefault(task.pid, bytearray())
+        chunk = bytes(buffered[:length])
+        del buffered[:length]
+        task.ctx.guest_write(dst, chunk)
+        task.ctx.regs[0] = len(chunk)
+
+    def block_on_mailbox(self, task: Task, handle: int, buffer: int, max_len: int,
+                         info_ptr: int, deadline: float | None, timeout: int,
+                         stdin: bool = False) -> SvcStop:
+        self.mailboxes.add_waiter(task.pid, handle, deadline,
+                                  max_len=None if stdin else max_len, timeout=timeout)
+        task.wait = MailboxWait(handle, buffer, max_len, info_ptr, deadline, stdin=stdin)
+        if deadline is not None:
+            self.timers.schedule(task.pid, deadline)
+        return SvcStop(MAILBOX_WAIT)
+
+    @staticmethod
+    def complete_recv(task: Task, result: RecvResult, buffer: int, info_ptr: int) -> None:
+        """Write a receive's outcome into the task: R0..R4, the payload, the info block."""
+        regs, message = task.ctx.regs, result.message
+        regs[0], regs[1] = int(result.status), result.length
+        if message is not None:
+            task.ctx.guest_write(buffer, message.payload)
+            regs[2], regs[3], regs[4] = message.flags, message.channel, message.src_pid
+        if info_ptr:
+            task.ctx.guest_write(info_ptr, result.info.pack())
+
+    def deliver_wakes(self, wakes: Iterable[Wake]) -> None:
+        """Complete the receives of tasks a send (or a timeout, or a freed mailbox) woke."""
+        for wake in wakes:
+            task = self.tasks.get(wake.pid)
+            if task is None or not isinstance(task.wait, MailboxWait):
+                continue
+            wait = task.wait
+            task.wait = None
+            self.timers.cancel(task.pid)
+            if wait.stdin:
+                message = wake.result.message
+                if message is not None:
+                    self._stdin_buffers.setdefault(task.pid, bytearray()).extend(message.payload)
+                self._give_stdin(task, wait.buffer, wait.max_len)
+            else:
+                self.complete_recv(task, wake.result, wait.buffer, wait.info_ptr)
+            timed_out = wake.result.status is MbxStatus.TIMEOUT
+            if timed_out:
+                task.accounting.timeouts += 1
+            else:
+                task.accounting.wakes += 1
+            self._wake(task, Reason.TIMEOUT if timed_out else Reason.MAILBOX_WAKE,
+                       status=int(wake.result.status))
+
+    def _wake(self, task: Task, reason: Reason, **details: Any) -> None:
+        if task.state is TaskState.PAUSED:
+            task.resume_state = TaskState.READY      # applied now, runs after `resume`
+        elif not task.ended:
+            self._transition(task, reason, **details)
+
+    def _fire_timers(self) -> None:
+        for pid in self.timers.pop_expired(self.clock.now()):
+            task = self.tasks.get(pid)
+            if task is None:
+                continue
+            if isinstance(task.wait, SleepWait):
+                task.wait = None
+                task.accounting.wakes += 1
+                self._wake(task, Reason.SLEEP_WAKE)
+            elif isinstance(task.wait, MailboxWait):
+                wake = self.mailboxes.expire_waiter(pid)
+                if wake is not None:
+                    self.deliver_wakes([wake])
+
+    def spawn_from_sandbox(self, parent: Task, guest_path: str) -> int:
+        """EXEC SPAWN: load an image from the sandbox; the new PID or a negative errno."""
+        try:
+            path = self.fs.resolve(guest_path)
+            task = self.load(path)
+        except KernelError as error:
+            self.events.emit("dmesg", parent.pid, {"level": "warning", "message": str(error)})
+            return -errno.ENOEXEC
+        except SandboxError:
+            return -errno.EINVAL
+        return task.pid
+
+    def kill_from_guest(self, caller: Task, pid: int) -> int:
+        target = self.tasks.get(pid)
+        if target is None or target.ended:
+            return -errno.ESRCH
+        if target is caller:
+            return -errno.EINVAL           # a task ends itself with EXIT
+        self.kill(pid)
+        return 0
+
+    # ------------------------------------------------------------------ control
+
+    def kill(self, pid: int) -> Task:
+        """End a live task (releasing everything it holds), or forget an ended one."""
+        task = self.tasks.get(pid)
+        if task is None:
+            raise KernelError("unknown_pid", f"no task with pid {pid}")
+        if task.ended:
+            del self.tasks[pid]
+            return task
+        self._end(task, Reason.KILLED)
+        return task
+
+    def pause(self, pid: int | None = None) -> list[Task]:
+        """Pause one task, or every live task when `pid` is None."""
+        targets = [self._live_task(pid)] if pid is not None else self.live_tasks()
+        for task in targets:
+            if task.state is TaskState.PAUSED:
+                continue
+            task.resume_state = task.state if task.state in _WAITING else TaskState.READY
+            self._transition(task, Reason.USER_PAUSE)
+        return targets
+
+    def resume(self, pid: int | None = None) -> list[Task]:
+        targets = [self._live_task(pid)] if pid is not None else self.live_tasks()
+        for task in targets:
+            if task.state is TaskState.PAUSED:
+                self._transition(task, Reason.RESUME, target=task.resume_state or TaskState.READY)
+                task.resume_state = None
+        return targets
+
+    def set_quantum(self, pid: int, quantum: int) -> None:
+        if not isinstance(quantum, int) or quantum < 1:
+            raise KernelError("bad_argument", f"quantum must be a positive integer, not {quantum!r}")
+        self._live_task(pid).quantum = quantum
+
+    def set_priority(self, pid: int, priority: int) -> None:
+        if not isinstance(priority, int) or not 0 <= priority <= 255:
+            raise KernelError("bad_argument", f"priority must be 0..255, not {priority!r}")
+        task = self._live_task(pid)
+        task.priority = priority
+        self.scheduler.reprioritise(pid, priority)
+
+    def ps(self) -> list[dict[str, Any]]:
+        return [task.summary() for task in self.tasks.values()]
+
+    def shutdown(self) -> None:
+        """End every task and release the host resources (CAN ports)."""
+        for task in self.live_tasks():
+            self._end(task, Reason.KILLED)
+
+    def _live_task(self, pid: int) -> Task:
+        task = self.tasks.get(pid)
+        if task is None:
+            raise KernelError("unknown_pid", f"no task with pid {pid}")
+        if task.ended:
+            raise KernelError("task_ended", f"task {pid} has ended ({task.state.value})")
+        return task
+
+    # ------------------------------------------------------------------ state changes
+
+    def _transition(self, task: Task, reason: Reason, target: TaskState | None = None,
+                    **details: Any) -> None:
+        previous = task.state
+        task.state = next_state(previous, reason, target)
+        if task.state.runnable:
+            self.scheduler.enqueue(task.pid, task.priority)
+        else:
+            self.scheduler.remove(task.pid)
+        self.events.emit("task_state", task.pid, {
+            "prev_state": previous.value if previous else None,
+            "new_state": task.state.value, "reason": reason.value, **details})
+
+    def _end(self, task: Task, reason: Reason, **details: Any) -> None:
+        self._transition(task, reason, **details)
+        self._release(task)
+
+    def _release(self, task: Task) -> None:
+        """Give back everything the task held so the app can be loaded again."""
+        pid = task.pid
+        task.wait = None
+        task.resume_state = None
+        self.scheduler.remove(pid)
+        self.timers.cancel(pid)
+        for handle in self._host_handles.pop(pid, {}).values():
+            self.mailboxes.close(HOST_PID, handle)
+        self.deliver_wakes(self.mailboxes.release_task(pid))
+        self.fs.release_task(pid)
+        self.can.release_task(pid)
+        self._stdin_buffers.pop(pid, None)
+
+    def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
+        self.events.emit(type_, pid, data)

@@ -276,7 +276,7 @@ def test_hundred_tasks_round_robin(harness):
     # Quantum 1: every task retires its first instruction before any retires a second.
     assert h.kernel.run(100) == 100
     assert all(t.instructions == 1 for t in tasks)
-    assert [r["to"] for r in list(h.kernel.scheduler_trace)[-100:]] == [t.pid for t in tasks]
+    assert [to for _, to, _ in list(h.kernel.scheduler_trace)[-100:]] == [t.pid for t in tasks]
     assert h.run().reason == "done"
     assert [t.exit_status for t in tasks] == [t.pid for t in tasks]
 

@@ -34,7 +34,7 @@ from .mailbox.results import RecvResult, Wake
 from .profiles import Profile, get_profile
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
-from .syscalls import Dispatcher
+from .syscalls import PREEMPT, Dispatcher
 from .syscalls.can import CanBus, CanModule, VirtualCanBus
 from .syscalls.core import CoreModule, TaskModule
 from .syscalls.devmath import DevMathModule
@@ -46,6 +46,7 @@ from .timers import TimerHeap
 
 OutputSink = Callable[[Task, int, bytes], None]
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING)
+REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
 
 
 class Kernel:
@@ -70,7 +71,10 @@ class Kernel:
         self.scheduler = Scheduler()
         self.timers: TimerHeap[int] = TimerHeap()
         self.current: Task | None = None
-        self.scheduler_trace: deque[dict[str, Any]] = deque(maxlen=self.profile.scheduler_trace)
+        # (from pid, to pid, total instructions at the switch), newest last
+        self.scheduler_trace: deque[tuple[int | None, int, int]] = deque(
+            maxlen=self.profile.scheduler_trace)
+        self.ready_changed = False      # set when a task became ready during a machine run
         self.total_instructions = 0
         self._next_pid = 1
         self._streams: dict[int, StreamLoad] = {}
@@ -185,35 +189,65 @@ class Kernel:
     def run(self, budget: int) -> int:
         """Execute up to `budget` instructions across ready tasks; returns how many ran.
 
-        Returns early when nothing is ready (everyone blocked, paused or ended).
+        Returns early when nothing is ready (everyone blocked, paused or ended).  A task
+        that is alone in the ready set runs for the rest of the budget (up to the next
+        timer) instead of one quantum at a time: nobody is waiting for a turn, and if an
+        SVC makes another task ready the run is cut short so fairness holds.
         """
         self._service()
         executed = 0
-        machine_run = self.machine.run
-        scheduler = self.scheduler
+        tasks, scheduler, machine_run = self.tasks, self.scheduler, self.machine.run
+        advance, now, timers = self._advance_clock, self.clock.now, self.timers
+        deadline = timers.next_deadline()
+        budget_stop = StopReason.BUDGET
+        last = self._last_pid
+        trace = self.scheduler_trace.append
+        announce = self.events.wants("scheduler")
+        base = self.total_instructions
         while executed < budget:
             pid = scheduler.pick()
             if pid is None:
                 break
-            task = self.tasks[pid]
-            if pid != self._last_pid:
-                self._note_switch(pid)
+            task = tasks[pid]
+            if pid != last:
+                task.accounting.turns += 1
+                trace((last, pid, base + executed))
+                if announce:
+                    self.events.emit("scheduler", pid, {"event": "switch", "from": last,
+                                                        "to": pid, "instructions": base + executed})
+                last = pid
+            n = budget - executed
+            if len(scheduler) > 1:
+                if task.quantum < n:
+                    n = task.quantum
+            elif deadline is not None:
+                n = min(n, self._instructions_until(deadline))
             self.current = task
-            stop = machine_run(task.ctx, min(task.quantum, budget - executed))
-            self.current = None
+            self.ready_changed = False
+            stop = machine_run(task.ctx, n)
             executed += stop.executed
-            task.accounting.turns += 1
-            if self._advance_clock is not None:
-                self._advance_clock(stop.executed)
-            if stop.reason is StopReason.BUDGET:
+            if advance is not None:
+                advance(stop.executed)
+            if stop.reason is budget_stop:
                 scheduler.rotate(pid)
             else:
+                self.current = None
                 self._after_stop(task, stop)
-            deadline = self.timers.next_deadline()
-            if deadline is not None and self.clock.now() >= deadline:
+                deadline = timers.next_deadline()
+            if deadline is not None and now() >= deadline:
                 self._fire_timers()
+                deadline = timers.next_deadline()
+        self.current = None
+        self._last_pid = last
         self.total_instructions += executed
         return executed
+
+    def _instructions_until(self, deadline: float) -> int:
+        """How long a lone task may run before the next timer is due."""
+        rate = getattr(self.clock, "instructions_per_second", None)
+        if rate is None:
+            return REAL_TIME_SLICE
+        return max(1, int((deadline - self.clock.now()) * rate) + 1)
 
     def step(self, pid: int, count: int = 1) -> int:
         """Single-step one paused (or ready) task by `count` instructions; a debugger's
@@ -261,14 +295,6 @@ class Kernel:
             action()
         self._fire_timers()
 
-    def _note_switch(self, pid: int) -> None:
-        record = {"event": "switch", "from": self._last_pid, "to": pid,
-                  "instructions": self.total_instructions}
-        self.scheduler_trace.append(record)
-        if self.events.wants("scheduler"):
-            self.events.emit("scheduler", pid, record)
-        self._last_pid = pid
-
     def _after_stop(self, task: Task, stop: Stop, stepping: bool = False) -> None:
         reason = stop.reason
         if reason in (StopReason.EXITED, StopReason.RETURNED):
@@ -294,7 +320,7 @@ class Kernel:
             self._svc_stop(task, stop.svc, stepping)
 
     def _svc_stop(self, task: Task, request: SvcStop, stepping: bool) -> None:
-        if request.reason == YIELD_REASON:
+        if request.reason in (YIELD_REASON, PREEMPT):
             self.scheduler.rotate(task.pid)
             return
         if request.reason == SLEEP:
@@ -521,6 +547,8 @@ class Kernel:
         previous = task.state
         task.state = next_state(previous, reason, target)
         if task.state.runnable:
+            if task is not self.current:
+                self.ready_changed = True
             self.scheduler.enqueue(task.pid, task.priority)
         else:
             self.scheduler.remove(task.pid)

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from hsx.kernel.task import Task
 
 
+PREEMPT = "preempt"           # an SVC made another task ready: end this turn
+
+
 class SyscallModule(Protocol):
     number: int
 
@@ -35,4 +38,7 @@ class Dispatcher:
         if task is None or task.ctx is not ctx or handler is None:
             ctx.regs[0] = HSX_ERR_ENOSYS
             return None
-        return handler.call(task, function)
+        request = handler.call(task, function)
+        if request is None and self.kernel.ready_changed:
+            return SvcStop(PREEMPT)
+        return request

@@ -125,6 +125,9 @@ class DescType(IntEnum):
 
 # VAL_LIST extension: R1 bit 8 lists every value the caller may read, not only its own.
 LIST_VISIBLE = 0x100
+# CMD_REGISTER extension: R3 bit 7 says R5 holds the handler's code address.  A flag
+# rather than "R5 != 0" because old apps leave junk in R5.
+CMD_REGISTER_HANDLER = 0x80
 
 
 def make_oid(group: int, ident: int) -> int:

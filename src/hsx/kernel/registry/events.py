@@ -13,9 +13,11 @@ from typing import Any
 class RegistryEvent(StrEnum):
     VALUE_REGISTERED = "value_registered"
     VALUE_CHANGED = "value_changed"
+    VALUE_ERROR = "value_error"            # a refused REGISTER, SET, SUB or PERSIST
     CMD_REGISTERED = "cmd_registered"
     CMD_INVOKED = "cmd_invoked"
     CMD_COMPLETED = "cmd_completed"
+    CMD_ERROR = "cmd_error"                # a refused REGISTER or CALL
 
 
 EmitFn = Callable[[str, int | None, dict[str, Any]], None]

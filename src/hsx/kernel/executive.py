@@ -21,7 +21,7 @@ from hsx.image.errors import ImageError
 from hsx.image.hxe import read_hxe, read_hxe_file
 from hsx.image.model import HxeImage
 from hsx.kernel.constants import MbxMode, MbxStatus
-from hsx.vm import LoadError, Machine, Stop, StopReason, SvcStop
+from hsx.vm import FaultKind, LoadError, Machine, Stop, StopReason, SvcStop
 
 from .clock import Clock, RealClock
 from .errors import KernelError
@@ -32,6 +32,8 @@ from .mailbox import MailboxManager
 from .mailbox.manager import HOST_PID
 from .mailbox.results import RecvResult, Wake
 from .profiles import Profile, get_profile
+from .registry import (Auth, CmdStatus, CommandRegistry, Completion, Pin, PersistStore,
+                       ValueRegistry)
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .syscalls import PREEMPT, Dispatcher
@@ -41,17 +43,22 @@ from .syscalls.devmath import DevMathModule
 from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
+from .syscalls.values import CommandModule, ValueModule
 from .task import MailboxWait, SleepWait, Task
 from .timers import TimerHeap
 
 OutputSink = Callable[[Task, int, bytes], None]
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
+HANDLER_BUDGET = 1_000_000        # instructions a command handler may take before it fails
+HANDLER_RETURN = 0xFFFFFFFC       # return address of a handler call: not code, so RET to it stops
+PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
 class Kernel:
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
                  fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
+                 state_dir: str | os.PathLike | None = None, pin: str | None = None,
                  translate: bool = True, output: OutputSink | None = None) -> None:
         self.profile = profile or get_profile()
         self.clock = clock or RealClock()
@@ -63,9 +70,19 @@ class Kernel:
             fs_root = Path(tempfile.gettempdir()) / f"hsx-fs-{os.getpid()}"
         self.fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
         self.can = CanModule(self, can_bus or VirtualCanBus())
+        self.pin = Pin(pin)
+        self.store = None
+        if state_dir is not None:
+            Path(state_dir).mkdir(parents=True, exist_ok=True)
+            self.store = PersistStore(Path(state_dir) / "values.sqlite3")
+        self.values = ValueRegistry.from_profile(self.profile, store=self.store, emit=self.events.emit,
+                                                 notify=self._notify, pin=self.pin)
+        self.commands = CommandRegistry.from_profile(self.profile, emit=self.events.emit,
+                                                     pin=self.pin)
         self.machine = Machine(Dispatcher(self, [
             CoreModule(), TaskModule(self), self.can, FileModule(self), MailboxModule(self),
-            ExecModule(self), DevMathModule()]), translate=translate)
+            ExecModule(self), ValueModule(self), CommandModule(self), DevMathModule()]),
+            translate=translate)
         self.output = output
         self.tasks: dict[int, Task] = {}
         self.scheduler = Scheduler()
@@ -183,6 +200,9 @@ class Kernel:
                 raise KernelError("metadata_mailbox",
                                   f"{task.app_name}: cannot bind {spec.target!r} "
                                   f"({bound.status.name})")
+        metadata = task.image.metadata
+        self.values.register_from_metadata(pid, metadata.values, app=task.base_name)
+        self.commands.register_from_metadata(pid, metadata.commands)
 
     # ------------------------------------------------------------------ running
 
@@ -448,6 +468,10 @@ class Kernel:
 
     def _fire_timers(self) -> None:
         for pid in self.timers.pop_expired(self.clock.now()):
+            if pid == PERSIST_TIMER:
+                self.store.flush_due(self.clock.now())
+                self.schedule_persistence()
+                continue
             task = self.tasks.get(pid)
             if task is None:
                 continue
@@ -480,6 +504,75 @@ class Kernel:
             return -errno.EINVAL           # a task ends itself with EXIT
         self.kill(pid)
         return 0
+
+    # ------------------------------------------------------------------ values and commands
+
+    def _notify(self, pid: int, handle: int, payload: bytes) -> bool:
+        """Deliver a value-change notification; False only when the handle is gone."""
+        sent = self.mailboxes.send(pid, handle, payload)
+        self.deliver_wakes(sent.wakes)
+        return sent.status is not MbxStatus.INVALID_HANDLE
+
+    def schedule_persistence(self) -> None:
+        """Arm the timer for the value store's next debounced write."""
+        due = self.store.next_due() if self.store is not None else None
+        if due is not None:
+            self.timers.schedule(PERSIST_TIMER, due)
+
+    def call_command(self, caller_pid: int, oid: int, token: bytes | None, auth: int = Auth.PUBLIC,
+                     reply_handle: int | None = None) -> tuple[CmdStatus, int]:
+        """Call a command: run its handler in the owner task and return (status, result).
+
+        With `reply_handle` (CALL_ASYNC) the result also goes to the caller as a
+        completion message on that handle.  Host callers use pid 0.
+        """
+        ticket = self.commands.begin_call(caller_pid, oid, token, auth, reply_handle)
+        if isinstance(ticket, CmdStatus):
+            return ticket, 0
+        status, result = self._run_handler(ticket.owner_pid, ticket.handler_addr)
+        completion = self.commands.complete_call(ticket, status, result)
+        self._reply(completion)
+        return (CmdStatus.OK if reply_handle is not None else completion.status), completion.result
+
+    def _reply(self, completion: Completion) -> None:
+        ticket = completion.ticket
+        if completion.payload is None or completion.orphaned or ticket.reply_handle is None:
+            return
+        sent = self.mailboxes.send(ticket.caller_pid, ticket.reply_handle, completion.payload)
+        self.deliver_wakes(sent.wakes)
+
+    def _run_handler(self, owner_pid: int, handler_addr: int) -> tuple[CmdStatus, int]:
+        """Run `handler_addr` as a function call in the owner's context, then put the
+        owner back exactly as it was.  The handler must return within HANDLER_BUDGET
+        instructions without blocking; otherwise the call fails with EFAIL."""
+        owner = self.tasks.get(owner_pid)
+        if owner is None or owner.ended or owner is self.current:
+            return CmdStatus.EFAIL, 0
+        ctx, regs = owner.ctx, owner.ctx.regs
+        saved = (list(regs), ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status,
+                 ctx.skip_breakpoint)
+        sp = regs[15] - 4
+        if sp < ctx.layout.stack_base:
+            return CmdStatus.EFAIL, 0
+        ctx.mem[sp:sp + 4] = HANDLER_RETURN.to_bytes(4, "little")
+        regs[15], ctx.pc, ctx.skip_breakpoint = sp, handler_addr, None
+        caller, self.current = self.current, owner
+        try:
+            stop = self.machine.run(ctx, HANDLER_BUDGET)
+        finally:
+            self.current = caller
+        fault = stop.fault
+        returned = (stop.reason is StopReason.FAULT and fault.kind is FaultKind.PC_OUT_OF_RANGE
+                    and HANDLER_RETURN in (fault.addr, fault.pc))
+        result = regs[0]
+        if not returned:
+            self.events.emit("dmesg", owner_pid, {
+                "level": "error", "message": f"command handler at 0x{handler_addr:04X} did not "
+                f"return: {fault.describe() if fault else stop.reason.value}"})
+        for index, value in enumerate(saved[0]):
+            regs[index] = value
+        ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status, ctx.skip_breakpoint = saved[1:]
+        return (CmdStatus.OK, result) if returned else (CmdStatus.EFAIL, 0)
 
     # ------------------------------------------------------------------ control
 
@@ -531,6 +624,8 @@ class Kernel:
         """End every task and release the host resources (CAN ports)."""
         for task in self.live_tasks():
             self._end(task, Reason.KILLED)
+        if self.store is not None:
+            self.store.close()
 
     def _live_task(self, pid: int) -> Task:
         task = self.tasks.get(pid)
@@ -569,6 +664,9 @@ class Kernel:
         self.timers.cancel(pid)
         for handle in self._host_handles.pop(pid, {}).values():
             self.mailboxes.close(HOST_PID, handle)
+        self.values.release_task(pid)
+        for completion in self.commands.release_task(pid):
+            self._reply(completion)
         self.deliver_wakes(self.mailboxes.release_task(pid))
         self.fs.release_task(pid)
         self.can.release_task(pid)

@@ -52,6 +52,7 @@ class MailboxModule:
             regs[0] = int(boxes.tap(pid, regs[1], bool(regs[2] & 1)))
         elif function == CLOSE:
             regs[0] = int(boxes.close(pid, regs[1]))
+            self.kernel.values.unsubscribe(pid, handle=regs[1])
         else:
             regs[0] = int(MbxStatus.INTERNAL_ERROR)
         return None

@@ -1,0 +1,305 @@
+"""The exact interpreter: every code word pre-decoded once into a specialised closure.
+
+`op()` executes one instruction and returns the next PC; faults, stops and SVCs are
+exceptions (signals.py). No decoding, dict lookup or register copy happens per step.
+
+Implementations come from `BODIES`, a mnemonic -> Python snippet table compiled into
+closure factories at import time; an import-time check ties it to the opcode table, so
+an opcode without an implementation (or an implementation without an opcode) cannot
+exist. The snippets see: `R` register view, `W` word view of memory, `mem`, `ctx`;
+fields `d a b` (registers), `imm` (decoded immediate), `u` (imm as u32, or LDI32's
+literal); `pc`, `nxt` (following instruction), `T` (static branch target); bounds `lim`
+(last legal address for this access width), `SB ST ST4` (stack base, top, top - 4), `MS`
+(memory size), `CL` (code length).
+"""
+from __future__ import annotations
+
+import struct
+from textwrap import indent
+from typing import Callable
+
+from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
+from hsx.isa.encoding import FORM_FIELDS
+from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
+
+from .errors import FaultKind
+from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, memory_fault,
+                      pc_fault, sp_fault, stack_fault)
+
+Op = Callable[[], int]
+
+
+def _access_width(mnemonic: str) -> int:
+    """LD/ST move 4 bytes, the B forms 1, the H forms 2 (a trailing S = sign-extend)."""
+    return {"": 4, "B": 1, "H": 2}[mnemonic[2:].removesuffix("S")]
+
+
+# Bytes moved by each load/store, derived from the table's MEMORY group.
+MEMORY_WIDTH: dict[str, int] = {op.mnemonic: _access_width(op.mnemonic)
+                                for op in BY_MNEMONIC.values() if op.group is Group.MEMORY}
+
+# Branch conditions over p = PSW (Z=1, C=2, N=4, V=8), keyed by mnemonic.
+CONDITIONS: dict[str, str] = {
+    "JZ": "p & 1", "JNZ": "not p & 1",
+    "BEQ": "p & 1", "BNE": "not p & 1",
+    "BLT": "(p >> 2 ^ p >> 3) & 1", "BGE": "not (p >> 2 ^ p >> 3) & 1",
+    "BGT": "not p & 1 and not (p >> 2 ^ p >> 3) & 1", "BLE": "p & 1 or (p >> 2 ^ p >> 3) & 1",
+    "BLTU": "not p & 2", "BGEU": "p & 2", "BGTU": "p & 2 and not p & 1",
+    "BLEU": "not p & 2 or p & 1",
+}
+
+_ZN = "(r == 0) | ((r >> 29) & 4)"
+_ADD_FLAGS = f"ctx.psw = {_ZN} | ((s >> 31) & 2) | ((((x ^ r) & (y ^ r)) >> 28) & 8)"
+_SUB_FLAGS = f"ctx.psw = {_ZN} | ((t >= 0) << 1) | ((((x ^ y) & (x ^ r)) >> 28) & 8)"
+_SIGNED = ("if x & 0x80000000: x -= 0x100000000\n"
+           "if y & 0x80000000: y -= 0x100000000\n")
+_LOAD = ("ea = (R[a] + imm) & 0xFFFFFFFF\n"
+         "if ea < 256 or ea > lim: raise memory_fault(pc, ea, @WIDTH, MS)\n")
+_PUSH = ("if sp < SB or sp > ST4: raise stack_fault(pc, sp, SB, ST)\n"
+         "if sp & 3: P32(mem, sp, @VALUE)\n"
+         "else: W[sp >> 2] = @VALUE\n"
+         "R[15] = sp\n")
+_POP = ("if sp < SB or sp > ST4: raise stack_fault(pc, sp, SB, ST)\n"
+        "v = W[sp >> 2] if not sp & 3 else U32(mem, sp)[0]\n")
+_CHECK_T = "if t & 3 or t >= CL: raise pc_fault(pc, t, CL)\n"
+
+
+def _alu(result: str, flags: str = f"ctx.psw = {_ZN}", write: bool = True) -> str:
+    return f"{result}\n" + ("R[d] = r\n" if write else "") + f"{flags}\nreturn nxt"
+
+
+def _shift(compute: str) -> str:
+    return (f"x = R[a]\nsh = @Y & 31\nif sh:\n{indent(compute, '    ')}\n"
+            "else:\n    r = x\n    c = ctx.psw & 2\n"
+            f"R[d] = r\nctx.psw = {_ZN} | c\nreturn nxt")
+
+
+_REG_OR_IMM = {
+    "ADD": _alu("x = R[a]\ny = @Y\ns = x + y\nr = s & 0xFFFFFFFF", _ADD_FLAGS),
+    "SUB": _alu("x = R[a]\ny = @Y\nt = x - y\nr = t & 0xFFFFFFFF", _SUB_FLAGS),
+    "CMP": _alu("x = R[a]\ny = @Y\nt = x - y\nr = t & 0xFFFFFFFF", _SUB_FLAGS, write=False),
+    "MUL": _alu("p = R[a] * @Y\nr = p & 0xFFFFFFFF",
+                f"ctx.psw = {_ZN} | (10 if p >> 32 else 0)"),
+    "AND": _alu("r = R[a] & @Y"),
+    "OR": _alu("r = R[a] | @Y"),
+    "XOR": _alu("r = R[a] ^ @Y"),
+    "LSL": _shift("t = x << sh\nr = t & 0xFFFFFFFF\nc = (t >> 31) & 2"),
+    "LSR": _shift("r = x >> sh\nc = ((x >> (sh - 1)) & 1) << 1"),
+    "ASR": _shift("sx = x - ((x & 0x80000000) << 1)\nr = (sx >> sh) & 0xFFFFFFFF\n"
+                  "c = ((sx >> (sh - 1)) & 1) << 1"),
+}
+_IMMEDIATE_OF = {"ADD": "ADDI", "AND": "ANDI", "OR": "ORI", "XOR": "XORI", "LSL": "LSLI",
+                 "LSR": "LSRI", "ASR": "ASRI", "CMP": "CMPI", "MUL": "MULI"}
+
+
+def _divide(compute: str) -> str:
+    return _alu(f"y = R[b]\nif not y: raise divide_fault(pc)\nx = R[a]\n{compute}")
+
+
+def _store(put: str) -> str:
+    return _LOAD + put + "\nreturn nxt"
+
+
+def _float(fn: str) -> str:
+    return f"R[d] = (R[d] & 0xFFFF0000) | {fn}(R[a], R[b])\nreturn nxt"
+
+
+BODIES: dict[str, str] = {
+    # data movement
+    "LDI": "R[d] = u\nreturn nxt",
+    "LDI32": "R[d] = u\nreturn nxt",
+    "MOV": "R[d] = R[a]\nreturn nxt",
+    # memory
+    "LD": _LOAD + "R[d] = W[ea >> 2] if not ea & 3 else U32(mem, ea)[0]\nreturn nxt",
+    "LDB": _LOAD + "R[d] = mem[ea]\nreturn nxt",
+    "LDBS": _LOAD + "v = mem[ea]\nR[d] = v | 0xFFFFFF00 if v & 0x80 else v\nreturn nxt",
+    "LDH": _LOAD + "R[d] = mem[ea] | (mem[ea + 1] << 8)\nreturn nxt",
+    "LDHS": _LOAD + "v = mem[ea] | (mem[ea + 1] << 8)\n"
+                    "R[d] = v | 0xFFFF0000 if v & 0x8000 else v\nreturn nxt",
+    "ST": _store("v = R[b]\nif ea & 3: P32(mem, ea, v)\nelse: W[ea >> 2] = v"),
+    "STB": _store("mem[ea] = R[b] & 0xFF"),
+    "STH": _store("v = R[b]\nmem[ea] = v & 0xFF\nmem[ea + 1] = (v >> 8) & 0xFF"),
+    # integer arithmetic and logic
+    **{m: body.replace("@Y", "R[b]") for m, body in _REG_OR_IMM.items()},
+    **{_IMMEDIATE_OF[m]: body.replace("@Y", "u") for m, body in _REG_OR_IMM.items()
+       if m in _IMMEDIATE_OF},
+    "ADC": _alu("x = R[a]\ny = R[b]\ns = x + y + ((ctx.psw >> 1) & 1)\nr = s & 0xFFFFFFFF",
+                _ADD_FLAGS),
+    "SBC": _alu("x = R[a]\ny = R[b]\nt = x - y - 1 + ((ctx.psw >> 1) & 1)\n"
+                "r = t & 0xFFFFFFFF", _SUB_FLAGS),
+    "NOT": _alu("r = ~R[a] & 0xFFFFFFFF"),
+    "DIV": _divide(_SIGNED + "q = abs(x) // abs(y)\nif (x < 0) != (y < 0): q = -q\n"
+                   "r = q & 0xFFFFFFFF"),
+    "DIVU": _divide("r = x // y"),
+    "REM": _divide(_SIGNED + "m = abs(x) % abs(y)\nif x < 0: m = -m\nr = m & 0xFFFFFFFF"),
+    "REMU": _divide("r = x % y"),
+    "MULHU": _alu("r = (R[a] * R[b]) >> 32"),
+    "MULHS": _alu("x = R[a]\ny = R[b]\n" + _SIGNED + "r = ((x * y) >> 32) & 0xFFFFFFFF"),
+    # control flow (TAKE / TARGET are filled in per variant, see _VARIANTS)
+    "JMP": "@TAKE", "BR": "@TAKE",
+    **{m: f"p = ctx.psw\nif {cond}:\n    @TAKE\nreturn nxt" for m, cond in CONDITIONS.items()},
+    "CALL": "@TARGET" + _PUSH.replace("@VALUE", "nxt") + "return t",
+    "LCALL": "@TARGET" + _PUSH.replace("@VALUE", "nxt") + "return t",
+    "CALLR": "t = R[a]\n" + _CHECK_T + "sp = R[15] - 4\n" + _PUSH.replace("@VALUE", "nxt")
+             + "return t",
+    "JMPR": "t = R[a]\n" + _CHECK_T + "return t",
+    "RET": ("sp = R[15]\nif sp == ST: raise Halt('returned', pc, pc)\n" + _POP
+            + "t = v\n" + _CHECK_T + "R[15] = sp + 4\nreturn t"),
+    # stack
+    "PUSH": "v = R[a]\nsp = R[15] - 4\n" + _PUSH.replace("@VALUE", "v") + "return nxt",
+    "POP": "sp = R[15]\n" + _POP + "R[15] = sp + 4\nR[d] = v\nreturn nxt",
+    # system
+    "SVC": "raise SvcTrap(pc, (u >> 8) & 0xF, u & 0xFF)",
+    "BRK": "raise Halt('brk', pc, nxt, u)",
+    # half-precision float
+    "FADD": _float("f16_add"), "FSUB": _float("f16_sub"), "FMUL": _float("f16_mul"),
+    "FDIV": _float("f16_div"),
+    "I2F": "R[d] = (R[d] & 0xFFFF0000) | int_to_f16(R[a])\nreturn nxt",
+    "F2I": "R[d] = f16_to_int(R[a])\nreturn nxt",
+}
+
+_missing = set(BY_MNEMONIC) ^ set(BODIES)
+assert not _missing, f"interpreter and opcode table disagree on {sorted(_missing)}"
+
+# Placeholder substitutions for instructions whose target is known at decode time
+# ("ok" / "bad": statically valid / invalid) or read from a register ("dyn").
+_VARIANTS = {
+    "ok": {"@TAKE": "return T", "@TARGET": "t = T\nsp = R[15] - 4\n"},
+    "bad": {"@TAKE": "raise pc_fault(pc, T, CL)", "@TARGET": "raise pc_fault(pc, T, CL)\n"},
+    "dyn": {"@TARGET": "t = (R[a] + 4 * imm) & 0xFFFFFFFF\n" + _CHECK_T + "sp = R[15] - 4\n"},
+}
+
+_U32 = struct.Struct("<I")
+_GLOBALS = {
+    "U32": _U32.unpack_from, "P32": _U32.pack_into, "Halt": Halt, "SvcTrap": SvcTrap,
+    "memory_fault": memory_fault, "stack_fault": stack_fault, "pc_fault": pc_fault,
+    "divide_fault": divide_fault, "f16_add": f16_add, "f16_sub": f16_sub,
+    "f16_mul": f16_mul, "f16_div": f16_div, "int_to_f16": int_to_f16,
+    "f16_to_int": f16_to_int,
+}
+_PARAMS = "ctx, R, W, mem, d, a, b, imm, u, pc, nxt, T, lim, SB, ST, ST4, MS, CL"
+
+
+def _compile(name: str, body: str) -> Callable[..., Op]:
+    source = (f"def factory({_PARAMS}):\n    def op():\n{indent(body, ' ' * 8)}\n"
+              "    return op\n")
+    namespace = dict(_GLOBALS)
+    exec(compile(source, f"<hsx.vm.interp:{name}>", "exec"), namespace)
+    return namespace["factory"]
+
+
+def _variants(form: Form) -> tuple[str, ...]:
+    if form is Form.CALL12:
+        return ("ok", "bad", "dyn")
+    if form in (Form.ABS12, Form.REL24):
+        return ("ok", "bad")
+    return ("ok",)
+
+
+def _build_factories() -> dict[tuple[str, str], Callable[..., Op]]:
+    factories = {}
+    for mnemonic, body in BODIES.items():
+        body = body.replace("@WIDTH", str(MEMORY_WIDTH.get(mnemonic, 4)))
+        for variant in _variants(BY_MNEMONIC[mnemonic].form):
+            text = body
+            for key, value in _VARIANTS[variant].items():
+                text = text.replace(key, value)
+            factories[mnemonic, variant] = _compile(f"{mnemonic}/{variant}", text)
+    return factories
+
+
+FACTORIES = _build_factories()
+
+_WRITES_RD = frozenset(form for form, fields in FORM_FIELDS.items() if "rd" in fields)
+
+
+def static_target(ins: Instruction, pc: int) -> int | None:
+    """Branch target known at decode time (None: none, or taken from a register)."""
+    form = ins.op.form
+    if form is Form.ABS12:
+        return ins.imm
+    if form is Form.REL24 or (form is Form.CALL12 and ins.rs1 == 0):
+        return (pc + 4 * ins.imm) & 0xFFFFFFFF
+    return None
+
+
+def valid_target(target: int, code_len: int) -> bool:
+    return not target & 3 and target < code_len
+
+
+def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
+    """The closure executing the instruction `ins` located at `pc` in `ctx`."""
+    if ins is None:
+        return _illegal(pc, int.from_bytes(ctx.image.code[pc:pc + 4], "big"))
+    lay, cl = ctx.layout, ctx.code_len
+    nxt = pc + ins.size
+    target = static_target(ins, pc)
+    if ins.op.form is Form.RD_IMM32:
+        variant = "ok" if nxt <= cl else "bad"
+        target = pc + 4                 # the missing literal word
+    elif target is not None:
+        variant = "ok" if valid_target(target, cl) else "bad"
+    else:
+        variant = "dyn" if ins.op.form is Form.CALL12 else "ok"
+    if ins.op.form is Form.RD_IMM32 and variant == "bad":
+        return _literal_overrun(pc, cl)
+    width = MEMORY_WIDTH.get(ins.op.mnemonic, 4)
+    op = FACTORIES[ins.op.mnemonic, variant](
+        ctx, ctx.regs, ctx.words, ctx.mem, ins.rd, ins.rs1, ins.rs2, ins.imm,
+        ins.imm & 0xFFFFFFFF, pc, nxt, target, lay.mem_size - width, lay.stack_base,
+        lay.stack_top, lay.stack_top - 4, lay.mem_size, cl)
+    if ins.rd == 15 and ins.op.form in _WRITES_RD:
+        return _guard_sp(ctx, pc, op)
+    return op
+
+
+def build_ops(ctx) -> list[Op]:
+    """One closure per code word, plus a sentinel for running off the end of the code."""
+    ops = [build_op(ctx, 4 * i, ins) for i, ins in enumerate(ctx.decoded)]
+    ops.append(_off_the_end(ctx.code_len))
+    return ops
+
+
+def _guard_sp(ctx, pc: int, op: Op) -> Op:
+    """Wrap an instruction writing R15 (SP): a value outside [stack_base, stack_top]
+    faults and undoes the instruction (it can only have changed R15 and PSW)."""
+    R, base, top = ctx.regs, ctx.layout.stack_base, ctx.layout.stack_top
+
+    def guarded() -> int:
+        old_sp, old_psw = R[15], ctx.psw
+        nxt = op()
+        sp = R[15]
+        if sp < base or sp > top:
+            R[15], ctx.psw = old_sp, old_psw
+            raise sp_fault(pc, sp, base, top)
+        return nxt
+    return guarded
+
+
+def _illegal(pc: int, word: int) -> Op:
+    def illegal() -> int:
+        raise GuestFault(FaultKind.ILLEGAL_OPCODE, pc, None,
+                         f"illegal instruction word 0x{word:08X} (opcode 0x{word >> 24:02X})")
+    return illegal
+
+
+def _literal_overrun(pc: int, code_len: int) -> Op:
+    def overrun() -> int:
+        raise GuestFault(FaultKind.PC_OUT_OF_RANGE, pc, pc + 4,
+                         f"LDI32 literal at 0x{pc + 4:X} is past the end of code "
+                         f"(0x{code_len:X})")
+    return overrun
+
+
+def _off_the_end(code_len: int) -> Op:
+    def off_the_end() -> int:
+        raise GuestFault(FaultKind.PC_OUT_OF_RANGE, code_len, code_len,
+                         f"execution ran off the end of the code at 0x{code_len:X}")
+    return off_the_end
+
+
+def breakpoint_op(pc: int) -> Op:
+    """Dispatch-table entry for a breakpoint: stop before the instruction executes."""
+    def hit() -> int:
+        raise BreakpointHit(pc)
+    return hit

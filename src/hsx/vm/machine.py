@@ -1,0 +1,268 @@
+"""The narrow Machine interface the executive drives (DESIGN.md §1, §3).
+
+A `Machine` holds what all tasks share (the SVC handler, whether to translate); a
+`Context` holds one task. `run(ctx, budget)` executes up to `budget` instructions and
+returns a `Stop`; guest faults never escape as host exceptions, host misuse raises
+`MachineError`.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+from hsx.image.model import HxeImage
+
+from . import translate
+from .context import Context, ContextState
+from .errors import MachineError
+from .interp import breakpoint_op, build_ops
+from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
+from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
+from .stop import Stop, StopReason, SvcStop
+from .svc import StandaloneSvc, SvcHandler
+from .trace import TraceRecord, make_record, predict_access
+
+# Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
+# which matters when run() is called once per instruction (quantum 1).
+_READY = ContextState.READY
+_BUDGET, _EXITED, _RETURNED, _FAULT, _BRK, _BREAKPOINT, _SVC = (
+    StopReason.BUDGET, StopReason.EXITED, StopReason.RETURNED, StopReason.FAULT,
+    StopReason.BRK, StopReason.BREAKPOINT, StopReason.SVC)
+
+
+class Machine:
+    """Runs contexts. `translate=False` keeps to the exact interpreter (slower)."""
+
+    def __init__(self, svc: SvcHandler | None = None, *, translate: bool = True) -> None:
+        self.svc: SvcHandler = svc if svc is not None else StandaloneSvc()
+        self.translate = translate
+
+    # --- contexts ---
+
+    def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
+                       stack_size: int = DEFAULT_STACK_SIZE) -> Context:
+        """A fresh task for `image`: memory laid out, rodata copied, code pre-decoded,
+        PC at the entry, R15 = stack_top, other registers and PSW zero."""
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
+        ctx = Context(image, layout)
+        ctx.ops = build_ops(ctx)
+        ctx.itab = list(ctx.ops)
+        ctx.btab = [translate.untranslated] * len(ctx.ops)
+        return ctx
+
+    # --- execution ---
+
+    def run(self, ctx: Context, budget: int) -> Stop:
+        """Execute up to `budget` instructions of `ctx`, stopping early at a fault, exit,
+        return, BRK, breakpoint or an SVC handler's request."""
+        if ctx.state is not _READY:
+            self._check_ready(ctx)
+        if budget <= 0:
+            return Stop(_BUDGET, 0, ctx.pc)
+        if ctx.trace is not None:
+            return self._run_traced(ctx, budget, ctx.itab)
+        if self.translate and budget > 1:      # no block fits a budget of one
+            return self._run(ctx, budget, ctx.btab, blocks=True)
+        return self._run(ctx, budget, ctx.itab, blocks=False)
+
+    def step(self, ctx: Context) -> Stop:
+        """Execute exactly the instruction at PC with the exact interpreter (a breakpoint
+        at PC does not stop it: a debugger's single step)."""
+        self._check_ready(ctx)
+        if ctx.trace is not None:
+            return self._run_traced(ctx, 1, ctx.ops)
+        return self._run(ctx, 1, ctx.ops, blocks=False)
+
+    def _run(self, ctx: Context, budget: int, table: list, blocks: bool) -> Stop:
+        n = budget
+        pc = ctx.pc
+        base = ctx.steps
+        skip = ctx.skip_breakpoint
+        if skip is not None:
+            ctx.skip_breakpoint = None
+        while True:
+            try:
+                if skip is not None and skip == pc:   # resume from a breakpoint: no re-hit
+                    skip = None
+                    pc = ctx.ops[pc >> 2]()
+                    n -= 1
+                if blocks:
+                    while n:
+                        pc, n = table[pc >> 2](n)
+                else:
+                    while n:
+                        pc = table[pc >> 2]()
+                        n -= 1
+                ctx.pc, ctx.steps = pc, base + budget
+                return Stop(_BUDGET, budget, pc)
+            except Untranslated:
+                translate.install(ctx, pc)
+            except SvcTrap as trap:
+                n -= 1
+                ctx.pc, ctx.steps = trap.pc + 4, base + budget - n
+                try:
+                    request = self.svc(ctx, trap.module, trap.function)
+                except GuestFault as fault:
+                    return self._fault(ctx, fault, trap.pc, base, budget - n - 1)
+                if request is not None:
+                    return self._svc_stop(ctx, request, trap.pc, budget - n)
+                pc = trap.pc + 4
+            except GuestFault as fault:
+                if fault.remaining is not None:
+                    n = fault.remaining
+                return self._fault(ctx, fault, fault.pc, base, budget - n)
+            except Halt as halt:
+                n = halt.remaining if halt.remaining is not None else n - 1
+                ctx.pc, ctx.steps = halt.next_pc, base + budget - n
+                if halt.reason == "brk":
+                    return Stop(_BRK, budget - n, halt.pc, code=halt.code)
+                ctx.state, ctx.exit_status = ContextState.RETURNED, ctx.regs[0]
+                return Stop(_RETURNED, budget - n, halt.pc, status=ctx.exit_status)
+            except BreakpointHit as hit:
+                ctx.pc, ctx.steps = hit.pc, base + budget - n
+                ctx.skip_breakpoint = hit.pc
+                return Stop(_BREAKPOINT, budget - n, hit.pc)
+
+    @staticmethod
+    def _fault(ctx: Context, fault: GuestFault, pc: int, base: int, executed: int) -> Stop:
+        ctx.pc, ctx.steps = pc, base + executed
+        ctx.state, ctx.fault = ContextState.FAULTED, fault.record(pc)
+        return Stop(_FAULT, executed, pc, fault=ctx.fault)
+
+    @staticmethod
+    def _svc_stop(ctx: Context, request: SvcStop, pc: int, executed: int) -> Stop:
+        if request.reason == SvcStop.EXIT:
+            ctx.state, ctx.exit_status = ContextState.EXITED, request.status
+            return Stop(_EXITED, executed, pc, status=request.status, svc=request)
+        return Stop(_SVC, executed, pc, svc=request)
+
+    def _run_traced(self, ctx: Context, budget: int, table: list) -> Stop:
+        """One instruction at a time through the exact interpreter, recording each."""
+        executed = 0
+        stop = Stop(_BUDGET, 0, ctx.pc)
+        while executed < budget:
+            pc = ctx.pc
+            before, psw = ctx.regs.tolist(), ctx.psw
+            access = predict_access(ctx.decoded[pc >> 2] if pc < ctx.code_len else None,
+                                    before, ctx.layout.stack_top)
+            stop = self._run(ctx, 1, table, blocks=False)
+            executed += stop.executed
+            if stop.executed:
+                ctx.trace.append(make_record(ctx, pc, before, psw, access))
+            if stop.reason is not _BUDGET:
+                break
+        return replace(stop, executed=executed)
+
+    @staticmethod
+    def _check_ready(ctx: Context) -> None:
+        if ctx.state is not _READY:
+            raise MachineError(f"context has {ctx.state.value}; it cannot run")
+
+    # --- debugger access: registers, PC, PSW, memory ---
+
+    @staticmethod
+    def registers(ctx: Context) -> list[int]:
+        return ctx.regs.tolist()
+
+    @staticmethod
+    def read_register(ctx: Context, index: int) -> int:
+        _check_register(index)
+        return ctx.regs[index]
+
+    @staticmethod
+    def write_register(ctx: Context, index: int, value: int) -> None:
+        _check_register(index)
+        _check_u32(value, "register value")
+        ctx.regs[index] = value
+
+    @staticmethod
+    def get_pc(ctx: Context) -> int:
+        return ctx.pc
+
+    @staticmethod
+    def set_pc(ctx: Context, pc: int) -> None:
+        if not isinstance(pc, int) or pc < 0 or pc & 3 or pc >= ctx.code_len:
+            raise MachineError(f"pc {pc!r} is not an instruction address "
+                               f"(4-aligned, below 0x{ctx.code_len:X})")
+        ctx.pc = pc
+        ctx.skip_breakpoint = None
+
+    @staticmethod
+    def get_psw(ctx: Context) -> int:
+        return ctx.psw
+
+    @staticmethod
+    def set_psw(ctx: Context, psw: int) -> None:
+        if not isinstance(psw, int) or not 0 <= psw <= 0xF:
+            raise MachineError(f"psw {psw!r} must be 0..15 (Z=1 C=2 N=4 V=8)")
+        ctx.psw = psw
+
+    @staticmethod
+    def read_memory(ctx: Context, addr: int, length: int) -> bytes:
+        _check_range(ctx, addr, length)
+        return bytes(ctx.mem[addr:addr + length])
+
+    @staticmethod
+    def write_memory(ctx: Context, addr: int, data: bytes) -> None:
+        _check_range(ctx, addr, len(data))
+        ctx.mem[addr:addr + len(data)] = data
+
+    @staticmethod
+    def memory_regions(ctx: Context) -> dict:
+        """The task's address-space map and current SP as plain data (`memory.regions`)."""
+        return {"regions": [{"name": r.name, "start": r.start, "end": r.end}
+                            for r in ctx.layout.regions()],
+                "sp": ctx.regs[15], "stack_base": ctx.layout.stack_base,
+                "stack_top": ctx.layout.stack_top, "reg_base": ctx.layout.reg_base}
+
+    # --- breakpoints and trace ---
+
+    @staticmethod
+    def add_breakpoint(ctx: Context, addr: int) -> None:
+        """Stop before the instruction at `addr` executes. Costs nothing until reached:
+        the dispatch entries are swapped for a trampoline, blocks covering it dropped."""
+        if not isinstance(addr, int) or addr < 0 or addr & 3 or addr >= ctx.code_len:
+            raise MachineError(f"breakpoint address {addr!r} is not an instruction address")
+        ctx.breakpoints.add(addr)
+        translate.invalidate(ctx, addr)
+        ctx.itab[addr >> 2] = breakpoint_op(addr)
+        ctx.btab[addr >> 2] = translate.breakpoint_entry(addr)
+
+    @staticmethod
+    def remove_breakpoint(ctx: Context, addr: int) -> None:
+        if addr not in ctx.breakpoints:
+            raise MachineError(f"no breakpoint at {addr!r}")
+        ctx.breakpoints.discard(addr)
+        ctx.itab[addr >> 2] = ctx.ops[addr >> 2]
+        ctx.btab[addr >> 2] = translate.untranslated
+
+    @staticmethod
+    def set_trace(ctx: Context, enabled: bool, depth: int = 1) -> None:
+        """Record the last `depth` retired instructions (runs use the exact interpreter
+        while on)."""
+        if enabled and depth < 1:
+            raise MachineError("trace depth must be at least 1")
+        ctx.trace = deque(maxlen=depth) if enabled else None
+
+    @staticmethod
+    def last_trace(ctx: Context) -> TraceRecord | None:
+        return ctx.trace[-1] if ctx.trace else None
+
+
+def _check_register(index: int) -> None:
+    if not isinstance(index, int) or not 0 <= index <= 15:
+        raise MachineError(f"register {index!r} does not exist (R0..R15)")
+
+
+def _check_u32(value: int, what: str) -> None:
+    if not isinstance(value, int) or not 0 <= value <= 0xFFFFFFFF:
+        raise MachineError(f"{what} {value!r} is not a 32-bit unsigned integer")
+
+
+def _check_range(ctx: Context, addr: int, length: int) -> None:
+    size = ctx.layout.mem_size
+    if (not isinstance(addr, int) or not isinstance(length, int) or addr < 0 or length < 0
+            or addr + length > size):
+        raise MachineError(f"memory range 0x{addr:X}+{length} is outside 0..0x{size:X}"
+                           if isinstance(addr, int) and isinstance(length, int)
+                           else f"bad memory range {addr!r}+{length!r}")

@@ -1,0 +1,97 @@
+"""`hsx run`: exit codes, stderr lines, --stats, --max-steps."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hsx.cli.main import cli
+from hsx.image.hxe import write_hxe
+from vmkit import asm, image
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hxe(tmp_path: Path, *lines, rodata: bytes = b"", name: str = "prog.hxe") -> str:
+    path = tmp_path / name
+    path.write_bytes(write_hxe(image(asm(*lines), rodata)))
+    return str(path)
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, ["run", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_mvasm_hello_runs_in_a_real_process():
+    proc = subprocess.run([sys.executable, "-m", "hsx", "run",
+                           str(ROOT / "examples/mvasm/hello.mvasm")],
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == b"Hello from HSX\n" and proc.stderr == b""
+
+
+def test_exit_status_is_masked(tmp_path):
+    code, out, err = run(hxe(tmp_path, "LDI R0, 300", "SVC 0x100"))
+    assert (code, out, err) == (44, "", "")
+
+
+def test_return_from_entry_frame_gives_r0(tmp_path):
+    assert run(hxe(tmp_path, "LDI R0, 7", "RET"))[0] == 7
+
+
+def test_guest_stdout_and_stderr(tmp_path):
+    path = hxe(tmp_path, "LDI R1, 2", "LDI32 R2, 0x4000", "LDI R3, 4", "SVC 0x402",
+               "LDI32 R1, 0x4004", "LDI R2, 3", "SVC 0x101", "LDI R0, 0", "SVC 0x100",
+               rodata=b"err\nout")
+    assert run(path) == (0, "out", "err\n")
+
+
+def test_fault_is_one_line_and_exit_70(tmp_path):
+    code, out, err = run(hxe(tmp_path, "LDI R1, 0", "LD R2, [R1+16]"))
+    assert code == 70
+    assert err.count("\n") == 1 and err.startswith("hsx: fault: memory at pc 0x0004")
+    assert "addr 0x00000010" in err
+
+
+def test_brk_without_debugger_exits_70(tmp_path):
+    code, out, err = run(hxe(tmp_path, "BRK 9"))
+    assert code == 70 and err == "hsx: BRK 9 at pc 0x0000 with no debugger attached\n"
+
+
+def test_max_steps(tmp_path):
+    code, out, err = run(hxe(tmp_path, "ADDI R1, R1, 1", "JMP 0"), "--max-steps", "101")
+    assert code == 124 and err == "hsx: stopped after 101 instructions (--max-steps)\n"
+
+
+def test_stats(tmp_path):
+    code, out, err = run(hxe(tmp_path, "LDI R0, 3", "LDI R1, 4", "SVC 0x100"), "--stats")
+    assert code == 3 and re.fullmatch(r"instructions=3 seconds=\d+\.\d+\n", err)
+
+
+@pytest.mark.parametrize("content,name", [(None, "missing.hxe"), (b"HSXE", "short.hxe"),
+                                          (b"main: FOO R1\n", "bad.mvasm")])
+def test_load_errors_exit_2_with_one_line(tmp_path, content, name):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    code, out, err = run(str(path))
+    assert code == 2 and err.startswith(f"hsx: {path}: ") and err.count("\n") == 1
+
+
+def test_image_that_does_not_fit_is_a_load_error(tmp_path):
+    path = tmp_path / "big.hxe"
+    img = image(asm("RET"))
+    img.bss_size = 0xC000
+    path.write_bytes(write_hxe(img))
+    code, out, err = run(str(path))
+    assert code == 2 and "does not fit" in err
+
+
+def test_several_files_are_refused(tmp_path):
+    a = hxe(tmp_path, "RET", name="a.hxe")
+    code, out, err = run(a, a)
+    assert code == 2 and err.startswith("hsx: ") and "one FILE" in err

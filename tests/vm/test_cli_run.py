@@ -59,7 +59,7 @@ def test_fault_is_one_line_and_exit_70(tmp_path):
 
 def test_brk_without_debugger_exits_70(tmp_path):
     code, out, err = run(hxe(tmp_path, "BRK 9"))
-    assert code == 70 and err == "hsx: BRK 9 at pc 0x0000 with no debugger attached\n"
+    assert code == 70 and err == "hsx: BRK 9 at pc 0x0000 with no debugger attached [prog, pid 1]\n"
 
 
 def test_max_steps(tmp_path):
@@ -91,7 +91,9 @@ def test_image_that_does_not_fit_is_a_load_error(tmp_path):
     assert code == 2 and "does not fit" in err
 
 
-def test_several_files_are_refused(tmp_path):
-    a = hxe(tmp_path, "RET", name="a.hxe")
-    code, out, err = run(a, a)
-    assert code == 2 and err.startswith("hsx: ") and "one FILE" in err
+def test_several_files_run_together_and_the_first_gives_the_exit_code(tmp_path):
+    a = hxe(tmp_path, "LDI R0, 5", "RET", name="a.hxe")
+    b = hxe(tmp_path, "LDI R1, 0", "LD R2, [R1]", name="b.hxe")
+    code, out, err = run(a, b, a)
+    assert code == 5
+    assert err.startswith("hsx: fault: memory at pc 0x0004") and "[b, pid 2]" in err

@@ -4,6 +4,8 @@ from __future__ import annotations
 import click
 
 from hsx import __version__
+from hsx.cli.run import run_command
+from hsx.cli.toolchain import asm_command, disasm_command, link_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,6 +19,10 @@ def cli() -> None:
       hsx run prog.hxe                   run an image
       hsx disasm prog.hxe                list its code
     """
+
+
+for command in (asm_command, link_command, disasm_command, run_command):
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -101,6 +101,11 @@ class Kernel:
         self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._last_pid: int | None = None
         self.input_sources = 0          # host feeders (e.g. a stdin pump) still attached
+        # Called when a task first has to wait for stdin: lets `hsx run` start feeding it.
+        self.stdin_requested: Callable[[Task], None] | None = None
+        # Set by hsx.debug.Debugger: consulted at breakpoint, BRK and fault stops.  For a
+        # breakpoint or BRK it returns None to let the task run on, or fields for debug_break.
+        self.debug_hook: Callable[[Task, Stop], dict[str, Any] | None] | None = None
 
     # ------------------------------------------------------------------ loading
 
@@ -327,11 +332,18 @@ class Kernel:
             self.events.emit("fault", task.pid, {"kind": fault.kind.value, "pc": fault.pc,
                                                  "addr": fault.addr, "message": fault.message})
             self._end(task, Reason.FAULTED, kind=fault.kind.value, pc=fault.pc)
+            if self.debug_hook is not None:
+                self.debug_hook(task, stop)
         elif reason in (StopReason.BRK, StopReason.BREAKPOINT):
             why = "brk" if reason is StopReason.BRK else "breakpoint"
             data = {"pc": stop.pc, "reason": why}
             if stop.code is not None:
                 data["code"] = stop.code
+            if self.debug_hook is not None:
+                extra = self.debug_hook(task, stop)
+                if extra is None:
+                    return                  # the debugger lets the task run on
+                data.update(extra)
             if task.state is not TaskState.PAUSED:
                 task.resume_state = TaskState.READY
                 self._transition(task, Reason.DEBUG_BREAK, pc=stop.pc, why=why)
@@ -401,6 +413,8 @@ class Kernel:
             handle = self.mailboxes.stdio_handle(task.pid, 0)
             got = self.mailboxes.recv(task.pid, handle)
             if got.status is MbxStatus.NO_DATA:
+                if self.stdin_requested is not None:
+                    self.stdin_requested(task)
                 return self.block_on_mailbox(task, handle, dst, length, 0, None, 0xFFFF,
                                              stdin=True)
             if got.message is not None:

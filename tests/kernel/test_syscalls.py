@@ -214,3 +214,81 @@ start:
     assert task.accounting.timeouts == 1
     reasons = [e.data["reason"] for e in harness.of("task_state") if e.pid == task.pid]
     assert reasons == ["loaded", "mailbox_wait", "timeout", "returned"]
+
+
+TINY_SENDER = """
+.data
+box: .asciz "app:tiny"
+msg: .ascii "abcdefgh"
+.text
+.entry start
+start:
+    LDI32 R1, box
+    LDI R2, 16               ; room for one 8-byte message (plus its header)
+    LDI R3, 3
+    SVC MOD=5, FN=1          ; BIND
+    LDI32 R1, box
+    LDI R2, 0
+    SVC MOD=5, FN=0
+    MOV R6, R1
+    LDI R7, 3
+next:
+    LDI32 R0, 0xFFFF         ; wait for room as long as it takes
+    MOV R1, R6
+    LDI32 R2, msg
+    LDI R3, 8
+    LDI R4, 0
+    LDI R5, 0
+    SVC MOD=5, FN=7          ; SEND_WAIT
+    CMPI R0, 0
+    BNE fail
+    ADDI R7, R7, -1
+    BNE next
+    LDI R0, 5                ; now a bounded wait that must time out
+    MOV R1, R6
+    LDI32 R2, msg
+    LDI R3, 8
+    SVC MOD=5, FN=7
+    SVC MOD=1, FN=0          ; exit with that status (TIMEOUT = 7)
+fail:
+    LDI R0, 99
+    SVC MOD=1, FN=0
+"""
+
+TINY_READER = """
+.data
+box: .asciz "app:tiny"
+.bss
+buf: .zero 8
+.text
+.entry start
+start:
+    LDI R0, 10
+    SVC MOD=6, FN=0          ; let the sender fill the mailbox first
+    LDI32 R1, box
+    LDI R2, 0
+    SVC MOD=5, FN=0
+    MOV R6, R1
+    LDI R7, 2
+more:
+    MOV R1, R6
+    LDI32 R2, buf
+    LDI R3, 8
+    LDI32 R4, 0xFFFF
+    LDI R5, 0
+    SVC MOD=5, FN=3
+    ADDI R7, R7, -1
+    BNE more
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+def test_send_wait_blocks_until_a_receive_makes_room(harness):
+    sender = harness.load(TINY_SENDER, "sender")
+    reader = harness.load(TINY_READER, "reader")
+    assert harness.run().reason == "done"
+    assert reader.exit_status == 0
+    assert sender.exit_status == 7             # the last, bounded send timed out
+    reasons = [e.data["reason"] for e in harness.of("task_state") if e.pid == sender.pid]
+    assert reasons.count("mailbox_wait") == 2 and "mailbox_wake" in reasons and "timeout" in reasons

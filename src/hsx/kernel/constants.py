@@ -87,6 +87,7 @@ class MbxFn(IntEnum):
     PEEK = 0x04
     TAP = 0x05
     CLOSE = 0x06
+    SEND_WAIT = 0x07      # HSX extension: SEND that waits for room (timeout in R0)
 
 
 STDIO_IN = "svc:stdio.in"

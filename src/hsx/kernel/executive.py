@@ -44,7 +44,7 @@ from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
 from .syscalls.values import CommandModule, ValueModule
-from .task import MailboxWait, SleepWait, Task
+from .task import MailboxWait, SendWait, SleepWait, Task
 from .timers import TimerHeap
 
 OutputSink = Callable[[Task, int, bytes], None]
@@ -98,6 +98,7 @@ class Kernel:
         self._next_stream = 1
         self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle
         self._stdin_buffers: dict[int, bytearray] = {}
+        self._blocked_senders: dict[int, Task] = {}            # pid -> task in SEND_WAIT
         self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._last_pid: int | None = None
         self.input_sources = 0          # host feeders (e.g. a stdin pump) still attached
@@ -439,6 +440,37 @@ class Kernel:
             self.timers.schedule(task.pid, deadline)
         return SvcStop(MAILBOX_WAIT)
 
+    def block_on_send(self, task: Task, handle: int, payload: bytes, flags: int, channel: int,
+                      deadline: float | None) -> SvcStop:
+        """SEND_WAIT on a full mailbox: park the sender until a receive makes room."""
+        task.wait = SendWait(handle, payload, flags, channel, deadline)
+        self._blocked_senders[task.pid] = task
+        if deadline is not None:
+            self.timers.schedule(task.pid, deadline)
+        return SvcStop(MAILBOX_WAIT)
+
+    def retry_senders(self) -> None:
+        """A receive made room somewhere: let blocked senders try again, oldest first."""
+        for pid, task in list(self._blocked_senders.items()):
+            wait = task.wait
+            sent = self.mailboxes.send(pid, wait.handle, wait.payload, wait.flags, wait.channel)
+            if sent.status is MbxStatus.WOULDBLOCK:
+                continue
+            self._finish_send(task, int(sent.status), sent.length)
+            self.deliver_wakes(sent.wakes)
+
+    def _finish_send(self, task: Task, status: int, length: int) -> None:
+        del self._blocked_senders[task.pid]
+        task.wait = None
+        self.timers.cancel(task.pid)
+        task.ctx.regs[0], task.ctx.regs[1] = status, length
+        timed_out = status == MbxStatus.TIMEOUT
+        if timed_out:
+            task.accounting.timeouts += 1
+        else:
+            task.accounting.wakes += 1
+        self._wake(task, Reason.TIMEOUT if timed_out else Reason.MAILBOX_WAKE, status=status)
+
     @staticmethod
     def complete_recv(task: Task, result: RecvResult, buffer: int, info_ptr: int) -> None:
         """Write a receive's outcome into the task: R0..R4, the payload, the info block."""
@@ -473,6 +505,8 @@ class Kernel:
                 task.accounting.wakes += 1
             self._wake(task, Reason.TIMEOUT if timed_out else Reason.MAILBOX_WAKE,
                        status=int(wake.result.status))
+            if wake.result.message is not None and self._blocked_senders:
+                self.retry_senders()
 
     def _wake(self, task: Task, reason: Reason, **details: Any) -> None:
         if task.state is TaskState.PAUSED:
@@ -497,6 +531,8 @@ class Kernel:
                 wake = self.mailboxes.expire_waiter(pid)
                 if wake is not None:
                     self.deliver_wakes([wake])
+            elif isinstance(task.wait, SendWait):
+                self._finish_send(task, MbxStatus.TIMEOUT, 0)
 
     def spawn_from_sandbox(self, parent: Task, guest_path: str) -> int:
         """EXEC SPAWN: load an image from the sandbox; the new PID or a negative errno."""
@@ -676,6 +712,7 @@ class Kernel:
         task.resume_state = None
         self.scheduler.remove(pid)
         self.timers.cancel(pid)
+        self._blocked_senders.pop(pid, None)
         for handle in self._host_handles.pop(pid, {}).values():
             self.mailboxes.close(HOST_PID, handle)
         self.values.release_task(pid)

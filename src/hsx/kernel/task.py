@@ -26,6 +26,17 @@ class MailboxWait:
 
 
 @dataclass
+class SendWait:
+    """A SEND_WAIT that found the mailbox full: retried whenever a receive makes room."""
+
+    handle: int
+    payload: bytes
+    flags: int
+    channel: int
+    deadline: float | None
+
+
+@dataclass
 class SleepWait:
     deadline: float
     ms: int
@@ -50,7 +61,7 @@ class Task:
     state: TaskState | None = None
     priority: int = DEFAULT_PRIORITY
     quantum: int = 1
-    wait: MailboxWait | SleepWait | None = None
+    wait: MailboxWait | SendWait | SleepWait | None = None
     resume_state: TaskState | None = None      # where `resume` returns a paused task
     exit_status: int | None = None
     fault: Fault | None = None
@@ -87,6 +98,9 @@ class Task:
                             "addr": self.fault.addr, "message": self.fault.message}
         if isinstance(self.wait, MailboxWait):
             row["wait"] = {"kind": "mailbox", "handle": self.wait.handle,
+                           "deadline": self.wait.deadline}
+        elif isinstance(self.wait, SendWait):
+            row["wait"] = {"kind": "mailbox_send", "handle": self.wait.handle,
                            "deadline": self.wait.deadline}
         elif isinstance(self.wait, SleepWait):
             row["wait"] = {"kind": "sleep", "deadline": self.wait.deadline, "ms": self.wait.ms}

@@ -123,5 +123,5 @@ def test_abi_numbers():
     assert [int(n) for n in MbxNamespace] == [0, 1, 2, 3]
     assert [n.prefix for n in MbxNamespace] == ["pid:", "svc:", "app:", "shared:"]
     assert (MbxTimeout.POLL, MbxTimeout.INFINITE) == (0, 0xFFFF)
-    assert [int(f) for f in MbxFn] == list(range(7))
+    assert [int(f) for f in MbxFn] == list(range(8))        # 7 = SEND_WAIT (HSX extension)
     assert (C.STDIO_IN, C.STDIO_OUT, C.STDIO_ERR) == ("svc:stdio.in", "svc:stdio.out", "svc:stdio.err")

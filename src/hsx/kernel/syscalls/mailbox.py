@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from hsx.kernel.executive import Kernel
     from hsx.kernel.task import Task
 
-OPEN, BIND, SEND, RECV, PEEK, TAP, CLOSE = range(7)
+OPEN, BIND, SEND, RECV, PEEK, TAP, CLOSE, SEND_WAIT = range(8)
 MAILBOX_WAIT = "mailbox_wait"
 
 
@@ -25,9 +25,15 @@ class MailboxModule:
     def call(self, task: "Task", function: int) -> SvcStop | None:
         ctx, regs, pid = task.ctx, task.ctx.regs, task.pid
         boxes = self.kernel.mailboxes
-        if function == SEND:
+        if function in (SEND, SEND_WAIT):
             payload = ctx.guest_read(regs[2], regs[3] & 0xFFFF)
+            timeout = regs[0] & 0xFFFF if function == SEND_WAIT else MbxTimeout.POLL
             result = boxes.send(pid, regs[1], payload, regs[4], regs[5])
+            if result.status is MbxStatus.WOULDBLOCK and timeout != MbxTimeout.POLL:
+                deadline = None if timeout == MbxTimeout.INFINITE else (
+                    self.kernel.clock.now() + timeout / 1000.0)
+                return self.kernel.block_on_send(task, regs[1], payload, regs[4], regs[5],
+                                                 deadline)
             regs[0] = int(result.status)
             if result.status is MbxStatus.OK:
                 regs[1] = result.length
@@ -72,4 +78,6 @@ class MailboxModule:
             return self.kernel.block_on_mailbox(task, handle, buffer, max_len, info_ptr,
                                                 deadline, timeout)
         self.kernel.complete_recv(task, result, buffer, info_ptr)
+        if result.message is not None:
+            self.kernel.retry_senders()
         return None

@@ -244,6 +244,15 @@ class Kernel:
                 last = pid
             n = budget - executed
             if len(scheduler) > 1:
+                if not announce and task.quantum == 1:
+                    ran = self._round_robin(n, deadline)
+                    if ran:
+                        executed += ran
+                        last = self._last_pid
+                        if deadline is not None and now() >= deadline:
+                            self._fire_timers()
+                            deadline = timers.next_deadline()
+                        continue
                 if task.quantum < n:
                     n = task.quantum
             elif deadline is not None:
@@ -266,6 +275,47 @@ class Kernel:
         self.current = None
         self._last_pid = last
         self.total_instructions += executed
+        return executed
+
+    def _round_robin(self, budget: int, deadline: float | None) -> int:
+        """Quantum-1 turns among the front priority level in one machine call.
+
+        Used when every task of that level has quantum 1 and nothing needs per-switch
+        events; stops before any instruction that needs the kernel (an SVC, a fault, a
+        BRK or breakpoint), which the caller then runs as a normal turn.  Returns the
+        instructions executed (0: not applicable, take the normal path).
+        """
+        level = self.scheduler.front_level()
+        count = len(level)
+        if count < 2:
+            return 0
+        pids = list(level)
+        tasks = [self.tasks[pid] for pid in pids]
+        contexts = []
+        for task in tasks:
+            ctx = task.ctx
+            if task.quantum != 1 or ctx.trace is not None or ctx.skip_breakpoint is not None:
+                return 0
+            contexts.append(ctx)
+        rounds = budget // count
+        if deadline is not None:
+            rounds = min(rounds, self._instructions_until(deadline) // count + 1)
+        if rounds < 1:
+            return 0
+        done, stopped_at = self.machine.run_interleaved(contexts, rounds)
+        executed = done * count + max(stopped_at, 0)
+        if self._advance_clock is not None:
+            self._advance_clock(executed)
+        if done:
+            trace_start = self.total_instructions + executed - count
+            for offset, task in enumerate(tasks):     # the last full round, as a sample
+                task.accounting.turns += done
+                self.scheduler_trace.append((pids[offset - 1], task.pid, trace_start + offset))
+        if stopped_at >= 0:
+            self.scheduler.bring_to_front(pids[stopped_at])
+            self._last_pid = pids[stopped_at - 1] if executed else self._last_pid
+        else:
+            self._last_pid = pids[-1]
         return executed
 
     def _instructions_until(self, deadline: float) -> int:

@@ -61,6 +61,19 @@ class Scheduler:
             level.remove(pid)
             level.append(pid)
 
+    def front_level(self) -> deque[int]:
+        """The ready PIDs of the highest non-empty priority level, in turn order."""
+        for priority in self._order:
+            level = self._levels[priority]
+            if level:
+                return level
+        return deque()
+
+    def bring_to_front(self, pid: int) -> None:
+        """Rotate `pid`'s level so `pid` runs next, keeping the turn order."""
+        level = self._levels[self._queued[pid]]
+        level.rotate(-level.index(pid))
+
     def reprioritise(self, pid: int, priority: int) -> None:
         if pid in self._queued:
             self.remove(pid)

@@ -65,6 +65,34 @@ class Machine:
             return self._run(ctx, budget, ctx.btab, blocks=True)
         return self._run(ctx, budget, ctx.itab, blocks=False)
 
+    def run_interleaved(self, contexts: list[Context], rounds: int) -> tuple[int, int]:
+        """Quantum-1 round robin without a `run` call per instruction: one instruction of
+        each context in turn, `rounds` times over.
+
+        Stops *before* the first instruction that does anything but retire plainly (SVC,
+        fault, BRK, breakpoint, return from the entry frame) — nothing of it has happened —
+        and returns (completed rounds, index of that context, or -1 when every round
+        completed).  The caller then runs that context with `run(ctx, 1)`, which deals
+        with the instruction as usual.  Contexts must be ready, untraced and not resuming
+        from a breakpoint; use `run` for anything else.
+        """
+        tables = [ctx.itab for ctx in contexts]
+        pcs = [ctx.pc for ctx in contexts]
+        slots = range(len(contexts))
+        done, index = 0, -1
+        try:
+            while done < rounds:
+                for index in slots:
+                    pcs[index] = tables[index][pcs[index] >> 2]()
+                done += 1
+            index = -1
+        except (SvcTrap, GuestFault, Halt, BreakpointHit):
+            pass                   # the interrupted instruction had no effect yet
+        for i, ctx in enumerate(contexts):
+            ctx.pc = pcs[i]
+            ctx.steps += done + (i < index)
+        return done, index
+
     def step(self, ctx: Context) -> Stop:
         """Execute exactly the instruction at PC with the exact interpreter (a breakpoint
         at PC does not stop it: a debugger's single step)."""

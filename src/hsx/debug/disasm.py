@@ -1,0 +1,109 @@
+"""Symbolised disassembly of a task's code space.
+
+Instructions come from the machine's pre-decoded code words (the Harvard code space),
+never from data memory, which is what the prior debugger read.  Each line carries its
+labels, function+offset, source line, branch target with its name, the data symbol an
+LDI32 loads, the breakpoints on it, and whether it is the task's current PC (where the
+target of an indirect jump or a RET is filled in from the live registers).
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Any, Callable
+
+from hsx.image.sym import SymbolTable
+from hsx.isa import Form, Instruction, format_instruction, format_operands
+from hsx.vm import Context
+
+from . import errors as E
+from .code import SP, CodeMap
+from .errors import DebugError
+
+DEFAULT_COUNT = 16
+MAX_COUNT = 1024
+MODES = ("around", "from")
+
+
+def disassemble(ctx: Context, code: CodeMap, table: SymbolTable | None,
+                describe: Callable[[int], dict[str, Any]], addr: int, count: int, mode: str,
+                breakpoints: dict[int, list[int]], live: bool) -> list[dict[str, Any]]:
+    """`count` instructions from `addr` ("from") or centred on it ("around").
+    `breakpoints` maps addresses to breakpoint ids; `live` says whether the task's
+    registers still mean something (dynamic targets at the current PC)."""
+    if mode not in MODES:
+        raise DebugError(E.BAD_ARGUMENT, f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+        raise DebugError(E.BAD_ARGUMENT, f"count must be 1..{MAX_COUNT}, not {count!r}")
+    if not 0 <= addr < code.code_len:
+        raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is outside the code (0x0..0x{code.code_len:X})")
+    start = code.starts[bisect.bisect_right(code.starts, addr) - 1]   # the instruction holding addr
+    addresses = code.starts_before(start, count // 2) if mode == "around" else []
+    pc = start
+    while len(addresses) < count and pc < code.code_len:
+        addresses.append(pc)
+        pc += code.size_at(pc)
+    label_for = _labeller(table)
+    return [_line(ctx, code, table, describe, label_for, a, breakpoints, live) for a in addresses]
+
+
+def _labeller(table: SymbolTable | None) -> Callable[[int], str | None]:
+    def label_for(target: int) -> str | None:
+        if table is None:
+            return None
+        names = table.labels_at(target)
+        return names[0] if names else None
+    return label_for
+
+
+def _line(ctx: Context, code: CodeMap, table: SymbolTable | None,
+          describe: Callable[[int], dict[str, Any]], label_for: Callable[[int], str | None],
+          pc: int, breakpoints: dict[int, list[int]], live: bool) -> dict[str, Any]:
+    ins = code.instruction(pc)
+    words = [int.from_bytes(ctx.image.code[a:a + 4], "big")
+             for a in range(pc, pc + (ins.size if ins is not None else 4), 4)]
+    out: dict[str, Any] = {"pc": pc, "size": 4 * len(words), "words": words,
+                           "labels": table.labels_at(pc) if table is not None else []}
+    out.update(describe(pc))
+    if ins is None:
+        out.update(mnemonic=None, operands="", text=f".word 0x{words[0]:08X}")
+    else:
+        out.update(mnemonic=ins.op.mnemonic, operands=format_operands(ins, pc, label_for),
+                   text=format_instruction(ins, pc, label_for))
+        target = ins.branch_target(pc)
+        current = live and pc == ctx.pc
+        if target is None and current:
+            target = _dynamic_target(ctx, ins)
+        if target is not None:
+            out["target"] = target
+            name = label_for(target) or _function_offset(describe(target))
+            if name is not None:
+                out["target_symbol"] = name
+        if ins.op.form is Form.RD_IMM32 and table is not None:
+            found = table.lookup_address(ins.imm, "data")
+            if found is not None:
+                out["data_symbol"] = found[0] if not found[1] else f"{found[0]}+{found[1]}"
+        if ins.op.form is Form.BRK:
+            out["brk"] = ins.imm
+    out["current"] = pc == ctx.pc
+    out["breakpoints"] = breakpoints.get(pc, [])
+    return out
+
+
+def _dynamic_target(ctx: Context, ins: Instruction) -> int | None:
+    """Where the instruction at the current PC will go, read from the live registers."""
+    name, regs = ins.op.mnemonic, ctx.regs
+    if name in ("JMPR", "CALLR"):
+        return regs[ins.rs1]
+    if name == "CALL" and ins.rs1:
+        return (regs[ins.rs1] + 4 * ins.imm) & 0xFFFFFFFF
+    if name == "RET":
+        sp = regs[SP]
+        if ctx.layout.stack_base <= sp <= ctx.layout.stack_top - 4:
+            return int.from_bytes(ctx.mem[sp:sp + 4], "little")
+    return None
+
+
+def _function_offset(where: dict[str, Any]) -> str | None:
+    if "symbol" not in where:
+        return None
+    return where["symbol"] if not where["offset"] else f"{where['symbol']}+0x{where['offset']:X}"

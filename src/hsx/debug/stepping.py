@@ -1,0 +1,216 @@
+"""Run control: pause, resume, instruction steps, and the steps that run at full speed.
+
+`step` executes instructions one at a time on the host (that is what it is for).
+`step_over`, `step_out`, `step_line` and `run_to` never single-step on the host: they
+plant machine breakpoints where the step should end, each with a guard that decides
+whether the task has *really* arrived (the same return address is also reached by
+deeper recursive calls, which have a lower SP), resume the task, and let the kernel run
+it at full speed with everything else.  A pending step ends when one of its stops is
+reached, or is abandoned when the task stops for any other reason (a breakpoint, a
+BRK, a fault, a pause, its end).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from hsx.kernel.executive import Kernel
+from hsx.kernel.states import TaskState
+from hsx.kernel.task import Task
+
+from . import errors as E
+from . import stack
+from .breakpoints import BreakpointTable, MachineBreakpoints
+from .code import SP
+from .errors import DebugError
+from .symbols import SymbolService, Where
+from .watches import WatchTable
+
+Guard = Callable[[], bool]
+Announce = Callable[..., None]
+
+
+@dataclass
+class PendingStep:
+    kind: str                        # "step_over", "step_out" or "step_line"
+    task: Task
+    stops: dict[int, Guard]          # address -> is the task really done when it gets here?
+
+
+class RunControl:
+    def __init__(self, kernel: Kernel, symbols: SymbolService, machine: MachineBreakpoints,
+                 breakpoints: BreakpointTable, watches: WatchTable, announce: Announce) -> None:
+        self.kernel = kernel
+        self.symbols = symbols
+        self.machine = machine
+        self.breakpoints = breakpoints
+        self.watches = watches
+        self.announce = announce
+        self.breaks = 0                  # debug_break events so far (bumped by `stopped`)
+        self._pending: dict[int, PendingStep] = {}
+
+    # -- pause and resume -----------------------------------------------------------------
+
+    def pause(self, pid: int | None = None) -> list[int]:
+        """Pause one task, or every live task."""
+        if pid is not None:
+            self._live(pid)
+        return [task.pid for task in self.kernel.pause(pid)]
+
+    def resume(self, pid: int | None = None) -> list[int]:
+        """Resume one paused task, or all; the instruction at each PC runs first, even
+        with a breakpoint on it."""
+        targets = [self._live(pid)] if pid is not None else self.kernel.live_tasks()
+        resumed = []
+        for task in targets:
+            if task.state is TaskState.PAUSED:
+                self._go(task)
+                resumed.append(task.pid)
+        return resumed
+
+    # -- steps ----------------------------------------------------------------------------
+
+    def step(self, pid: int, count: int = 1) -> dict[str, Any]:
+        """Execute `count` instructions of one task (pausing it first), on the host.
+        Ends early on a BRK, a fault, the task's end, a stopping watch, or — after the
+        first instruction — on reaching an enabled breakpoint."""
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise DebugError(E.BAD_ARGUMENT, f"count must be a positive integer, not {count!r}")
+        task = self._park(pid)
+        ctx = task.ctx
+        breaks = self.breaks
+        executed, reason, extra = 0, "step", {}
+        while executed < count:
+            done = self.kernel.step(pid, 1)
+            executed += done
+            if not done or task.state is not TaskState.PAUSED or self.breaks != breaks:
+                break
+            watch = self.watches.take_stop(pid)
+            if watch is not None:
+                reason, extra = "watch", watch
+                break
+            if executed < count:
+                hit = self.breakpoints.hit(task, ctx.pc)
+                if hit is not None:
+                    reason, extra = "breakpoint", {"breakpoint_id": hit[0].id}
+                    break
+        if task.state is TaskState.PAUSED and self.breaks == breaks:
+            ctx.skip_breakpoint = ctx.pc     # a later resume runs it, whoever resumes
+            self.announce(task, reason, executed=executed, **extra)
+        return self._result(task, executed=executed)
+
+    def step_over(self, pid: int) -> dict[str, Any]:
+        """Step one instruction, but run a call (CALL, LCALL, CALLR) to its return."""
+        task = self._park(pid)
+        ctx = task.ctx
+        if not self.symbols.get(pid).code.is_call(ctx.pc):
+            return self.step(pid, 1)
+        sp = ctx.regs[SP]
+        return self._start(task, "step_over", {ctx.pc + 4: lambda: ctx.regs[SP] >= sp})
+
+    def step_out(self, pid: int) -> dict[str, Any]:
+        """Run until the current function returns to its caller."""
+        task = self._park(pid)
+        ctx = task.ctx
+        found = stack.return_address(ctx, self.symbols.get(pid).code)
+        if found is None:
+            raise DebugError(E.OUTERMOST_FRAME, f"task {pid} is in its outermost frame (or its "
+                             "frame cannot be located): there is no caller to return to")
+        ret, entry = found
+        return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry})
+
+    def step_line(self, pid: int) -> dict[str, Any]:
+        """Run until the source line changes, running calls to their return: a stop on
+        every instruction of the function from another line (in this frame, not in a
+        recursive one) and at the return address."""
+        entry = self.symbols.get(pid)
+        if entry.table is None:
+            raise DebugError(E.NO_SYMBOLS, f"no symbols for task {pid}: source lines unknown")
+        task = self._park(pid)
+        ctx, code, table = task.ctx, entry.code, entry.table
+        here = table.line_for(ctx.pc)
+        if here is None:
+            raise DebugError(E.NO_LINE_INFO, f"no source line for pc 0x{ctx.pc:04X}")
+        function = code.function_at(ctx.pc)
+        lo, hi = (function.start, function.end) if function else (0, code.code_len)
+        frame = stack.frame0(ctx, code).entry_sp
+        same_frame: Guard = ((lambda: stack.frame0(ctx, code).entry_sp == frame)
+                             if frame is not None else (lambda: True))
+        stops: dict[int, Guard] = {
+            e.pc: same_frame for e in table.lines
+            if lo <= e.pc < hi and (e.file, e.line) != (here.file, here.line)}
+        found = stack.return_address(ctx, code)
+        if found is not None:
+            ret, sp = found
+            returned: Guard = lambda: ctx.regs[SP] > sp
+            inner = stops.get(ret)
+            stops[ret] = returned if inner is None else (lambda: returned() or inner())
+        return self._start(task, "step_line", stops)
+
+    def run_to(self, pid: int, where: Where, owner: str | None = None) -> dict[str, Any]:
+        """A temporary breakpoint at `where`, then resume: the task runs at full speed."""
+        task = self._live(pid)
+        self.cancel(pid)
+        bp_id = self.breakpoints.set(pid, where, temporary=True, owner=owner)
+        if task.state is TaskState.PAUSED:
+            self._go(task)
+        return self._result(task, breakpoint_id=bp_id)
+
+    # -- what the debugger calls at stops -------------------------------------------------
+
+    def reached(self, task: Task, addr: int) -> bool:
+        """At a machine breakpoint: whether the task's pending step ends here (it is
+        then finished); False lets the step go on."""
+        pending = self._pending.get(task.pid)
+        guard = pending.stops.get(addr) if pending is not None else None
+        if guard is None or not guard():
+            return False
+        self.cancel(task.pid)
+        return True
+
+    def stopped(self, task: Task) -> None:
+        """The task stopped and a debug_break is being reported: any pending step is over."""
+        self.breaks += 1
+        self.cancel(task.pid)
+
+    def cancel(self, pid: int) -> None:
+        pending = self._pending.pop(pid, None)
+        if pending is not None and not pending.task.ended:
+            for addr in pending.stops:
+                self.machine.release(pending.task, addr)
+
+    def pending(self, pid: int) -> str | None:
+        step = self._pending.get(pid)
+        return step.kind if step is not None else None
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _start(self, task: Task, kind: str, stops: dict[int, Guard]) -> dict[str, Any]:
+        for addr in stops:
+            self.machine.acquire(task, addr)
+        self._pending[task.pid] = PendingStep(kind, task, stops)
+        self._go(task)
+        return self._result(task, pending=kind)
+
+    def _go(self, task: Task) -> None:
+        task.ctx.skip_breakpoint = task.ctx.pc
+        self.kernel.resume(task.pid)
+
+    def _park(self, pid: int) -> Task:
+        """The task, paused (a new step replaces a pending one)."""
+        task = self._live(pid)
+        self.cancel(pid)
+        if task.state is not TaskState.PAUSED:
+            self.kernel.pause(pid)
+        return task
+
+    def _live(self, pid: int) -> Task:
+        task = self.symbols.get(pid).task
+        if task.ended:
+            raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
+        return task
+
+    @staticmethod
+    def _result(task: Task, **extra: Any) -> dict[str, Any]:
+        return {"pid": task.pid, "pc": task.ctx.pc,
+                "state": task.state.value if task.state else None, **extra}

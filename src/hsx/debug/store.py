@@ -1,0 +1,80 @@
+"""Breakpoints remembered across loads and executive restarts (SQLite).
+
+Rows are keyed by app name and by a location that survives a rebuild: a source line,
+else a symbol plus offset, else (no symbols) a bare address.  Addresses are worked out
+again from the task's symbols each time the app is loaded.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+
+from . import errors as E
+from .errors import DebugError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS breakpoints (
+    app TEXT NOT NULL,
+    key TEXT NOT NULL,
+    symbol TEXT, offset INTEGER NOT NULL DEFAULT 0,
+    file TEXT, line INTEGER,
+    address INTEGER,
+    condition TEXT,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (app, key)
+)"""
+
+
+@dataclass(frozen=True)
+class StoredBreakpoint:
+    symbol: str | None = None
+    offset: int = 0
+    file: str | None = None
+    line: int | None = None
+    address: int | None = None
+    condition: str | None = None
+    enabled: bool = True
+
+    @property
+    def key(self) -> str:
+        if self.file is not None and self.line is not None:
+            where = f"line:{self.file}:{self.line}"
+        elif self.symbol is not None:
+            where = f"sym:{self.symbol}+{self.offset}"
+        else:
+            where = f"addr:{self.address}"
+        return f"{where}|{self.condition or ''}"
+
+
+class BreakpointStore:
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = os.fspath(path)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA busy_timeout = 5000")
+            self._db.execute(_SCHEMA)
+        except sqlite3.Error as error:
+            raise DebugError(E.STORE, f"breakpoint store {self.path}: {error}") from None
+
+    def save(self, app: str, entry: StoredBreakpoint) -> None:
+        self._run("INSERT OR REPLACE INTO breakpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  (app, entry.key, entry.symbol, entry.offset, entry.file, entry.line,
+                   entry.address, entry.condition, int(entry.enabled)))
+
+    def delete(self, app: str, entry: StoredBreakpoint) -> None:
+        self._run("DELETE FROM breakpoints WHERE app = ? AND key = ?", (app, entry.key))
+
+    def entries(self, app: str) -> list[StoredBreakpoint]:
+        rows = self._run("SELECT symbol, offset, file, line, address, condition, enabled "
+                         "FROM breakpoints WHERE app = ? ORDER BY rowid", (app,)).fetchall()
+        return [StoredBreakpoint(s, o, f, ln, a, c, bool(e)) for s, o, f, ln, a, c, e in rows]
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _run(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.Error as error:
+            raise DebugError(E.STORE, f"breakpoint store {self.path}: {error}") from None

@@ -1,0 +1,127 @@
+"""Instruction trace: a ring of the last N retired instructions per task, exported as
+JSON lines and read back.
+
+Records are kept as the machine's `TraceRecord`s and turned into JSON only when asked
+for.  The format (`hsx.trace/1`, docs/debugger.md) keeps the prior tool's required
+fields `seq, pid, pc, opcode` and its `changed_regs`/`mem_access` shapes; `seq` is the
+task's retired-instruction count after the instruction, so it is unique per task and
+says how far apart two records are.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from hsx.isa import decode, format_instruction
+from hsx.kernel.task import Task
+from hsx.vm import TraceRecord
+
+from . import errors as E
+from .errors import DebugError
+from .tap import Taps
+
+FORMAT = "hsx.trace/1"
+_KEY = "trace"
+
+
+class TraceBuffers:
+    def __init__(self, taps: Taps, default_size: int) -> None:
+        self.taps = taps
+        self.default_size = default_size
+        self._rings: dict[int, deque[TraceRecord]] = {}
+        self._on: set[int] = set()
+
+    def on(self, task: Task, size: int | None = None) -> dict[str, Any]:
+        """Start recording (a fresh ring of `size`, default the profile's trace_records)."""
+        size = self.default_size if size is None else size
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise DebugError(E.BAD_ARGUMENT, f"trace size must be a positive integer, not {size!r}")
+        ring: deque[TraceRecord] = deque(maxlen=size)
+        self._rings[task.pid] = ring
+        self._on.add(task.pid)
+        self.taps.add(task, _KEY, ring.append)
+        return self.status(task.pid)
+
+    def off(self, task: Task) -> dict[str, Any]:
+        """Stop recording; what was recorded stays readable."""
+        self._on.discard(task.pid)
+        self.taps.remove(task, _KEY)
+        return self.status(task.pid)
+
+    def status(self, pid: int) -> dict[str, Any]:
+        ring = self._rings.get(pid)
+        return {"pid": pid, "enabled": pid in self._on, "format": FORMAT,
+                "capacity": ring.maxlen if ring is not None else self.default_size,
+                "count": len(ring) if ring is not None else 0}
+
+    def records(self, pid: int, limit: int | None = None) -> list[dict[str, Any]]:
+        """The newest `limit` records (all by default), oldest first."""
+        ring = self._rings.get(pid, ())
+        chosen = list(ring)
+        if limit is not None:
+            chosen = chosen[-limit:] if limit > 0 else []
+        return [record_json(pid, r) for r in chosen]
+
+    def export(self, task: Task, path: str | os.PathLike, limit: int | None = None) -> int:
+        """Write a header line and the records as JSON lines; returns how many."""
+        records = self.records(task.pid, limit)
+        header = {"format": FORMAT, "pid": task.pid, "app": task.app_name, "count": len(records)}
+        with open(path, "w", encoding="utf-8") as out:
+            for item in [header, *records]:
+                out.write(json.dumps(item, sort_keys=True) + "\n")
+        return len(records)
+
+
+
+def record_json(pid: int, record: TraceRecord) -> dict[str, Any]:
+    ins = decode(record.word)
+    out: dict[str, Any] = {
+        "seq": record.steps, "pid": pid, "pc": record.pc, "opcode": record.word >> 24,
+        "word": record.word,
+        "text": format_instruction(ins, record.pc) if ins is not None else f".word 0x{record.word:08X}",
+        "changed_regs": [f"R{n}" for n in sorted(record.changed)],
+        "regs": {f"R{n}": new for n, (_, new) in sorted(record.changed.items())},
+        "flags": record.psw_after,
+    }
+    if record.memory is not None:
+        m = record.memory
+        out["mem_access"] = {"op": m.op, "address": m.addr, "width": m.width, "value": m.value}
+    return out
+
+
+@dataclass(frozen=True)
+class TraceFile:
+    header: dict[str, Any]
+    records: list[dict[str, Any]]
+
+
+_REQUIRED = ("seq", "pid", "pc", "opcode")
+
+
+def load_trace(path: str | os.PathLike) -> TraceFile:
+    """Read a file written by `export` (or records without a header line)."""
+    header: dict[str, Any] = {}
+    records = []
+    try:
+        with open(path, encoding="utf-8") as src:
+            for number, line in enumerate(src, 1):
+                if not line.strip():
+                    continue
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError(f"line {number} is not a JSON object")
+                if "format" in item and not records and not header:
+                    if item["format"] != FORMAT:
+                        raise ValueError(f"format {item['format']!r} is not {FORMAT}")
+                    header = item
+                    continue
+                missing = [k for k in _REQUIRED if not isinstance(item.get(k), int)]
+                if missing:
+                    raise ValueError(f"line {number}: missing or non-integer {', '.join(missing)}")
+                records.append(item)
+    except (OSError, ValueError) as error:        # json.JSONDecodeError is a ValueError
+        raise DebugError(E.TRACE_FILE, f"{path}: {error}") from None
+    return TraceFile(header, records)

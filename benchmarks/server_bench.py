@@ -1,0 +1,165 @@
+"""Executive daemon benchmarks: what a debugger or shell feels over protocol v1.
+
+    python benchmarks/server_bench.py [--seconds S] [--json]
+
+Starts `hsx execd --port 0` as a separate process (so client and server do not share a
+GIL, as in real use) and measures over loopback:
+
+1. `step` round trip: `step {pid, count: 1}` on a paused task, median and p99
+   (the prior executive: 0.69 ms median).
+2. Events per second delivered to one subscriber, one `Client` reading (and JSON-decoding)
+   as fast as it can: `stdout` of a task printing in a tight loop, and `scheduler` events
+   of two tasks switching every instruction (more than any reader takes: the executive
+   drops the excess, with a warning, and keeps running).
+3. Request latency while 8 tasks run at full speed: `ping` and `ps` round trips while
+   the auto clock keeps 8 busy tasks running.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from hsx.client import Client
+from hsx.image.hxe import write_hxe
+from hsx.toolchain.build import build_source
+
+LOOP = """
+.text
+.entry start
+start:
+    ADDI R1, R1, 1
+    JMP start
+"""
+
+CHATTY = """
+.data
+msg: .ascii "tick\\n"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    JMP start
+"""
+
+
+def image(source: str, name: str) -> str:
+    return base64.b64encode(write_hxe(build_source(source, filename=f"{name}.mvasm",
+                                                   app_name=name))).decode()
+
+
+class Daemon:
+    def __enter__(self) -> "Daemon":
+        self.proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0"],
+                                     stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if "listening on" not in line:
+            raise SystemExit(f"execd did not start: {line!r}")
+        self.port = int(line.rsplit(":", 1)[1])
+        return self
+
+    def client(self) -> Client:
+        return Client("127.0.0.1", self.port, timeout=30)
+
+    def __exit__(self, *exc) -> None:
+        with self.client() as c:
+            c.request("shutdown")
+        self.proc.wait(10)
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {"median_ms": round(statistics.median(ordered) * 1000, 3),
+            "p99_ms": round(ordered[int(len(ordered) * 0.99) - 1] * 1000, 3),
+            "max_ms": round(ordered[-1] * 1000, 3), "n": len(ordered)}
+
+
+def bench_step(seconds: float) -> dict[str, float]:
+    with Daemon() as d, d.client() as c:
+        pid = c.request("load", image=image(LOOP, "loop"), paused=True)["pid"]
+        for _ in range(200):                                  # warm up
+            c.request("step", pid=pid, count=1)
+        samples = []
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            c.request("step", pid=pid, count=1)
+            samples.append(time.perf_counter() - started)
+        return percentiles(samples)
+
+
+def bench_events(seconds: float, category: str) -> dict[str, float]:
+    """`stdout`: one task printing in a loop (the kernel's output path limits the rate).
+    `scheduler`: two looping tasks switching every instruction, far more events than
+    any reader takes: what the server can push through one connection."""
+    with Daemon() as d, d.client() as c:
+        c.open_session("bench", max_events=8192)
+        c.subscribe([category])
+        if category == "stdout":
+            c.request("load", image=image(CHATTY, "chatty"))
+        else:
+            c.request("load", image=image(LOOP, "a"))
+            c.request("load", image=image(LOOP, "b"))
+        received = lost = 0
+        c.next_event(timeout=5)
+        started = time.perf_counter()
+        deadline = started + seconds
+        while time.perf_counter() < deadline:
+            event = c.next_event(timeout=1)
+            if event is None:
+                break
+            if event["type"] == "warning":
+                lost += event["data"]["dropped"]
+            else:
+                received += 1
+        elapsed = time.perf_counter() - started
+        return {"delivered_per_s": round(received / elapsed), "dropped_per_s":
+                round(lost / elapsed), "seconds": round(elapsed, 2)}
+
+
+def bench_busy(seconds: float) -> dict[str, dict[str, float]]:
+    with Daemon() as d, d.client() as c:
+        for n in range(8):
+            c.request("load", image=image(LOOP, f"busy{n}"))
+        time.sleep(0.5)                                       # let the clock adapt its batch
+        results = {}
+        for cmd in ("ping", "ps"):
+            samples = []
+            deadline = time.perf_counter() + seconds / 2
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                c.request(cmd)
+                samples.append(time.perf_counter() - started)
+            results[cmd] = percentiles(samples)
+        clock = c.request("clock")["clock"]
+        results["clock"] = {"instructions_per_s": clock["ips"], "batch": clock["step_size"]}
+        return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    results = {"step_round_trip": bench_step(args.seconds),
+               "stdout_events_to_one_subscriber": bench_events(args.seconds, "stdout"),
+               "scheduler_events_to_one_subscriber": bench_events(args.seconds, "scheduler"),
+               "latency_with_8_busy_tasks": bench_busy(args.seconds)}
+    if args.json:
+        print(json.dumps(results))
+        return
+    for name, figures in results.items():
+        print(f"{name}:")
+        for key, value in figures.items():
+            print(f"  {key}: {value}")
+
+
+if __name__ == "__main__":
+    main()

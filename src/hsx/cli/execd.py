@@ -1,0 +1,78 @@
+"""`hsx execd`: the executive daemon (DESIGN.md §5, §7).
+
+Prints `hsx execd listening on HOST:PORT` once it accepts connections (scripts wait for
+that line; with `--port 0` it is how they learn the port).  SIGINT, SIGTERM and the
+`shutdown` command all end it cleanly with exit status 0.
+"""
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+import click
+
+from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
+
+EXIT_USAGE = 2
+
+
+@click.command("execd")
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
+              help="Address to listen on; anything but loopback needs a token.")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+              help="TCP port (0 picks a free one).")
+@click.option("--load", "load", multiple=True, type=click.Path(dir_okay=False),
+              help="Image to load at start (.hxe or .mvasm); repeatable.")
+@click.option("--root", type=click.Path(file_okay=False),
+              help="Directory the tasks' sandboxed file system lives in.")
+@click.option("--profile", default="development", show_default=True,
+              type=click.Choice(["minimal", "development", "full"]),
+              help="Resource limits of the executive.")
+@click.option("--state-dir", type=click.Path(file_okay=False),
+              help="Directory for persistent values (values.sqlite3); the default "
+                   "--root is DIR/fs.")
+@click.option("--token", envvar="HSX_TOKEN", help="Secret clients must present.")
+@click.option("--token-file", type=click.Path(dir_okay=False, exists=True),
+              help="Read the secret from this file (first line).")
+@click.option("--pin", envvar="HSX_PIN",
+              help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
+def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
+                  state_dir: str | None, token: str | None, token_file: str | None,
+                  pin: str | None) -> None:
+    """Run the executive: tasks under one kernel, served over protocol v1."""
+    from hsx.server import ServerConfig
+    if token_file is not None:
+        if token is not None:
+            _fail("give --token or --token-file, not both")
+        token = Path(token_file).read_text(encoding="utf-8").splitlines()[0].strip() or None
+    config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
+                          state_dir=state_dir, load=list(load), pin=pin or None)
+    try:
+        sys.exit(asyncio.run(_serve(config)))
+    except KeyboardInterrupt:        # a second Ctrl-C while shutting down
+        sys.exit(130)
+
+
+async def _serve(config) -> int:
+    from hsx.server import Server
+    try:
+        server = Server(config)
+        host, port = await server.start()
+    except (ValueError, OSError) as error:
+        _fail(str(error))
+    except Exception as error:           # a startup image that cannot be loaded
+        _fail(f"{getattr(error, 'message', None) or error}")
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, server.request_shutdown)
+    click.echo(f"hsx execd listening on {host}:{port}")
+    sys.stdout.flush()
+    await server.serve()
+    return 0
+
+
+def _fail(message: str) -> None:
+    click.echo(f"hsx: {message}", err=True)
+    sys.exit(EXIT_USAGE)

@@ -1,0 +1,180 @@
+"""`AsyncClient`: the asyncio client for front ends that do several things at once
+(a TUI, the debug adapter).
+
+One reader task owns the socket: replies go to the request awaiting their `id`, events
+to a bounded queue.  Requests may be issued concurrently.  While a session is open, a
+keepalive task sends heartbeats on time.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, AsyncIterator
+
+from .errors import ConnectionClosed
+from .wire import DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event
+
+LINE_LIMIT = 64 << 20
+
+
+class AsyncClient:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                 timeout: float, max_events: int) -> None:
+        self.timeout = timeout
+        self.session_id: str | None = None
+        self.session: dict[str, Any] | None = None
+        self.events_dropped = 0
+        self._reader, self._writer = reader, writer
+        self._pending: dict[int, asyncio.Future] = {}
+        self._events: asyncio.Queue[dict[str, Any]] = asyncio.Queue(max_events)
+        self._next_id = 1
+        self._closed: BaseException | None = None
+        self._read_task = asyncio.create_task(self._read_loop())
+        self._keepalive_task: asyncio.Task | None = None
+
+    @classmethod
+    async def connect(cls, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
+                      timeout: float = 10.0, token: str | None = None,
+                      max_events: int = 100_000) -> AsyncClient:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, limit=LINE_LIMIT), timeout)
+        client = cls(reader, writer, timeout=timeout, max_events=max_events)
+        if token is not None:
+            try:
+                await client.request("ping", token=token)
+            except BaseException:
+                await client.close()
+                raise
+        return client
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._keepalive_task is not None:
+            self._keepalive_task.cancel()
+        self._read_task.cancel()
+        self._writer.close()
+        with contextlib.suppress(Exception):
+            await self._writer.wait_closed()
+        with contextlib.suppress(BaseException):
+            await self._read_task
+
+    # ------------------------------------------------------------------ requests
+
+    async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send one request and return its ok reply, or raise ProtocolError."""
+        if self._closed is not None:
+            raise ConnectionClosed(str(self._closed))
+        request_id = self._next_id
+        self._next_id += 1
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            self._writer.write(encode_request(cmd, fields, request_id, self.session_id))
+            await self._writer.drain()
+            return check(await asyncio.wait_for(future, self.timeout))
+        except TimeoutError:
+            raise TimeoutError(f"no reply to {cmd!r} within {self.timeout} s") from None
+        except (ConnectionError, OSError) as error:
+            raise ConnectionClosed(f"connection to the executive failed: {error}") from None
+        finally:
+            self._pending.pop(request_id, None)
+
+    # ------------------------------------------------------------------ sessions
+
+    async def open_session(self, client: str = "hsx.client", *,
+                           pid_lock: int | list[int] | None = None, observer: bool = False,
+                           heartbeat_s: float | None = None, features: list[str] | None = None,
+                           max_events: int | None = None,
+                           auth: str | None = None) -> dict[str, Any]:
+        capabilities: dict[str, Any] = {}
+        if features is not None:
+            capabilities["features"] = features
+        if max_events is not None:
+            capabilities["max_events"] = max_events
+        fields: dict[str, Any] = {"client": client, "capabilities": capabilities,
+                                  "pid_lock": pid_lock, "observer": observer}
+        if heartbeat_s is not None:
+            fields["heartbeat_s"] = heartbeat_s
+        if auth is not None:
+            fields["auth"] = auth
+        reply = await self.request("session.open", **fields)
+        self.session = reply["session"]
+        self.session_id = self.session["id"]
+        if self._keepalive_task is None:
+            self._keepalive_task = asyncio.create_task(self._keepalive_loop())
+        return self.session
+
+    async def close_session(self) -> None:
+        if self.session_id is not None:
+            try:
+                await self.request("session.close")
+            finally:
+                self.session_id = self.session = None
+
+    async def subscribe(self, categories: str | list[str] | None = None,
+                        pids: int | list[int] | None = None,
+                        since_seq: int | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        if categories is not None:
+            fields["categories"] = categories
+        if pids is not None:
+            fields["pids"] = pids
+        if since_seq is not None:
+            fields["since_seq"] = since_seq
+        return (await self.request("events.subscribe", **fields))["events"]
+
+    async def _keepalive_loop(self) -> None:
+        while True:
+            session = self.session
+            await asyncio.sleep(session["heartbeat_s"] / 2 if session else 1.0)
+            if self.session_id is not None:
+                with contextlib.suppress(Exception):
+                    await self.request("session.keepalive")
+
+    # ------------------------------------------------------------------ events
+
+    async def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next event, or None after `timeout` seconds without one."""
+        if self._closed is not None and self._events.empty():
+            raise ConnectionClosed(str(self._closed))
+        try:
+            return await asyncio.wait_for(self._events.get(), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    async def events(self, timeout: float | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Events as they come; stops after `timeout` seconds without one."""
+        while (event := await self.next_event(timeout)) is not None:
+            yield event
+
+    # ------------------------------------------------------------------ the reader
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                line = await self._reader.readline()
+                if not line:
+                    raise ConnectionClosed("the executive closed the connection")
+                message = decode(line)
+                if is_event(message):
+                    if self._events.full():
+                        self._events.get_nowait()
+                        self.events_dropped += 1
+                    self._events.put_nowait(message)
+                    continue
+                future = self._pending.get(message.get("id"))
+                if future is not None and not future.done():
+                    future.set_result(message)
+        except asyncio.CancelledError:
+            self._closed = ConnectionClosed("client closed")
+            raise
+        except Exception as error:          # the link broke: fail everyone waiting
+            self._closed = error
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionClosed(str(error)))

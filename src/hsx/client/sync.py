@@ -1,0 +1,193 @@
+"""`Client`: a blocking client on one socket, for scripts, the shell and tests.
+
+All I/O happens in the calling thread: `request` reads until its own reply arrives and
+queues any events it passes on the way; `next_event`/`events` read more.  While a
+session is open, a keepalive is sent from inside those calls whenever one is due, so a
+client that keeps talking or listening never expires.  Not thread-safe: use one
+`Client` per thread, or `AsyncClient`.
+"""
+from __future__ import annotations
+
+import socket
+import time
+from collections import deque
+from typing import Any, Iterator
+
+from .errors import ConnectionClosed
+from .wire import DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event
+
+_READ = 1 << 16
+
+
+class Client:
+    def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
+                 timeout: float = 10.0, token: str | None = None,
+                 max_events: int = 100_000) -> None:
+        self.host, self.port, self.timeout = host, port, timeout
+        self.session_id: str | None = None
+        self.session: dict[str, Any] | None = None
+        self.events_dropped = 0          # events discarded because nobody read them
+        self._events: deque[dict[str, Any]] = deque()
+        self._max_events = max_events
+        self._sock = socket.create_connection((host, port), timeout=timeout)
+        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._buf = bytearray()
+        self._next_id = 1
+        self._ignore: set[int] = set()           # ids of keepalives nobody waits for
+        self._last_sent = time.monotonic()
+        if token is not None:
+            self.request("ping", token=token)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self._sock.close()
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------ requests
+
+    def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send one request and return its ok reply, or raise ProtocolError."""
+        self._keepalive_if_due()
+        request_id = self._send(cmd, fields)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            message = self._read(deadline)
+            if message is None:
+                raise TimeoutError(f"no reply to {cmd!r} within {self.timeout} s")
+            if is_event(message):
+                self._queue(message)
+            elif message.get("id") == request_id:
+                return check(message)
+            else:
+                self._ignore.discard(message.get("id"))
+
+    def _send(self, cmd: str, fields: dict[str, Any]) -> int:
+        request_id = self._next_id
+        self._next_id += 1
+        try:
+            self._sock.sendall(encode_request(cmd, fields, request_id, self.session_id))
+        except OSError as error:
+            raise ConnectionClosed(f"cannot send to the executive: {error}") from None
+        self._last_sent = time.monotonic()
+        return request_id
+
+    # ------------------------------------------------------------------ sessions
+
+    def open_session(self, client: str = "hsx.client", *, pid_lock: int | list[int] | None = None,
+                     observer: bool = False, heartbeat_s: float | None = None,
+                     features: list[str] | None = None,
+                     max_events: int | None = None, auth: str | None = None) -> dict[str, Any]:
+        capabilities: dict[str, Any] = {}
+        if features is not None:
+            capabilities["features"] = features
+        if max_events is not None:
+            capabilities["max_events"] = max_events
+        fields: dict[str, Any] = {"client": client, "capabilities": capabilities,
+                                  "pid_lock": pid_lock, "observer": observer}
+        if heartbeat_s is not None:
+            fields["heartbeat_s"] = heartbeat_s
+        if auth is not None:
+            fields["auth"] = auth
+        reply = self.request("session.open", **fields)
+        self.session = reply["session"]
+        self.session_id = self.session["id"]
+        return self.session
+
+    def close_session(self) -> None:
+        if self.session_id is not None:
+            try:
+                self.request("session.close")
+            finally:
+                self.session_id = self.session = None
+
+    def subscribe(self, categories: str | list[str] | None = None,
+                  pids: int | list[int] | None = None,
+                  since_seq: int | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        if categories is not None:
+            fields["categories"] = categories
+        if pids is not None:
+            fields["pids"] = pids
+        if since_seq is not None:
+            fields["since_seq"] = since_seq
+        return self.request("events.subscribe", **fields)["events"]
+
+    def _keepalive_if_due(self) -> None:
+        if self.session is None:
+            return
+        if time.monotonic() - self._last_sent >= self.session["heartbeat_s"] / 2:
+            self._ignore.add(self._send("session.keepalive", {}))
+
+    # ------------------------------------------------------------------ events
+
+    def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next event (queued or read now), or None after `timeout` seconds."""
+        if self._events:
+            return self._events.popleft()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            self._keepalive_if_due()
+            message = self._read(deadline, tick=self._tick())
+            if message is None:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                continue
+            if is_event(message):
+                return message
+            self._ignore.discard(message.get("id"))
+
+    def events(self, timeout: float | None = None) -> Iterator[dict[str, Any]]:
+        """Events as they come; stops after `timeout` seconds without one."""
+        while (event := self.next_event(timeout)) is not None:
+            yield event
+
+    def drain_events(self) -> list[dict[str, Any]]:
+        """Events already received, without waiting."""
+        events = list(self._events)
+        self._events.clear()
+        return events
+
+    def _queue(self, event: dict[str, Any]) -> None:
+        if len(self._events) >= self._max_events:
+            self._events.popleft()
+            self.events_dropped += 1
+        self._events.append(event)
+
+    def _tick(self) -> float | None:
+        """How long a read may block before a keepalive is due."""
+        if self.session is None:
+            return None
+        return max(0.05, self.session["heartbeat_s"] / 2 - (time.monotonic() - self._last_sent))
+
+    # ------------------------------------------------------------------ socket
+
+    def _read(self, deadline: float | None, tick: float | None = None) -> dict[str, Any] | None:
+        """The next line as a message, or None when `deadline` (or `tick`) passes."""
+        while True:
+            newline = self._buf.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buf[:newline])
+                del self._buf[:newline + 1]
+                return decode(line)
+            wait = None if deadline is None else deadline - time.monotonic()
+            if tick is not None:
+                wait = tick if wait is None else min(wait, tick)
+            if wait is not None and wait <= 0:
+                return None
+            self._sock.settimeout(wait)
+            try:
+                chunk = self._sock.recv(_READ)
+            except socket.timeout:
+                return None
+            except OSError as error:
+                raise ConnectionClosed(f"connection to the executive failed: {error}") from None
+            if not chunk:
+                raise ConnectionClosed("the executive closed the connection")
+            self._buf += chunk

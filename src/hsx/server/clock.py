@@ -1,0 +1,169 @@
+"""The auto clock: runs the kernel on the server's event loop between requests.
+
+Each batch is sized from the measured instruction rate so that it takes about
+`SLICE_S`; after a batch the loop gets control back and answers whatever arrived, so a
+request waits at most one slice however busy the tasks are.  With nothing runnable the
+clock sleeps until the next kernel deadline (a sleep or a receive timeout) or until
+`wake()` (a request or an event changed something): it never spins.  It also waits while
+an owner's critical events cannot be delivered (`EventHub.saturated`), which is how a
+debugger that falls behind slows the executive down instead of losing a `debug_break`.
+
+Everything here runs on the loop thread, the only thread that touches the kernel.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+from hsx.kernel.executive import Kernel
+
+SLICE_S = 0.001                  # target duration of one batch (worst added latency)
+MIN_BATCH, MAX_BATCH = 64, 4_000_000
+RATE_BURST_S = 0.05              # a rate-limited clock catches up at most this much
+
+
+class AutoClock:
+    def __init__(self, kernel: Kernel, saturated: Callable[[], bool],
+                 on_error: Callable[[BaseException], None]) -> None:
+        self.kernel = kernel
+        self._saturated = saturated
+        self._on_error = on_error
+        self.running = True
+        self.rate_hz = 0.0           # instructions per second; 0 = as fast as possible
+        self.mode = "idle"
+        self.batch = 1000
+        self.auto_batches = 0
+        self.auto_instructions = 0
+        self.manual_steps = 0
+        self.manual_instructions = 0
+        self.last_batch_ms = 0.0
+        self.ips = 0.0
+        self._credit = 0.0
+        self._credit_at = time.monotonic()
+        self._wake = asyncio.Event()
+        self._closing = False
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> None:
+        self.running = True
+        self._credit_at = time.monotonic()
+        self.wake()
+
+    def stop(self) -> None:
+        self.running = False
+        self.wake()
+
+    def set_rate(self, hz: float) -> None:
+        self.rate_hz = hz
+        self._credit, self._credit_at = 0.0, time.monotonic()
+        self.wake()
+
+    def wake(self) -> None:
+        """Something changed (a request, a drained queue): look again now."""
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closing = True
+        self.wake()
+
+    def note_manual(self, executed: int) -> None:
+        self.manual_steps += 1
+        self.manual_instructions += executed
+
+    def status(self) -> dict[str, Any]:
+        mode = self.mode if self.running else "stopped"
+        throttled = mode in ("rate", "backpressure", "sleep")
+        return {
+            "state": "running" if self.running else "stopped", "running": self.running,
+            "mode": mode, "throttled": throttled,
+            "throttle_reason": mode if throttled else None,
+            "rate_hz": self.rate_hz, "step_size": self.batch, "slice_ms": SLICE_S * 1000,
+            "last_batch_ms": round(self.last_batch_ms, 3), "ips": round(self.ips),
+            "auto_steps": self.auto_batches, "auto_total_steps": self.auto_instructions,
+            "manual_steps": self.manual_steps, "manual_total_steps": self.manual_instructions,
+        }
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> None:
+        kernel = self.kernel
+        while not self._closing:
+            if not self.running:
+                self.mode = "stopped"
+                await self._sleep(None)
+                continue
+            if self._saturated():
+                self.mode = "backpressure"
+                await self._sleep(None)
+                continue
+            deadline = kernel.next_deadline()
+            due = deadline is not None and deadline <= kernel.clock.now()
+            if kernel.runnable() or due:
+                budget = self._budget()
+                if budget <= 0:
+                    self.mode = "rate"
+                    await self._sleep((1.0 - self._credit) / self.rate_hz)
+                    continue
+                try:
+                    self._run_batch(budget)
+                except Exception as error:      # a kernel bug: report it, do not spin on it
+                    self.running = False
+                    self._on_error(error)
+                await _serve_io()
+                continue
+            if deadline is not None:
+                self.mode = "sleep"
+                await self._sleep(max(0.0, deadline - kernel.clock.now()))
+            else:
+                self.mode = "blocked" if kernel.live_tasks() else "idle"
+                await self._sleep(None)
+
+    def _budget(self) -> int:
+        if not self.rate_hz:
+            return self.batch
+        now = time.monotonic()
+        self._credit = min(self._credit + (now - self._credit_at) * self.rate_hz,
+                           max(1.0, self.rate_hz * RATE_BURST_S))
+        self._credit_at = now
+        return min(self.batch, int(self._credit))
+
+    def _run_batch(self, budget: int) -> None:
+        started = time.perf_counter()
+        executed = self.kernel.run(budget)
+        elapsed = time.perf_counter() - started
+        self.mode = "rate" if self.rate_hz else "running"
+        self.auto_batches += 1
+        self.auto_instructions += executed
+        self.last_batch_ms = elapsed * 1000
+        if self.rate_hz:
+            self._credit -= executed
+        # Adapt only on batches that ran (nearly) their whole budget: a short one says
+        # the tasks blocked, not how fast they run.
+        if executed >= budget // 2 and elapsed > 0:
+            rate = executed / elapsed
+            self.ips = rate if not self.ips else 0.7 * self.ips + 0.3 * rate
+            self.batch = int(min(max(self.ips * SLICE_S, MIN_BATCH), MAX_BATCH))
+
+    async def _sleep(self, timeout: float | None) -> None:
+        self._wake.clear()
+        if timeout is None:
+            await self._wake.wait()
+            return
+        handle = asyncio.get_running_loop().call_later(timeout, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            handle.cancel()
+
+
+async def _serve_io() -> None:
+    """Let the loop handle what arrived during a batch before the next one starts.
+
+    One yield is not enough: socket callbacks found by that loop iteration are queued
+    behind this task's own wake-up, so the next batch would run first and every request
+    would wait a whole extra batch.
+    """
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)

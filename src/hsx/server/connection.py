@@ -1,0 +1,165 @@
+"""One client connection: lines in, replies and events out, each at its own pace.
+
+Requests on a connection are handled strictly in order (so clients that do not send
+`id`s can match replies FIFO).  A reply is written as soon as it is ready; queued events
+follow whenever the socket can take them.  Nothing one client does can stall another:
+
+* writes go to this connection's transport buffer only; when the client stops reading
+  and the buffer passes its high-water mark, events stay in the subscription's bounded
+  queue (where they are dropped or back-pressure the clock, see `subscriptions`) and the
+  connection stops reading requests until the client catches up;
+* an oversized line is discarded as it streams in (`framing.LineSplitter`);
+* a client that vanishes mid-request just has its reply thrown away.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from .framing import TOO_LONG, LineSplitter, encode
+
+if TYPE_CHECKING:
+    from .server import Server
+    from .subscriptions import Subscription
+
+WRITE_HIGH_WATER = 256 * 1024
+WRITE_LOW_WATER = 64 * 1024
+EVENTS_PER_WRITE = 512
+MAX_QUEUED_LINES = 64           # stop reading while this many requests wait their turn
+
+
+class Connection(asyncio.Protocol):
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.transport: asyncio.Transport | None = None
+        self.peer = "?"
+        self.authenticated = server.token is None
+        self.auth_failures = 0
+        self.closed = False
+        self.mailbox_handles: set[int] = set()       # host handles this client opened
+        self.load_streams: set[int] = set()          # streamed loads in progress
+        self._splitter = LineSplitter(server.max_line)
+        self._lines: deque[bytes | object] = deque()
+        self.busy = False                            # an async handler is running
+        self._write_paused = False
+        self._read_paused_for: set[str] = set()
+        self._flush_pending = False
+        self._ready: dict[Subscription, None] = {}   # subscriptions with events to write
+
+    # ------------------------------------------------------------------ asyncio callbacks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        limit = self.server.config.write_buffer
+        if limit:           # bound what a stalled client can make us hold, OS buffer included
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limit)
+            transport.set_write_buffer_limits(high=limit, low=limit // 4)
+        else:
+            transport.set_write_buffer_limits(high=WRITE_HIGH_WATER, low=WRITE_LOW_WATER)
+        peer = transport.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.server.connection_opened(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._lines.clear()
+        self.server.connection_closed(self)
+
+    def data_received(self, data: bytes) -> None:
+        for line in self._splitter.feed(data):
+            self._lines.append(line)
+        self._process()
+
+    def pause_writing(self) -> None:
+        self._write_paused = True
+        self._pause_reading("write")
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        self._resume_reading("write")
+        self._schedule_flush()
+        self._process()
+
+    # ------------------------------------------------------------------ requests
+
+    def _process(self) -> None:
+        while self._lines and not self.busy and not self._write_paused and not self.closed:
+            line = self._lines.popleft()
+            if line is TOO_LONG:
+                self.send(self.server.line_too_long())
+                continue
+            assert isinstance(line, bytes)
+            if not line.strip():
+                continue
+            outcome = self.server.handle_line(self, line)
+            if isinstance(outcome, dict):
+                self.send(outcome)
+            else:
+                self.busy = True
+                asyncio.ensure_future(self._finish(outcome))
+        if len(self._lines) >= MAX_QUEUED_LINES:
+            self._pause_reading("backlog")
+        else:
+            self._resume_reading("backlog")
+
+    async def _finish(self, pending: Any) -> None:
+        try:
+            self.send(await pending)
+        finally:
+            self.busy = False
+            self._process()
+
+    # ------------------------------------------------------------------ output
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one reply now (never dropped while the client is connected)."""
+        if self.closed or self.transport is None or self.transport.is_closing():
+            return
+        self.transport.write(encode(message))
+
+    def events_ready(self, subscription: Subscription) -> None:
+        self._ready[subscription] = None
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if not self._flush_pending and not self._write_paused and not self.closed:
+            self._flush_pending = True
+            asyncio.get_running_loop().call_soon(self.flush_events)
+
+    def flush_events(self) -> None:
+        self._flush_pending = False
+        if self.closed or self.transport is None or self.transport.is_closing():
+            return
+        for sub in list(self._ready):
+            while not self._write_paused and (lines := sub.take(EVENTS_PER_WRITE)):
+                self.transport.write(b"".join(lines))
+            if self._write_paused:
+                return
+            del self._ready[sub]
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+    # ------------------------------------------------------------------ read throttling
+
+    def _pause_reading(self, reason: str) -> None:
+        if not self._read_paused_for and self.transport is not None and not self.closed:
+            self.transport.pause_reading()
+        self._read_paused_for.add(reason)
+
+    def _resume_reading(self, reason: str) -> None:
+        if reason not in self._read_paused_for:
+            return
+        self._read_paused_for.discard(reason)
+        if not self._read_paused_for and self.transport is not None and not self.closed:
+            self.transport.resume_reading()

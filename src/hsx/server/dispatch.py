@@ -1,0 +1,183 @@
+"""Command tables and the per-request context handlers work with.
+
+Each handler module owns a `Group` of commands (tasks, memory, mailboxes, …); the
+server builds one `Dispatcher` from all groups, so a new family (the debugger's `bp.*`,
+`stack.info`, …) is one more module and one more entry in `handlers.GROUPS`.
+
+Names: dotted names are canonical.  Older forms resolve too: an alias listed with the
+command (`dumpregs` → `regs`), and the `{"cmd": "clock", "op": "start"}` form, which is
+looked up as `clock.start`.  `Call` gives handlers typed access to request fields, so
+every wrong or missing field becomes a `bad_argument` reply that names the field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Union
+
+from hsx.kernel.task import Task
+
+from .errors import RequestError, bad_argument
+from .sessions import DEFAULT_AUTH
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .server import Server
+    from .sessions import Session
+
+Reply = dict[str, Any]
+Handler = Callable[["Call"], Union[Reply, Awaitable[Reply]]]
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    handler: Handler
+    aliases: tuple[str, ...] = ()
+    writes: bool = False           # refused for observer sessions before the handler runs
+    needs_session: bool = False
+
+
+@dataclass
+class Group:
+    """The commands of one handler module, plus the session features they provide."""
+
+    name: str
+    features: tuple[str, ...] = ()
+    commands: list[Command] = field(default_factory=list)
+
+    def command(self, name: str, *aliases: str, writes: bool = False,
+                needs_session: bool = False) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            self.commands.append(Command(name, handler, aliases, writes, needs_session))
+            return handler
+        return register
+
+
+class Dispatcher:
+    def __init__(self, groups: Iterable[Group]) -> None:
+        self.groups = list(groups)
+        self._by_name: dict[str, Command] = {}
+        for group in self.groups:
+            for command in group.commands:
+                for name in (command.name, *command.aliases):
+                    if name in self._by_name:
+                        raise ValueError(f"command name {name!r} registered twice")
+                    self._by_name[name] = command
+        self._families = {name.split(".", 1)[0] for name in self._by_name if "." in name}
+
+    @property
+    def features(self) -> list[str]:
+        return sorted({f for group in self.groups for f in group.features})
+
+    def resolve(self, request: dict[str, Any]) -> Command:
+        cmd = request["cmd"]
+        op = request.get("op", request.get("action"))
+        if isinstance(op, str) and op and "." not in cmd:
+            command = self._by_name.get(f"{cmd}.{op.strip().lower()}")
+            if command is not None:
+                return command
+            if cmd in self._families:
+                raise bad_argument(f"unknown {cmd} op {op!r}")
+        command = self._by_name.get(cmd)
+        if command is None:
+            raise RequestError("unknown_cmd", f"unknown command {cmd!r}")
+        return command
+
+
+class Call:
+    """One request on its way through a handler: the fields, the caller, the server."""
+
+    def __init__(self, server: Server, conn: Connection, session: Session | None,
+                 args: dict[str, Any]) -> None:
+        self.server = server
+        self.kernel = server.kernel
+        self.conn = conn
+        self.session = session
+        self.args = args
+        self.auth = session.auth if session is not None else DEFAULT_AUTH
+
+    # ------------------------------------------------------------------ fields
+
+    def has(self, name: str) -> bool:
+        return self.args.get(name) is not None
+
+    def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
+            max: int | None = None, aliases: tuple[str, ...] = ()) -> Any:
+        """An integer field (JSON number, or a string like "0x4000")."""
+        value = self._get(name, aliases)
+        if value is None:
+            if default is _MISSING:
+                raise bad_argument(f"{self.args['cmd']} requires '{name}'")
+            return default
+        if isinstance(value, str):
+            try:
+                value = int(value.strip(), 0)
+            except ValueError:
+                raise bad_argument(f"'{name}' must be an integer, not {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad_argument(f"'{name}' must be an integer, not {value!r}")
+        if min is not None and value < min:
+            raise bad_argument(f"'{name}' must be at least {min}, not {value}")
+        if max is not None and value > max:
+            raise bad_argument(f"'{name}' must be at most {max}, not {value}")
+        return value
+
+    def number(self, name: str, default: Any = _MISSING, *, min: float = 0.0) -> Any:
+        value = self._get(name, ())
+        if value is None:
+            if default is _MISSING:
+                raise bad_argument(f"{self.args['cmd']} requires '{name}'")
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < min:
+            raise bad_argument(f"'{name}' must be a number >= {min:g}, not {value!r}")
+        return float(value)
+
+    def str(self, name: str, default: Any = _MISSING, *, aliases: tuple[str, ...] = ()) -> Any:
+        value = self._get(name, aliases)
+        if value is None:
+            if default is _MISSING:
+                raise bad_argument(f"{self.args['cmd']} requires '{name}'")
+            return default
+        if not isinstance(value, str):
+            raise bad_argument(f"'{name}' must be a string, not {value!r}")
+        return value
+
+    def bool(self, name: str, default: bool = False) -> bool:
+        value = self.args.get(name)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.lower() in ("true", "false", "on", "off", "1", "0"):
+            return value.lower() in ("true", "on", "1")
+        raise bad_argument(f"'{name}' must be a boolean, not {value!r}")
+
+    def _get(self, name: str, aliases: tuple[str, ...]) -> Any:
+        for key in (name, *aliases):
+            value = self.args.get(key)
+            if value is not None:
+                return value
+        return None
+
+    # ------------------------------------------------------------------ tasks and access
+
+    def task(self, name: str = "pid") -> Task:
+        """The task a PID field names (live or ended), or `unknown_pid`."""
+        pid = self.int(name, min=0)
+        task = self.kernel.tasks.get(pid)
+        if task is None:
+            raise RequestError("unknown_pid", f"no task with pid {pid}")
+        return task
+
+    def control(self, pid: int) -> None:
+        """Refuse unless the caller may change task `pid` (observer / `pid_locked:<pid>`)."""
+        self.server.sessions.check_control(self.session, pid)
+
+    def require_session(self) -> Session:
+        if self.session is None:
+            raise RequestError("session_required", f"{self.args['cmd']} needs a 'session'")
+        return self.session
+

@@ -1,0 +1,119 @@
+"""Protocol v1 framing: one UTF-8 JSON object per line, in both directions.
+
+The splitter never buffers more than `max_line` bytes: the tail of an oversized line is
+dropped as it arrives, so a 10 MiB line costs the server 1 MiB at most and the
+connection stays usable afterwards.  Decoding turns every kind of bad input into a
+`RequestError` with a stable code instead of an exception that would end the connection.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterator
+
+from .errors import RequestError
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 1 << 20
+
+TOO_LONG = object()         # yielded by LineSplitter in place of an oversized line
+
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                            default=lambda o: o.to_dict() if hasattr(o, "to_dict") else str(o))
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One wire line (compact JSON + newline).  NaN and infinities, which JSON cannot
+    carry, are sent as null rather than breaking the line."""
+    try:
+        text = _encoder.encode(message)
+    except ValueError:
+        text = _encoder.encode(_finite(message))
+    return (text + "\n").encode("utf-8")
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines of at most `max_line` bytes (newline excluded)."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> Iterator[bytes | object]:
+        """Yield each complete line, or TOO_LONG once for each oversized line."""
+        start = 0
+        end = len(data)
+        while start < end:
+            newline = data.find(b"\n", start)
+            if newline < 0:
+                if not self._discarding:
+                    if len(self._buf) + (end - start) > self.max_line:
+                        self._buf.clear()
+                        self._discarding = True
+                        yield TOO_LONG
+                    else:
+                        self._buf += data[start:end]
+                return
+            if self._discarding:
+                self._discarding = False
+            elif len(self._buf) + (newline - start) > self.max_line:
+                self._buf.clear()
+                yield TOO_LONG
+            else:
+                if self._buf:
+                    self._buf += data[start:newline]
+                    line = bytes(self._buf)
+                    self._buf.clear()
+                else:
+                    line = data[start:newline]
+                yield line
+            start = newline + 1
+
+
+def decode_request(line: bytes) -> dict[str, Any]:
+    """Parse and check one request line: a JSON object with a string `cmd`, version 1.
+
+    The returned dict has `cmd` normalised (stripped, lower case).  A refusal carries
+    the request's `id` when the line got far enough to have one.
+    """
+    try:
+        message = json.loads(line)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise RequestError("bad_json", f"request is not valid JSON: {error}") from None
+    if not isinstance(message, dict):
+        raise RequestError("bad_request",
+                           f"request must be a JSON object, not {type(message).__name__}")
+    try:
+        _check_envelope(message)
+    except RequestError as error:
+        if "id" in message:
+            error.request_id, error.has_request_id = message["id"], True
+        raise
+    return message
+
+
+def _check_envelope(message: dict[str, Any]) -> None:
+    version = message.get("version", PROTOCOL_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise RequestError("bad_request", "'version' must be an integer")
+    if version != PROTOCOL_VERSION:
+        raise RequestError("unsupported_version",
+                           f"protocol version {version} is not supported (this server speaks 1)")
+    cmd = message.get("cmd")
+    if not isinstance(cmd, str) or not cmd.strip():
+        raise RequestError("bad_request", "'cmd' must be a non-empty string")
+    session = message.get("session")
+    if session is not None and not isinstance(session, str):
+        raise RequestError("bad_request", "'session' must be a string")
+    message["cmd"] = cmd.strip().lower()

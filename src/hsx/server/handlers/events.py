@@ -1,0 +1,57 @@
+"""events.subscribe / unsubscribe / ack: the push stream on a client's connection.
+
+A session has one subscription (subscribing again replaces it, from any connection);
+a client without a session gets one per connection, whose events are all droppable.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..dispatch import Call, Group
+from ..errors import RequestError
+from ..subscriptions import Clause, check_categories, check_pids
+
+group = Group("events", features=("events",))
+
+
+def subscription_key(call: Call) -> Any:
+    return call.session if call.session is not None else call.conn
+
+
+def max_events(call: Call) -> int:
+    if call.session is not None:
+        return call.session.max_events
+    return call.server.sessions.default_max_events
+
+
+@group.command("events.subscribe", "subscribe")
+def subscribe(call: Call) -> dict[str, Any]:
+    filters = call.args.get("filters")          # the older form nests the filter fields
+    source = (Call(call.server, call.conn, call.session, {**call.args, **filters})
+              if isinstance(filters, dict) else call)
+    pids = source.args.get("pids", source.args.get("pid"))
+    clause = Clause(check_pids(pids), check_categories(source.args.get("categories")))
+    since = source.int("since_seq", None, min=0)
+    hub = call.server.hub
+    sub, replayed = hub.subscribe(subscription_key(call), call.conn, call.session,
+                                  max_events(call), [clause], since_seq=since)
+    reply = {**sub.stats(), "cursor": hub.bus.last_seq, "replayed": replayed,
+             "retained": len(hub.bus.history)}
+    if since is not None:
+        reply["since_seq"] = since
+    return {"events": reply}
+
+
+@group.command("events.unsubscribe", "unsubscribe")
+def unsubscribe(call: Call) -> dict[str, Any]:
+    return {"unsubscribed": call.server.hub.unsubscribe(subscription_key(call))}
+
+
+@group.command("events.ack")
+def ack(call: Call) -> dict[str, Any]:
+    seq = call.int("seq", min=0)
+    sub = call.server.hub.get(subscription_key(call))
+    if sub is None:
+        raise RequestError("not_subscribed", "events.ack without a subscription")
+    sub.ack(seq)
+    return {"events": sub.stats()}

@@ -1,0 +1,219 @@
+"""Mailboxes seen from the host, and task stdio.
+
+The host is PID 0 to the mailbox manager.  Handles a client opens (`mailbox.open`) are
+its own: no other connection can use them, and they are closed when it disconnects.
+`send`/`listen` with a `target` instead of a handle open a handle for that one call.
+Reading a mailbox takes messages away from its owner, so it needs control of the
+owning PID; a tap (`tap: true`) only copies and is open to observers too.
+
+Task output does not need polling: `stdio` subscribes the caller to `stdout`/`stderr`
+events, and writes a task's stdin.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from hsx.kernel.constants import MbxFlag, MbxMode, MbxStatus
+from hsx.kernel.mailbox.manager import HOST_PID
+from hsx.kernel.mailbox.targets import TargetError, parse_target
+
+from ..dispatch import Call, Group
+from ..errors import RequestError, bad_argument
+from .events import max_events, subscription_key
+from ..subscriptions import Clause, check_pids
+
+group = Group("mailbox", features=("mailbox", "stdio"))
+_MODES = {"r": MbxMode.RDONLY, "read": MbxMode.RDONLY, "w": MbxMode.WRONLY,
+          "write": MbxMode.WRONLY, "rw": MbxMode.RDWR, "readwrite": MbxMode.RDWR}
+STDIO_STREAMS = ("stdout", "stderr")
+MAX_HANDLES_PER_CONNECTION = 64
+
+
+def _refused(status: MbxStatus, what: str) -> RequestError:
+    return RequestError(f"mbx_{status.name.lower()}", f"{what}: {status.name}",
+                        mbx_status=int(status))
+
+
+def _check_target(call: Call, target: str) -> None:
+    """Changing or draining a task's mailbox needs control of its PID; a global one
+    needs a client that may write at all."""
+    try:
+        owner = parse_target(target, HOST_PID).owner
+    except TargetError as error:
+        raise RequestError("mbx_invalid_argument", str(error),
+                           mbx_status=int(MbxStatus.INVALID_ARGUMENT)) from None
+    if owner is not None and owner != HOST_PID:
+        call.control(owner)
+    else:
+        call.server.sessions.check_writer(call.session)
+
+
+def _open(call: Call, target: str, flags: int) -> int:
+    opened = call.kernel.mailboxes.open(HOST_PID, target, flags)
+    if opened.status is not MbxStatus.OK:
+        raise _refused(opened.status, f"cannot open {target!r}")
+    return opened.handle
+
+
+def _own_handle(call: Call) -> int:
+    handle = call.int("handle", min=1)
+    if handle not in call.conn.mailbox_handles:
+        raise RequestError("unknown_handle", f"handle {handle} was not opened on this connection")
+    return handle
+
+
+def _payload(call: Call) -> bytes:
+    if call.has("data_hex"):
+        try:
+            return bytes.fromhex(call.str("data_hex"))
+        except ValueError:
+            raise bad_argument("'data_hex' must be hex bytes") from None
+    if call.has("data_b64"):
+        try:
+            return base64.b64decode(call.str("data_b64"), validate=True)
+        except (binascii.Error, ValueError):
+            raise bad_argument("'data_b64' must be base64") from None
+    return call.str("data").encode("utf-8")
+
+
+@group.command("mailbox.snapshot", "mailbox_snapshot")
+def snapshot(call: Call) -> dict[str, Any]:
+    return call.kernel.mailboxes.snapshot()
+
+
+@group.command("mailbox.open")
+def mailbox_open(call: Call) -> dict[str, Any]:
+    target = call.str("target")
+    tap = call.bool("tap")
+    mode = call.str("mode", "rw" if not tap else "r")
+    if mode not in _MODES:
+        raise bad_argument(f"'mode' must be one of {', '.join(_MODES)}, not {mode!r}")
+    if not tap or _MODES[mode] & MbxMode.WRONLY:     # a read-only tap changes nothing
+        _check_target(call, target)
+    if len(call.conn.mailbox_handles) >= MAX_HANDLES_PER_CONNECTION:
+        raise RequestError("too_many_handles", f"at most {MAX_HANDLES_PER_CONNECTION} "
+                           "mailbox handles per connection")
+    flags = int(_MODES[mode]) | (int(MbxMode.TAP) if tap else 0)
+    handle = _open(call, target, flags)
+    call.conn.mailbox_handles.add(handle)
+    return {"handle": handle, "target": target, "tap": tap}
+
+
+@group.command("mailbox.close")
+def mailbox_close(call: Call) -> dict[str, Any]:
+    handle = _own_handle(call)
+    call.conn.mailbox_handles.discard(handle)
+    call.kernel.mailboxes.close(HOST_PID, handle)
+    return {"closed": handle}
+
+
+@group.command("send", "mailbox.send", writes=True)
+def send(call: Call) -> dict[str, Any]:
+    """Send to an open handle, a target, or (older form) a task's stdin by `pid`."""
+    data = _payload(call)
+    flags = call.int("flags", 0, min=0, max=0xFFFF)
+    target = call.str("target", None)
+    legacy = call.args.get("channel")             # the older form names the target here
+    if isinstance(legacy, str) and not legacy.strip().isdigit():
+        target, channel = target or legacy, 0
+    else:
+        channel = call.int("channel", 0, min=0, max=0xFFFF)
+    kernel = call.kernel
+    if call.has("handle"):
+        handle, target, temporary = _own_handle(call), None, False
+    else:
+        if target is None:
+            target = f"svc:stdio.in@{call.int('pid', min=0)}"
+        _check_target(call, target)
+        handle, temporary = _open(call, target, int(MbxMode.WRONLY)), True
+    try:
+        sent = kernel.mailboxes.send(HOST_PID, handle, data, flags, channel)
+    finally:
+        if temporary:
+            kernel.mailboxes.close(HOST_PID, handle)
+    if sent.status is not MbxStatus.OK:
+        raise _refused(sent.status, f"send to {target or f'handle {handle}'}")
+    kernel.deliver_wakes(sent.wakes)
+    return {"mbx_status": int(sent.status), "length": sent.length, "target": target,
+            "woke": [w.pid for w in sent.wakes]}
+
+
+@group.command("listen", "mailbox.recv")
+def listen(call: Call) -> dict[str, Any]:
+    """Receive up to `limit` waiting messages without blocking."""
+    limit = call.int("limit", 5, min=1, max=1024)
+    max_len = call.int("max_len", None, min=0)
+    kernel = call.kernel
+    if call.has("handle"):
+        handle, temporary = _own_handle(call), False
+    else:
+        target = call.str("target", None)
+        if target is None:
+            raise bad_argument("listen needs 'handle' or 'target' (task output arrives as "
+                               "stdout/stderr events: see 'stdio')")
+        _check_target(call, target)
+        handle, temporary = _open(call, target, int(MbxMode.RDONLY)), True
+    messages = []
+    try:
+        for _ in range(limit):
+            got = kernel.mailboxes.recv(HOST_PID, handle, max_len)
+            if got.status is MbxStatus.NO_DATA:
+                break
+            if got.message is None:
+                raise _refused(got.status, f"receive on handle {handle} (needs {got.length} bytes)")
+            message = got.message
+            messages.append({"text": message.payload.decode("utf-8", "replace"),
+                             "data_hex": message.payload.hex(), "length": message.length,
+                             "flags": message.flags, "channel": message.channel,
+                             "src_pid": message.src_pid,
+                             "overrun": bool(message.flags & MbxFlag.OVERRUN)})
+    finally:
+        if temporary:
+            kernel.mailboxes.close(HOST_PID, handle)
+    return {"messages": messages}
+
+
+@group.command("stdio")
+def stdio(call: Call) -> dict[str, Any]:
+    """`op`: `subscribe` (default; stdout/stderr of `pid`, or of every task, as events),
+    `unsubscribe`, or `write` (`data` to the task's stdin; `eof: true` ends its input).
+    Giving `data` implies `write`."""
+    op = call.str("op", None) or ("write" if call.has("data") or call.has("data_hex")
+                                         or call.has("eof") else "subscribe")
+    if op == "write":
+        return _write_stdin(call)
+    streams = call.args.get("streams", list(STDIO_STREAMS))
+    if isinstance(streams, str):
+        streams = [streams]
+    if not isinstance(streams, list) or not streams or any(s not in STDIO_STREAMS
+                                                          for s in streams):
+        raise bad_argument("'streams' must be a list of 'stdout' and/or 'stderr'")
+    clause = Clause(check_pids(call.args.get("pid")), tuple(streams))
+    hub, key = call.server.hub, subscription_key(call)
+    if op == "unsubscribe":
+        sub = hub.get(key)
+        if sub is not None and clause in sub.clauses:
+            sub.clauses.remove(clause)
+            if not sub.clauses:
+                hub.unsubscribe(key)
+        return {"unsubscribed": True}
+    if op != "subscribe":
+        raise bad_argument(f"unknown stdio op {op!r} (subscribe, unsubscribe, write)")
+    sub, _ = hub.subscribe(key, call.conn, call.session, max_events(call), [clause],
+                           replace=False)
+    return {"events": sub.stats()}
+
+
+def _write_stdin(call: Call) -> dict[str, Any]:
+    task = call.task()
+    call.control(task.pid)
+    if call.bool("eof"):
+        call.kernel.post_stdin(task.pid, b"")
+        return {"pid": task.pid, "written": 0, "eof": True}
+    data = _payload(call)
+    if not data:
+        raise bad_argument("empty stdin write: use 'eof': true to end the input")
+    call.kernel.post_stdin(task.pid, data)
+    return {"pid": task.pid, "written": len(data)}

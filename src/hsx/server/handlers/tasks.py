@@ -1,0 +1,183 @@
+"""Task lifecycle: load (whole or streamed), kill, pause, resume, sched, restart."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+from typing import Any
+
+from hsx.image.model import HxeImage
+from hsx.kernel.task import Task
+
+from ..dispatch import Call, Group
+from ..errors import RequestError, bad_argument
+from ..images import load_file, load_image, needs_thread, read_image
+from ..views import image_view, scheduler_trace, task_row
+
+group = Group("tasks", features=("load_stream",))
+MAX_STREAMS_PER_CONNECTION = 4
+
+
+def _b64(call: Call, name: str) -> bytes:
+    try:
+        return base64.b64decode(call.str(name), validate=True)
+    except (binascii.Error, ValueError):
+        raise bad_argument(f"'{name}' must be base64") from None
+
+
+def _loaded(call: Call, task: Task) -> dict[str, Any]:
+    """Finish a load: pause it first if asked (before the clock can run it)."""
+    if call.bool("paused"):
+        call.kernel.pause(task.pid)
+    call.server.log.log("info", f"loaded {task.app_name} as pid {task.pid}", pid=task.pid)
+    return {"pid": task.pid, "image": image_view(task), "task": task_row(call.server, task)}
+
+
+@group.command("load", "exec", writes=True)
+def load(call: Call) -> Any:
+    name = call.str("name", None)
+    if call.has("image"):
+        return _loaded(call, call.kernel.load(_b64(call, "image"), name=name))
+    path = call.str("path")
+    if needs_thread(path):
+        return _build_then_load(call, path, name)
+    return _loaded(call, load_file(call.kernel, path, name=name))
+
+
+async def _build_then_load(call: Call, path: str, name: str | None) -> dict[str, Any]:
+    """Compile off the loop (other clients and the clock keep going), load on it."""
+    image = await asyncio.to_thread(read_image, path)
+    return _loaded(call, load_image(call.kernel, image, path, name=name))
+
+
+@group.command("load.begin", writes=True)
+def load_begin(call: Call) -> dict[str, Any]:
+    if len(call.conn.load_streams) >= MAX_STREAMS_PER_CONNECTION:
+        raise RequestError("too_many_streams", f"at most {MAX_STREAMS_PER_CONNECTION} "
+                           "streamed loads per connection")
+    sid = call.kernel.load_begin(call.str("name", None))
+    call.conn.load_streams.add(sid)
+    return {"stream": sid}
+
+
+def _stream(call: Call) -> int:
+    sid = call.int("stream", min=0)
+    if sid not in call.conn.load_streams:
+        raise RequestError("unknown_stream", f"no streamed load {sid} on this connection")
+    return sid
+
+
+@group.command("load.write", writes=True)
+def load_write(call: Call) -> dict[str, Any]:
+    sid = _stream(call)
+    data = _b64(call, "data")
+    try:
+        call.kernel.load_write(sid, data)
+    except Exception:
+        call.conn.load_streams.discard(sid)      # the kernel dropped a refused stream
+        raise
+    return {"stream": sid, "received": len(data)}
+
+
+@group.command("load.end", writes=True)
+def load_end(call: Call) -> dict[str, Any]:
+    sid = _stream(call)
+    call.conn.load_streams.discard(sid)
+    return _loaded(call, call.kernel.load_end(sid))
+
+
+@group.command("load.abort", writes=True)
+def load_abort(call: Call) -> dict[str, Any]:
+    sid = _stream(call)
+    call.conn.load_streams.discard(sid)
+    call.kernel.load_abort(sid)
+    return {"aborted": sid}
+
+
+@group.command("kill", writes=True)
+def kill(call: Call) -> dict[str, Any]:
+    task = call.task()
+    call.control(task.pid)
+    call.kernel.kill(task.pid)
+    return {"task": task_row(call.server, task)}
+
+
+def _targets(call: Call) -> list[Task]:
+    """The task named by `pid`, or every live task; all must be the caller's to change."""
+    tasks = [call.task()] if call.has("pid") else call.kernel.live_tasks()
+    for task in tasks:
+        call.control(task.pid)
+    return tasks
+
+
+@group.command("pause", writes=True)
+def pause(call: Call) -> dict[str, Any]:
+    tasks = _targets(call)
+    call.kernel.pause(tasks[0].pid if call.has("pid") else None)
+    return _rows(call, tasks)
+
+
+@group.command("resume", "continue", writes=True)
+def resume(call: Call) -> dict[str, Any]:
+    tasks = _targets(call)
+    call.kernel.resume(tasks[0].pid if call.has("pid") else None)
+    return _rows(call, tasks)
+
+
+def _rows(call: Call, tasks: list[Task]) -> dict[str, Any]:
+    rows = [task_row(call.server, t) for t in tasks]
+    return {"task": rows[0]} if call.has("pid") else {"tasks": rows}
+
+
+@group.command("sched")
+def sched(call: Call) -> dict[str, Any]:
+    """With a PID, set its quantum and/or priority; without, show the scheduler."""
+    kernel = call.kernel
+    if not call.has("pid"):
+        return {"scheduler": {"queued": kernel.scheduler.queued(),
+                              "trace": scheduler_trace(kernel, call.int("limit", 32, min=0))}}
+    task = call.task()
+    call.control(task.pid)
+    if call.has("quantum"):
+        kernel.set_quantum(task.pid, call.int("quantum", min=1))
+    if call.has("priority"):
+        kernel.set_priority(task.pid, call.int("priority", min=0, max=255))
+    return {"task": task_row(call.server, task)}
+
+
+@group.command("restart", "reload", writes=True)
+def restart(call: Call) -> Any:
+    """Load a task's image again as a new task (from its file when it has one, so a
+    rebuilt program is picked up), ending the old one; the caller's lock follows.  The
+    new image is read (or compiled) before the old task is killed."""
+    if not call.has("pid"):
+        raise RequestError("unsupported", "restart needs 'pid': the executive itself is "
+                           "restarted by whatever supervises it")
+    old = call.task()
+    call.control(old.pid)
+    if old.source and needs_thread(old.source):
+        return _restart_after_build(call, old)
+    return _restart(call, old, read_image(old.source) if old.source else old.image)
+
+
+async def _restart_after_build(call: Call, old: Task) -> dict[str, Any]:
+    image = await asyncio.to_thread(read_image, old.source)
+    call.control(old.pid)                  # the lock may have changed while compiling
+    return _restart(call, old, image)
+
+
+def _restart(call: Call, old: Task, image: HxeImage) -> dict[str, Any]:
+    kernel = call.kernel
+    if not old.ended:
+        kernel.kill(old.pid)
+    if old.source:
+        task = load_image(kernel, image, old.source, name=old.base_name)
+    else:
+        task = kernel.load(image, name=old.base_name)
+    session = call.session
+    if session is not None and old.pid in session.locks:
+        call.server.sessions.lock(session, task.pid)
+    reply = _loaded(call, task)
+    reply["reload"] = {"old_pid": old.pid, "new_pid": task.pid, "program": task.source,
+                       "image": reply["image"], "task": reply["task"]}
+    return reply

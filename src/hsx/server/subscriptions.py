@@ -1,0 +1,319 @@
+"""Event subscriptions: filters, a bounded queue per subscriber, and the hub feeding them.
+
+The hub is the server's only listener on the kernel's event bus, registered for exactly
+the types some subscriber asked for (so high-rate `scheduler` events are not even built
+unless someone names them).  Each subscription queues events until its connection can
+write them.  A queue has two lanes:
+
+* critical — `debug_break`, `task_state` and `fault` of PIDs the subscriber's session
+  owns.  Never dropped.  When this lane alone fills the queue the subscription is
+  *saturated* and the auto clock waits instead of producing more (back-pressure).
+* droppable — everything else.  When the queue is full the oldest droppable event is
+  lost, and the subscriber gets one `warning` event saying how many were lost before
+  its next event.
+
+Events are shared between queues and encoded once, on first write.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Iterable, Protocol
+
+from hsx.kernel.events import Event, EventBus
+
+from .errors import RequestError, bad_argument
+from .framing import encode
+
+# Every event type a client can name.  Entries ending in "_" are families matched by
+# prefix.  A new kernel event type must be added here (and to docs/protocol.md).
+EVENT_TYPES = (
+    "task_state", "fault", "debug_break", "stdout", "stderr", "dmesg", "can_tx",
+    "scheduler", "trace_step", "watch_update", "warning",
+    "mailbox_", "value_", "cmd_",
+)
+HIGH_RATE = EventBus.HIGH_RATE                  # delivered only when asked for by name
+CRITICAL = frozenset({"debug_break", "task_state", "fault"})
+DEFAULT_CATEGORIES = tuple(t for t in EVENT_TYPES if t not in HIGH_RATE and t != "warning")
+
+
+def check_categories(value: Any) -> tuple[str, ...]:
+    """Normalise a `categories` field (a string or a list; none = the default set)."""
+    if value is None or value == [] or value == "":
+        return DEFAULT_CATEGORIES
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(c, str) and c for c in items):
+        raise bad_argument("categories must be a string or a list of strings")
+    for category in items:
+        if not any(t == category or t.startswith(category) or
+                   (t.endswith("_") and category.startswith(t)) for t in EVENT_TYPES):
+            raise RequestError("unsupported_category", f"no event type matches {category!r}",
+                               category=category)
+    return tuple(dict.fromkeys(items))
+
+
+def check_pids(value: Any) -> frozenset[int] | None:
+    """Normalise a `pid`/`pids` filter (an int or a list; none = every PID)."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not isinstance(items, list) or
+            not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in items)):
+        raise bad_argument("pids must be a non-negative integer or a list of them")
+    return frozenset(items)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One filter: events of these types (exact or by prefix) from these PIDs.  With a
+    PID filter, events that belong to no PID are left out."""
+
+    pids: frozenset[int] | None
+    categories: tuple[str, ...]
+
+    def matches(self, type_: str, pid: int | None) -> bool:
+        if self.pids is not None and pid not in self.pids:
+            return False
+        for category in self.categories:
+            if type_ == category or type_.startswith(category):
+                return True
+        return False
+
+    def view(self) -> dict[str, Any]:
+        return {"pids": sorted(self.pids) if self.pids is not None else None,
+                "categories": list(self.categories)}
+
+
+class Wire:
+    """A kernel event on its way out: shared by every queue, encoded at most once."""
+
+    __slots__ = ("event", "seq", "_line", "_ts_offset")
+
+    def __init__(self, event: Event, ts_offset: float) -> None:
+        self.event = event
+        self.seq = event.seq
+        self._line: bytes | None = None
+        self._ts_offset = ts_offset
+
+    def line(self) -> bytes:
+        if self._line is None:
+            e = self.event
+            self._line = encode({"seq": e.seq, "ts": round(e.ts + self._ts_offset, 6),
+                                 "type": e.type, "pid": e.pid, "data": e.data})
+        return self._line
+
+
+class Sink(Protocol):
+    """Where a subscription's events go (a connection)."""
+
+    def events_ready(self, subscription: "Subscription") -> None: ...
+
+
+class Subscription:
+    def __init__(self, token: int, sink: Sink, session: Any, max_events: int,
+                 hub: "EventHub") -> None:
+        self.token = token
+        self.sink = sink
+        self.session = session
+        self.max_events = max_events
+        self.clauses: list[Clause] = []
+        self._hub = hub
+        self._critical: deque[Wire] = deque()
+        self._droppable: deque[Wire] = deque()
+        self._lost = 0                   # dropped since the last warning was written
+        self._lost_first = 0
+        self._lost_last = 0
+        self.dropped = 0                 # dropped in total
+        self.delivered = 0
+        self.last_ack = 0
+        self.high_water = 0
+
+    def wants(self, type_: str, pid: int | None) -> bool:
+        for clause in self.clauses:
+            if clause.matches(type_, pid):
+                return True
+        return False
+
+    def is_critical(self, type_: str, pid: int | None) -> bool:
+        return (type_ in CRITICAL and self.session is not None and pid is not None
+                and pid in self.session.locks)
+
+    @property
+    def pending(self) -> int:
+        return len(self._critical) + len(self._droppable)
+
+    @property
+    def saturated(self) -> bool:
+        return len(self._critical) >= self.max_events
+
+    def offer(self, wire: Wire, critical: bool) -> None:
+        if critical:
+            self._critical.append(wire)
+            if self.pending > self.max_events and self._droppable:
+                self._lose(self._droppable.popleft())
+        elif self.pending >= self.max_events:
+            if self._droppable:
+                self._lose(self._droppable.popleft())
+                self._droppable.append(wire)
+            else:
+                self._lose(wire)
+                return
+        else:
+            self._droppable.append(wire)
+        if self.pending > self.high_water:
+            self.high_water = self.pending
+        self.sink.events_ready(self)
+
+    def _lose(self, wire: Wire) -> None:
+        if not self._lost:
+            self._lost_first = wire.seq
+        self._lost += 1
+        self._lost_last = wire.seq
+        self.dropped += 1
+
+    def take(self, limit: int) -> list[bytes]:
+        """Up to `limit` lines to write, oldest first, a loss warning in front."""
+        was_saturated = self.saturated
+        out: list[bytes] = []
+        if self._lost:
+            out.append(self._warning())
+        critical, droppable = self._critical, self._droppable
+        while len(out) < limit and (critical or droppable):
+            if critical and (not droppable or critical[0].seq < droppable[0].seq):
+                out.append(critical.popleft().line())
+            else:
+                out.append(droppable.popleft().line())
+            self.delivered += 1
+        if was_saturated and not self.saturated:
+            self._hub.unsaturated()
+        return out
+
+    def _warning(self) -> bytes:
+        # Stands in for the lost events, so it carries the seq of the last one.
+        line = encode({"seq": self._lost_last, "ts": round(time.time(), 6), "type": "warning",
+                       "pid": None, "data": {"reason": "events_dropped", "dropped": self._lost,
+                                             "first_seq": self._lost_first,
+                                             "last_seq": self._lost_last,
+                                             "subscription": self.token}})
+        self._lost = 0
+        return line
+
+    def close(self) -> None:
+        """Forget what is queued (the subscription was replaced or ended)."""
+        self._critical.clear()
+        self._droppable.clear()
+        self._lost = 0
+
+    def ack(self, seq: int) -> None:
+        self.last_ack = max(self.last_ack, seq)
+
+    def stats(self) -> dict[str, Any]:
+        return {"token": self.token, "max": self.max_events, "pending": self.pending,
+                "delivered": self.delivered, "drops": self.dropped,
+                "high_water": self.high_water, "last_ack": self.last_ack,
+                "filters": [c.view() for c in self.clauses]}
+
+
+class EventHub:
+    """Fans kernel events out to subscriptions; one per session (or per connection for
+    clients without a session)."""
+
+    def __init__(self, bus: EventBus, now: float, on_unsaturated: Any) -> None:
+        self.bus = bus
+        self._ts_offset = time.time() - now       # kernel clock -> epoch seconds
+        self._on_unsaturated = on_unsaturated
+        self._subs: dict[Any, Subscription] = {}
+        self._next_token = 1
+        self._listener = self._on_event          # one bound method: the bus compares identity
+        self._listening = False
+
+    def get(self, key: Any) -> Subscription | None:
+        return self._subs.get(key)
+
+    def subscribe(self, key: Any, sink: Sink, session: Any, max_events: int,
+                  clauses: Iterable[Clause], *, replace: bool = True,
+                  since_seq: int | None = None) -> tuple[Subscription, int]:
+        """Create (or, with replace=False, extend) the subscription for `key`; replay
+        retained history after `since_seq`.  Returns it and how many events replayed."""
+        if since_seq is not None:
+            self._check_since(since_seq)
+        sub = self._subs.get(key)
+        if replace or sub is None or sub.sink is not sink:
+            if sub is not None:
+                self._end(sub)
+            sub = Subscription(self._next_token, sink, session, max_events, self)
+            self._next_token += 1
+            self._subs[key] = sub
+        for clause in clauses:
+            if clause not in sub.clauses:
+                sub.clauses.append(clause)
+        self._refresh()
+        replayed = 0
+        if since_seq is not None:
+            for event in list(self.bus.history):
+                if event.seq > since_seq and sub.wants(event.type, event.pid):
+                    sub.offer(Wire(event, self._ts_offset), sub.is_critical(event.type, event.pid))
+                    replayed += 1
+        return sub, replayed
+
+    def unsubscribe(self, key: Any) -> bool:
+        sub = self._subs.pop(key, None)
+        if sub is None:
+            return False
+        self._end(sub)
+        self._refresh()
+        return True
+
+    def _end(self, sub: Subscription) -> None:
+        was_saturated = sub.saturated
+        sub.close()
+        if was_saturated:
+            self._on_unsaturated()
+
+    def drop_sink(self, sink: Sink) -> None:
+        """A connection closed: its subscriptions end (their sessions may live on)."""
+        for key in [k for k, s in self._subs.items() if s.sink is sink]:
+            self.unsubscribe(key)
+
+    def saturated(self) -> bool:
+        for sub in self._subs.values():
+            if sub.saturated:
+                return True
+        return False
+
+    def unsaturated(self) -> None:
+        self._on_unsaturated()
+
+    def _check_since(self, since_seq: int) -> None:
+        history = self.bus.history
+        last = self.bus.last_seq
+        if since_seq > last:
+            raise RequestError("seq_evicted", f"seq {since_seq} is newer than the last event "
+                               f"({last}): the executive was restarted; resync fully",
+                               oldest_seq=history[0].seq if history else last + 1,
+                               last_seq=last)
+        if (history and len(history) == history.maxlen and since_seq + 1 < history[0].seq):
+            raise RequestError("seq_evicted", f"events after {since_seq} are no longer "
+                               f"retained (oldest is {history[0].seq}); resync fully",
+                               oldest_seq=history[0].seq, last_seq=last)
+
+    def _on_event(self, event: Event) -> None:
+        wire = None
+        type_, pid = event.type, event.pid
+        for sub in self._subs.values():
+            if sub.wants(type_, pid):
+                if wire is None:
+                    wire = Wire(event, self._ts_offset)
+                sub.offer(wire, sub.is_critical(type_, pid))
+
+    def _refresh(self) -> None:
+        """Listen on the bus for the union of what subscribers want, and nothing more."""
+        if self._listening:
+            self.bus.unsubscribe(self._listener)
+            self._listening = False
+        types = {c for sub in self._subs.values() for clause in sub.clauses
+                 for c in clause.categories}
+        if types:
+            self.bus.subscribe(self._listener, types)
+            self._listening = True

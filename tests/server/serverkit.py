@@ -1,0 +1,193 @@
+"""Shared helpers for the server tests: MVASM programs, loading, waiting, raw sockets."""
+from __future__ import annotations
+
+import base64
+import json
+import socket
+import time
+
+from hsx.client import Client
+from hsx.image.hxe import write_hxe
+from hsx.toolchain.build import build_source
+
+LOOP = """
+.text
+.entry start
+start:
+    LDI R1, 0
+loop:
+    ADDI R1, R1, 1
+    JMP loop
+"""
+
+HELLO = """
+.data
+msg: .ascii "hello\\n"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 6
+    SVC MOD=4, FN=2
+    LDI R0, 3
+    SVC MOD=1, FN=0
+"""
+
+CHATTY = """
+.data
+msg: .ascii "tick\\n"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    JMP start
+"""
+
+ECHO = """
+.bss
+buf: .zero 32
+.text
+.entry start
+start:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 32
+    SVC MOD=4, FN=1          ; read stdin (blocks) -> R0 bytes
+    MOV R3, R0
+    LDI R1, 1
+    LDI32 R2, buf
+    SVC MOD=4, FN=2          ; echo to stdout
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+SLEEPER = """
+.text
+.entry start
+start:
+    LDI R0, 30
+    SVC MOD=6, FN=0          ; sleep 30 ms
+    LDI R0, 5
+    SVC MOD=1, FN=0
+"""
+
+BREAKER = """
+.text
+.entry start
+start:
+    LDI R1, 7
+    BRK 9
+    LDI R1, 8
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+FAULTER = """
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI R2, 0
+    DIV R3, R1, R2
+"""
+
+BLINK = """
+.text
+.entry start
+start:
+    LDI R0, 1
+    SVC MOD=6, FN=0          ; sleep 1 ms: two task_state events per turn
+    JMP start
+"""
+
+
+def image_b64(source: str, name: str) -> str:
+    return base64.b64encode(write_hxe(build_source(source, filename=f"{name}.mvasm",
+                                                   app_name=name))).decode()
+
+
+def load(client: Client, source: str, name: str, **fields) -> int:
+    return client.request("load", image=image_b64(source, name), **fields)["pid"]
+
+
+def wait_for(predicate, timeout: float = 5.0, interval: float = 0.005):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met in time")
+
+
+def state(client: Client, pid: int) -> str:
+    return client.request("ps", pid=pid)["tasks"]["tasks"][0]["state"]
+
+
+class Raw:
+    """A bare socket, for sending what a well-behaved client never would."""
+
+    def __init__(self, server, rcvbuf: int | None = None) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:         # a small window makes a stalled reader stall fast
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(10)
+        self.sock.connect((server.host, server.port))
+        self.buf = b""
+        self.events: list[dict] = []
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def line(self) -> dict:
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return json.loads(line)
+
+    def request(self, message: dict) -> dict:
+        """Send and return the next reply (events read on the way are kept in `events`)."""
+        self.send(json.dumps(message).encode() + b"\n")
+        while True:
+            message = self.line()
+            if "status" in message:
+                return message
+            self.events.append(message)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def wait_event(client: Client, type_: str, timeout: float = 5.0, **data) -> dict:
+    """The next event of `type_` whose data has the given values (others are skipped)."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        event = client.next_event(timeout=left)
+        if (event is not None and event["type"] == type_
+                and all(event["data"].get(k) == v for k, v in data.items())):
+            return event
+    raise AssertionError(f"no {type_} event within {timeout} s")
+
+
+MOTOR = """
+.value {"group": 1, "id": 2, "name": "rpm", "unit": "rpm", "init": 1.0, "max": 100.0, "persist_key": 5}
+.value {"group": 1, "id": 4, "name": "limit", "auth": 2, "init": 3.0}
+.cmd {"group": 1, "id": 3, "name": "boost", "help": "Add one to the base", "handler": "boost"}
+.text
+.entry start
+start:
+    LDI R0, 1000
+    SVC MOD=6, FN=0          ; stay alive
+    JMP start
+boost:
+    LDI R0, 41
+    ADDI R0, R0, 1
+    RET
+"""

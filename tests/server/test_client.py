@@ -1,0 +1,76 @@
+"""The client library: AsyncClient, keepalives, and the shell's prompt."""
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+import pytest
+from serverkit import CHATTY, HELLO, image_b64
+
+from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
+from hsx.server import BackgroundServer, ServerConfig
+
+
+def test_async_client_requests_events_and_errors(server):
+    async def main() -> None:
+        async with await AsyncClient.connect(server.host, server.port) as client:
+            replies = await asyncio.gather(*(client.request("ping") for _ in range(50)))
+            assert {r["reply"] for r in replies} == {"pong"}
+            assert len({r["id"] for r in replies}) == 50
+            await client.subscribe(["stdout"])
+            await client.request("load", image=image_b64(CHATTY, "chatty"))
+            event = await client.next_event(timeout=5)
+            assert event["type"] == "stdout" and event["data"]["text"] == "tick\n"
+            with pytest.raises(ProtocolError) as refused:
+                await client.request("kill", pid=42)
+            assert refused.value.code == "unknown_pid"
+            assert (await client.request("ping"))["reply"] == "pong"   # still usable
+
+    asyncio.run(main())
+
+
+def test_async_client_keeps_its_session_alive(server):
+    async def main() -> None:
+        async with await AsyncClient.connect(server.host, server.port) as client:
+            await client.open_session("async", heartbeat_s=1)
+            await asyncio.sleep(2.2)
+            listed = await client.request("session.list")
+            assert [s.get("id") for s in listed["sessions"]] == [client.session_id]
+            await client.close_session()
+            assert (await client.request("session.list"))["sessions"] == []
+
+    asyncio.run(main())
+
+
+def test_sync_client_keepalive_while_listening(server):
+    with Client(server.host, server.port) as client:
+        client.open_session("listener", heartbeat_s=1)
+        client.subscribe(["stdout"])
+        assert list(client.events(timeout=2.2)) == []         # idle, but keepalives went out
+        assert client.request("session.list")["sessions"][0]["id"] == client.session_id
+
+
+def test_async_client_sees_the_server_go(tmp_path):
+    srv = BackgroundServer(ServerConfig(port=0, root=tmp_path)).start()
+
+    async def main() -> None:
+        client = await AsyncClient.connect(srv.host, srv.port)
+        srv.stop()
+        with pytest.raises(ConnectionClosed):
+            for _ in range(50):
+                await client.request("ping")
+                await asyncio.sleep(0.05)
+        await client.close()
+
+    asyncio.run(main())
+
+
+def test_shell_prompt(server, tmp_path):
+    (tmp_path / "hello.mvasm").write_text(HELLO)
+    script = "session.open repl pid_lock=1\nload hello.mvasm\nps\nbogus\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "hsx", "shell", "--port", str(server.port)],
+                          input=script, cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert "hello" in done.stdout and "s1" in done.stdout           # the lock shows in ps
+    assert "unknown_cmd" in done.stderr

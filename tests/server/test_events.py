@@ -1,0 +1,166 @@
+"""The event stream: filters, bounded queues, loss warnings, back-pressure, resync."""
+from __future__ import annotations
+
+import statistics
+import time
+
+import pytest
+from serverkit import BLINK, CHATTY, HELLO, LOOP, Raw, load, state, wait_event, wait_for
+
+from hsx.client import Client, ProtocolError
+from hsx.server import BackgroundServer, ServerConfig
+
+
+@pytest.fixture
+def small_buffers(tmp_path):
+    """An executive that buffers little per connection, so a stalled reader backs up fast."""
+    with BackgroundServer(ServerConfig(port=0, root=tmp_path, write_buffer=4096)) as srv:
+        yield srv
+
+
+def test_filters_by_pid_and_category_prefix(connect):
+    client = connect()
+    chatty = load(client, CHATTY, "chatty", paused=True)
+    hello = load(client, HELLO, "hello", paused=True)
+    sub = client.subscribe("mailbox", pids=[hello])
+    assert sub["filters"] == [{"pids": [hello], "categories": ["mailbox"]}]
+    client.request("resume", pid=chatty)
+    client.request("resume", pid=hello)
+    wait_for(lambda: state(client, hello) == "returned")
+    events = list(client.events(timeout=0.3))
+    assert events and all(e["pid"] == hello and e["type"].startswith("mailbox_") for e in events)
+    with pytest.raises(ProtocolError) as unknown:
+        client.subscribe(["telepathy"])
+    assert unknown.value.code == "unsupported_category"
+
+
+def test_default_categories_leave_out_high_rate_scheduler_events(connect):
+    client = connect()
+    client.subscribe()
+    load(client, LOOP, "a")
+    load(client, LOOP, "b")
+    time.sleep(0.2)
+    types = {e["type"] for e in client.events(timeout=0.2)}
+    assert "task_state" in types and "scheduler" not in types
+    client.subscribe(["scheduler"])
+    event = wait_event(client, "scheduler")
+    assert event["data"]["event"] == "switch"
+
+
+def test_events_interleave_with_replies_on_one_connection(connect):
+    client = connect()
+    client.subscribe(["stdout"])
+    load(client, CHATTY, "chatty")
+    for _ in range(50):
+        assert client.request("ping")["reply"] == "pong"
+    assert client.next_event(timeout=2)["type"] == "stdout"
+
+
+def test_ack_and_unsubscribe(connect):
+    client = connect()
+    client.open_session("acker")
+    client.subscribe(["task_state"])
+    load(client, HELLO, "hello")
+    event = wait_event(client, "task_state")
+    acked = client.request("events.ack", seq=event["seq"])["events"]
+    assert acked["last_ack"] == event["seq"]
+    assert client.request("events.unsubscribe")["unsubscribed"] is True
+    with pytest.raises(ProtocolError) as none:
+        client.request("events.ack", seq=1)
+    assert none.value.code == "not_subscribed"
+
+
+def test_slow_subscriber_loses_oldest_with_a_warning_and_nobody_slows_down(small_buffers):
+    server = small_buffers
+    fast = Client(server.host, server.port)
+    load(fast, CHATTY, "chatty")
+    slow = Raw(server, rcvbuf=4096)
+    reply = slow.request({"cmd": "session.open", "client": "slow",
+                          "capabilities": {"max_events": 64}})
+    session = reply["session"]["id"]
+    assert slow.request({"cmd": "events.subscribe", "session": session,
+                         "categories": ["stdout"]})["status"] == "ok"
+    # the slow client now stops reading; the executive must not care
+    hub = server.server.hub
+    wait_for(lambda: hub.get(server.server.sessions.get(session)).dropped > 1000, timeout=10)
+    latencies = []
+    for _ in range(30):
+        started = time.perf_counter()
+        fast.request("ping")
+        latencies.append(time.perf_counter() - started)
+    assert statistics.median(latencies) < 0.02
+    sub = hub.get(server.server.sessions.get(session))
+    assert sub.pending <= 64
+    before = fast.request("regs", pid=1)["registers"]["steps"]
+    time.sleep(0.1)
+    assert fast.request("regs", pid=1)["registers"]["steps"] > before     # clock still runs
+    # when it reads again, it learns how much it lost
+    warning = None
+    for _ in range(200_000):
+        event = slow.line()
+        if event.get("type") == "warning":
+            warning = event
+            break
+    assert warning is not None and warning["data"]["reason"] == "events_dropped"
+    assert warning["data"]["dropped"] > 0 and warning["data"]["last_seq"] == warning["seq"]
+    fast.close()
+    slow.close()
+
+
+def test_owner_never_loses_critical_events_the_clock_waits_instead(small_buffers):
+    server = small_buffers
+    helper = Client(server.host, server.port)
+    pid = load(helper, BLINK, "blink", paused=True)
+    owner = Raw(server, rcvbuf=4096)
+    session = owner.request({"cmd": "session.open", "client": "debugger", "pid_lock": pid,
+                             "capabilities": {"max_events": 32}})["session"]["id"]
+    owner.request({"cmd": "events.subscribe", "session": session, "categories": ["task_state"]})
+    owner.request({"cmd": "resume", "session": session, "pid": pid})
+    # the owner stops reading: its task_state events pile up until the clock holds back
+    wait_for(lambda: helper.request("clock")["clock"]["mode"] == "backpressure", timeout=10)
+    frozen = helper.request("regs", pid=pid)["registers"]["steps"]
+    time.sleep(0.2)
+    assert helper.request("regs", pid=pid)["registers"]["steps"] == frozen
+    assert helper.request("ping")["reply"] == "pong"            # the server itself is fine
+    # the owner catches up: every transition is there, in order, with no loss warning
+    events = [owner.line() for _ in range(300)]    # the backlog and then some
+    assert all(e["type"] == "task_state" for e in events)
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    wait_for(lambda: helper.request("regs", pid=pid)["registers"]["steps"] > frozen)
+    helper.close()
+    owner.close()
+
+
+def test_since_seq_replays_retained_history(connect):
+    client = connect()
+    pid = load(client, HELLO, "hello")
+    wait_for(lambda: state(client, pid) == "returned")
+    late = connect()
+    sub = late.subscribe(["task_state", "stdout"], since_seq=0)
+    assert sub["replayed"] >= 3
+    replayed = list(late.events(timeout=0.3))
+    assert [e["data"].get("new_state") for e in replayed if e["type"] == "task_state"] == \
+        ["ready", "returned"]
+    assert any(e["type"] == "stdout" and e["data"]["text"] == "hello\n" for e in replayed)
+    middle = replayed[0]["seq"]
+    again = connect()
+    again.subscribe(["task_state", "stdout"], since_seq=middle)
+    assert [e["seq"] for e in again.events(timeout=0.3)] == [e["seq"] for e in replayed[1:]]
+    with pytest.raises(ProtocolError) as future:
+        again.subscribe(since_seq=10**9)
+    assert future.value.code == "seq_evicted"
+
+
+def test_since_seq_that_fell_out_of_history_is_seq_evicted(tmp_path):
+    with BackgroundServer(ServerConfig(port=0, profile="minimal", root=tmp_path)) as srv:
+        with Client(srv.host, srv.port) as client:
+            pid = load(client, CHATTY, "chatty")
+            wait_for(lambda: client.request("info")["info"]["events"]["last_seq"] > 600)
+            client.request("pause", pid=pid)
+            with pytest.raises(ProtocolError) as evicted:
+                client.subscribe(["stdout"], since_seq=1)
+            assert evicted.value.code == "seq_evicted"
+            assert evicted.value.reply["oldest_seq"] > 2
+            oldest = evicted.value.reply["oldest_seq"]
+            assert client.subscribe(["stdout"], since_seq=oldest)["replayed"] > 0

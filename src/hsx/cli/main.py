@@ -4,7 +4,9 @@ from __future__ import annotations
 import click
 
 from hsx import __version__
+from hsx.cli.execd import execd_command
 from hsx.cli.run import run_command
+from hsx.cli.shell import shell_command
 from hsx.cli.toolchain import asm_command, disasm_command, link_command
 
 
@@ -21,7 +23,8 @@ def cli() -> None:
     """
 
 
-for command in (asm_command, link_command, disasm_command, run_command):
+for command in (asm_command, link_command, disasm_command, run_command, execd_command,
+                shell_command):
     cli.add_command(command)
 
 

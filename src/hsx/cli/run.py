@@ -126,7 +126,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     images = [(path, _build(path)) for path in files]
     kernel = Kernel(profile=get_profile(profile), fs_root=root, state_dir=state_dir,
                     output=_write)
-    kernel.stdin_requested = _StdinPump(kernel)
+    kernel.stdio.input_requested = _StdinPump(kernel)
     tasks = []
     for path, image in images:
         try:

@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterable
 from hsx.image.errors import ImageError
 from hsx.image.hxe import read_hxe, read_hxe_file
 from hsx.image.model import HxeImage
-from hsx.kernel.constants import MbxMode, MbxStatus
-from hsx.vm import FaultKind, LoadError, Machine, Stop, StopReason, SvcStop
+from hsx.kernel.constants import MbxStatus
+from hsx.vm import LoadError, Machine, Stop, StopReason, SvcStop
 
 from .clock import Clock, RealClock
 from .errors import KernelError
@@ -29,7 +29,6 @@ from .events import EventBus
 from .filesystem import SandboxError, SandboxFS
 from .loader import StreamLoad, instance_name
 from .mailbox import MailboxManager
-from .mailbox.manager import HOST_PID
 from .mailbox.results import RecvResult, Wake
 from .profiles import Profile, get_profile
 from .registry import (Auth, CmdStatus, CommandRegistry, Completion, Pin, PersistStore,
@@ -44,14 +43,13 @@ from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
 from .syscalls.values import CommandModule, ValueModule
+from .stdio import OutputSink, Stdio
 from .task import MailboxWait, SendWait, SleepWait, Task
+from .upcall import run_handler
 from .timers import TimerHeap
 
-OutputSink = Callable[[Task, int, bytes], None]
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
-HANDLER_BUDGET = 1_000_000        # instructions a command handler may take before it fails
-HANDLER_RETURN = 0xFFFFFFFC       # return address of a handler call: not code, so RET to it stops
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
@@ -83,7 +81,7 @@ class Kernel:
             CoreModule(), TaskModule(self), self.can, FileModule(self), MailboxModule(self),
             ExecModule(self), ValueModule(self), CommandModule(self), DevMathModule()]),
             translate=translate)
-        self.output = output
+        self.stdio = Stdio(self, output)
         self.tasks: dict[int, Task] = {}
         self.scheduler = Scheduler()
         self.timers: TimerHeap[int] = TimerHeap()
@@ -96,14 +94,10 @@ class Kernel:
         self._next_pid = 1
         self._streams: dict[int, StreamLoad] = {}
         self._next_stream = 1
-        self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle
-        self._stdin_buffers: dict[int, bytearray] = {}
         self._blocked_senders: dict[int, Task] = {}            # pid -> task in SEND_WAIT
         self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._last_pid: int | None = None
         self.input_sources = 0          # host feeders (e.g. a stdin pump) still attached
-        # Called when a task first has to wait for stdin: lets `hsx run` start feeding it.
-        self.stdin_requested: Callable[[Task], None] | None = None
         # Set by hsx.debug.Debugger: consulted at breakpoint, BRK and fault stops.  For a
         # breakpoint or BRK it returns None to let the task run on, or fields for debug_break.
         self.debug_hook: Callable[[Task, Stop], dict[str, Any] | None] | None = None
@@ -190,16 +184,7 @@ class Kernel:
             self.mailboxes.create_task_mailboxes(pid)
         except Exception as error:      # MailboxError: a pool limit
             raise KernelError("mailbox_limit", f"{task.app_name}: {error}") from None
-        handles = {}
-        for fd, target, mode in ((0, "svc:stdio.in", MbxMode.WRONLY),
-                                 (1, "svc:stdio.out", MbxMode.RDONLY),
-                                 (2, "svc:stdio.err", MbxMode.RDONLY)):
-            opened = self.mailboxes.open(HOST_PID, f"{target}@{pid}", int(mode))
-            if opened.status is not MbxStatus.OK:
-                raise KernelError("mailbox_limit",
-                                  f"{task.app_name}: cannot attach to {target} ({opened.status.name})")
-            handles[fd] = opened.handle
-        self._host_handles[pid] = handles
+        self.stdio.attach(task)
         for spec in task.image.metadata.mailboxes:
             bound = self.mailboxes.bind(pid, spec.target, spec.capacity, spec.mode_mask)
             if bound.status is not MbxStatus.OK:
@@ -427,58 +412,9 @@ class Kernel:
 
     # ------------------------------------------------------------------ services for syscalls
 
-    def write_output(self, task: Task, fd: int, data: bytes) -> None:
-        """A task wrote to stdout/stderr: through its stdio mailbox (taps see it), then
-        out to the host as a `stdout`/`stderr` event and the output sink."""
-        if not data:
-            return
-        sent = self.mailboxes.write_stdio(task.pid, fd, data)
-        self.deliver_wakes(sent.wakes)
-        handle = self._host_handles.get(task.pid, {}).get(fd)
-        if handle is not None:
-            while True:
-                got = self.mailboxes.recv(HOST_PID, handle)
-                if got.message is None:
-                    break
-                self._forward_output(task, fd, got.message.payload)
-
-    def _forward_output(self, task: Task, fd: int, data: bytes) -> None:
-        kind = "stdout" if fd == 1 else "stderr"
-        self.events.emit(kind, task.pid, {"text": data.decode("utf-8", "replace")})
-        if self.output is not None:
-            self.output(task, fd, data)
-
     def post_stdin(self, pid: int, data: bytes) -> None:
         """Host input for a task's fd 0 (an empty write means end of input)."""
-        task = self._live_task(pid)
-        handle = self._host_handles[task.pid][0]
-        sent = self.mailboxes.send(HOST_PID, handle, data)
-        if sent.status is not MbxStatus.OK:
-            raise KernelError("stdin_full", f"task {pid}'s stdin is full ({sent.status.name})")
-        self.deliver_wakes(sent.wakes)
-
-    def read_stdin(self, task: Task, dst: int, length: int) -> SvcStop | None:
-        """FS READ on fd 0: bytes already received, else the next stdin message, else block."""
-        buffered = self._stdin_buffers.setdefault(task.pid, bytearray())
-        if not buffered:
-            handle = self.mailboxes.stdio_handle(task.pid, 0)
-            got = self.mailboxes.recv(task.pid, handle)
-            if got.status is MbxStatus.NO_DATA:
-                if self.stdin_requested is not None:
-                    self.stdin_requested(task)
-                return self.block_on_mailbox(task, handle, dst, length, 0, None, 0xFFFF,
-                                             stdin=True)
-            if got.message is not None:
-                buffered += got.message.payload
-        self._give_stdin(task, dst, length)
-        return None
-
-    def _give_stdin(self, task: Task, dst: int, length: int) -> None:
-        buffered = self._stdin_buffers.setdefault(task.pid, bytearray())
-        chunk = bytes(buffered[:length])
-        del buffered[:length]
-        task.ctx.guest_write(dst, chunk)
-        task.ctx.regs[0] = len(chunk)
+        self.stdio.post(self._live_task(pid), data)
 
     def block_on_mailbox(self, task: Task, handle: int, buffer: int, max_len: int,
                          info_ptr: int, deadline: float | None, timeout: int,
@@ -543,9 +479,8 @@ class Kernel:
             self.timers.cancel(task.pid)
             if wait.stdin:
                 message = wake.result.message
-                if message is not None:
-                    self._stdin_buffers.setdefault(task.pid, bytearray()).extend(message.payload)
-                self._give_stdin(task, wait.buffer, wait.max_len)
+                self.stdio.arrived(task, message.payload if message else b"", wait.buffer,
+                                   wait.max_len)
             else:
                 self.complete_recv(task, wake.result, wait.buffer, wait.info_ptr)
             timed_out = wake.result.status is MbxStatus.TIMEOUT
@@ -629,7 +564,11 @@ class Kernel:
         ticket = self.commands.begin_call(caller_pid, oid, token, auth, reply_handle)
         if isinstance(ticket, CmdStatus):
             return ticket, 0
-        status, result = self._run_handler(ticket.owner_pid, ticket.handler_addr)
+        owner = self.tasks.get(ticket.owner_pid)
+        if owner is None or owner.ended or owner is self.current:
+            status, result = CmdStatus.EFAIL, 0     # gone, or a task calling itself
+        else:
+            status, result = run_handler(self, owner, ticket.handler_addr)
         completion = self.commands.complete_call(ticket, status, result)
         self._reply(completion)
         return (CmdStatus.OK if reply_handle is not None else completion.status), completion.result
@@ -640,39 +579,6 @@ class Kernel:
             return
         sent = self.mailboxes.send(ticket.caller_pid, ticket.reply_handle, completion.payload)
         self.deliver_wakes(sent.wakes)
-
-    def _run_handler(self, owner_pid: int, handler_addr: int) -> tuple[CmdStatus, int]:
-        """Run `handler_addr` as a function call in the owner's context, then put the
-        owner back exactly as it was.  The handler must return within HANDLER_BUDGET
-        instructions without blocking; otherwise the call fails with EFAIL."""
-        owner = self.tasks.get(owner_pid)
-        if owner is None or owner.ended or owner is self.current:
-            return CmdStatus.EFAIL, 0
-        ctx, regs = owner.ctx, owner.ctx.regs
-        saved = (list(regs), ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status,
-                 ctx.skip_breakpoint)
-        sp = regs[15] - 4
-        if sp < ctx.layout.stack_base:
-            return CmdStatus.EFAIL, 0
-        ctx.mem[sp:sp + 4] = HANDLER_RETURN.to_bytes(4, "little")
-        regs[15], ctx.pc, ctx.skip_breakpoint = sp, handler_addr, None
-        caller, self.current = self.current, owner
-        try:
-            stop = self.machine.run(ctx, HANDLER_BUDGET)
-        finally:
-            self.current = caller
-        fault = stop.fault
-        returned = (stop.reason is StopReason.FAULT and fault.kind is FaultKind.PC_OUT_OF_RANGE
-                    and HANDLER_RETURN in (fault.addr, fault.pc))
-        result = regs[0]
-        if not returned:
-            self.events.emit("dmesg", owner_pid, {
-                "level": "error", "message": f"command handler at 0x{handler_addr:04X} did not "
-                f"return: {fault.describe() if fault else stop.reason.value}"})
-        for index, value in enumerate(saved[0]):
-            regs[index] = value
-        ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status, ctx.skip_breakpoint = saved[1:]
-        return (CmdStatus.OK, result) if returned else (CmdStatus.EFAIL, 0)
 
     # ------------------------------------------------------------------ control
 
@@ -763,15 +669,13 @@ class Kernel:
         self.scheduler.remove(pid)
         self.timers.cancel(pid)
         self._blocked_senders.pop(pid, None)
-        for handle in self._host_handles.pop(pid, {}).values():
-            self.mailboxes.close(HOST_PID, handle)
+        self.stdio.release(pid)
         self.values.release_task(pid)
         for completion in self.commands.release_task(pid):
             self._reply(completion)
         self.deliver_wakes(self.mailboxes.release_task(pid))
         self.fs.release_task(pid)
         self.can.release_task(pid)
-        self._stdin_buffers.pop(pid, None)
 
     def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
         self.events.emit(type_, pid, data)

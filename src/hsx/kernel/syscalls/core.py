@@ -38,7 +38,7 @@ class TaskModule:
             return SvcStop.exit(regs[0])
         if function == UART_WRITE:
             data = task.ctx.guest_read(regs[1], regs[2] & 0xFFFF)
-            self.kernel.write_output(task, 1, data)
+            self.kernel.stdio.write(task, 1, data)
             regs[0] = len(data)
             return None
         regs[0] = HSX_ERR_ENOSYS

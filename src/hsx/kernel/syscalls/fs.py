@@ -34,7 +34,7 @@ class FileModule:
         if function == WRITE:
             fd, data = regs[1], ctx.guest_read(regs[2], min(regs[3], MAX_IO))
             if fd in (STDOUT, STDERR):
-                self.kernel.write_output(task, fd, data)
+                self.kernel.stdio.write(task, fd, data)
                 regs[0] = len(data)
             else:
                 regs[0] = _status(-errno.EBADF if fd == STDIN else fs.write(pid, fd, data))
@@ -43,7 +43,7 @@ class FileModule:
             fd, dst, length = regs[1], regs[2], min(regs[3], MAX_IO)
             ctx.check_guest_range(dst, length)
             if fd == STDIN:
-                return self.kernel.read_stdin(task, dst, length)
+                return self.kernel.stdio.read(task, dst, length)
             result = fs.read(pid, fd, length)
             if isinstance(result, int):
                 regs[0] = _status(result)

@@ -1,0 +1,108 @@
+"""Task stdio: fds 0, 1 and 2 are the task's `svc:stdio.*` mailboxes, and the executive
+is the host end of them.
+
+Output written by a task goes through its stdio mailbox (so taps see it) and is drained
+at once by the executive into `stdout`/`stderr` events and the host's output sink.
+Input posted by the host goes into `svc:stdio.in`; reads take bytes from it as a stream
+(a message may be read in pieces).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .constants import MbxMode, MbxStatus
+from .errors import KernelError
+from .mailbox.manager import HOST_PID
+
+if TYPE_CHECKING:
+    from hsx.vm import SvcStop
+
+    from .executive import Kernel
+    from .task import Task
+
+OutputSink = Callable[["Task", int, bytes], None]
+_HOST_ENDS = ((0, "svc:stdio.in", MbxMode.WRONLY), (1, "svc:stdio.out", MbxMode.RDONLY),
+              (2, "svc:stdio.err", MbxMode.RDONLY))
+
+
+class Stdio:
+    def __init__(self, kernel: "Kernel", output: OutputSink | None) -> None:
+        self.kernel = kernel
+        self.output = output
+        self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle
+        self._pending_input: dict[int, bytearray] = {}       # pid -> bytes not yet read
+        # Called when a task first has to wait for stdin: lets `hsx run` start feeding it.
+        self.input_requested: Callable[[Task], None] | None = None
+
+    def attach(self, task: "Task") -> None:
+        """Open the executive's ends of a new task's stdio mailboxes."""
+        boxes = self.kernel.mailboxes
+        handles = self._host_handles[task.pid] = {}
+        for fd, target, mode in _HOST_ENDS:
+            opened = boxes.open(HOST_PID, f"{target}@{task.pid}", int(mode))
+            if opened.status is not MbxStatus.OK:
+                raise KernelError("mailbox_limit", f"{task.app_name}: cannot attach to {target} "
+                                                   f"({opened.status.name})")
+            handles[fd] = opened.handle
+
+    def release(self, pid: int) -> None:
+        for handle in self._host_handles.pop(pid, {}).values():
+            self.kernel.mailboxes.close(HOST_PID, handle)
+        self._pending_input.pop(pid, None)
+
+    def write(self, task: "Task", fd: int, data: bytes) -> None:
+        """A task wrote to fd 1 or 2."""
+        if not data:
+            return
+        boxes = self.kernel.mailboxes
+        sent = boxes.write_stdio(task.pid, fd, data)
+        self.kernel.deliver_wakes(sent.wakes)
+        handle = self._host_handles.get(task.pid, {}).get(fd)
+        if handle is None:
+            return
+        while True:
+            got = boxes.recv(HOST_PID, handle)
+            if got.message is None:
+                return
+            payload = got.message.payload
+            self.kernel.events.emit("stdout" if fd == 1 else "stderr", task.pid,
+                                    {"text": payload.decode("utf-8", "replace")})
+            if self.output is not None:
+                self.output(task, fd, payload)
+
+    def post(self, task: "Task", data: bytes) -> None:
+        """Host input for a task's fd 0 (an empty write means end of input)."""
+        sent = self.kernel.mailboxes.send(HOST_PID, self._host_handles[task.pid][0], data)
+        if sent.status is not MbxStatus.OK:
+            raise KernelError("stdin_full",
+                              f"task {task.pid}'s stdin is full ({sent.status.name})")
+        self.kernel.deliver_wakes(sent.wakes)
+
+    def read(self, task: "Task", dst: int, length: int) -> "SvcStop | None":
+        """FS READ on fd 0: bytes already received, else the next message, else wait."""
+        pending = self._pending_input.setdefault(task.pid, bytearray())
+        if not pending:
+            boxes = self.kernel.mailboxes
+            handle = boxes.stdio_handle(task.pid, 0)
+            got = boxes.recv(task.pid, handle)
+            if got.status is MbxStatus.NO_DATA:
+                if self.input_requested is not None:
+                    self.input_requested(task)
+                return self.kernel.block_on_mailbox(task, handle, dst, length, 0, None, 0xFFFF,
+                                                    stdin=True)
+            if got.message is not None:
+                pending += got.message.payload
+        self.give(task, dst, length)
+        return None
+
+    def arrived(self, task: "Task", payload: bytes, dst: int, length: int) -> None:
+        """A waiting read was woken by input: keep it and complete the read."""
+        self._pending_input.setdefault(task.pid, bytearray()).extend(payload)
+        self.give(task, dst, length)
+
+    def give(self, task: "Task", dst: int, length: int) -> None:
+        pending = self._pending_input.setdefault(task.pid, bytearray())
+        chunk = bytes(pending[:length])
+        del pending[:length]
+        task.ctx.guest_write(dst, chunk)
+        task.ctx.regs[0] = len(chunk)

@@ -208,9 +208,5 @@ Z_FLAG, C_FLAG, N_FLAG, V_FLAG = 0x1, 0x2, 0x4, 0x8
 SP_REGISTER = 15          # R15 *is* the stack pointer (PUSH/POP/CALL/RET use it)
 REGISTER_COUNT = 16
 
-# Status values SVCs and the prior VM put in R0.
+# R0 after an SVC nobody implements (module or function unknown); execution goes on.
 HSX_ERR_ENOSYS = 0xFFFFFF01
-HSX_ERR_STACK_UNDERFLOW = 0xFFFFFF02
-HSX_ERR_STACK_OVERFLOW = 0xFFFFFF03
-HSX_ERR_MEM_FAULT = 0xFFFFFF04
-HSX_ERR_DIV_ZERO = 0xFFFFFF05

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from hsx import __version__
+from hsx.cli.cc import cc_command
 from hsx.cli.execd import execd_command
 from hsx.cli.run import run_command
 from hsx.cli.shell import shell_command
@@ -23,8 +24,8 @@ def cli() -> None:
     """
 
 
-for command in (asm_command, link_command, disasm_command, run_command, execd_command,
-                shell_command):
+for command in (asm_command, link_command, disasm_command, run_command, cc_command,
+                execd_command, shell_command):
     cli.add_command(command)
 
 

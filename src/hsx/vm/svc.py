@@ -27,6 +27,7 @@ EXIT = (0x1, 0x00)
 UART_WRITE = (0x1, 0x01)
 FS_WRITE = (0x4, 0x02)
 SLEEP_MS = (0x6, 0x00)
+MEMINFO = (0x6, 0x08)
 
 
 class SvcHandler(Protocol):
@@ -46,7 +47,7 @@ class StandaloneSvc:
         self._sleep = sleep
         self._calls: dict[tuple[int, int], Callable[[Context], SvcStop | None]] = {
             CORE_GET_STEPS: self._get_steps, EXIT: self._exit, UART_WRITE: self._uart_write,
-            FS_WRITE: self._fs_write, SLEEP_MS: self._sleep_ms,
+            FS_WRITE: self._fs_write, SLEEP_MS: self._sleep_ms, MEMINFO: self._meminfo,
         }
 
     def __call__(self, ctx: Context, module: int, function: int) -> SvcStop | None:
@@ -92,6 +93,13 @@ class StandaloneSvc:
         data = ctx.guest_read(ptr, length)
         self._write(fd, data)
         R[0] = len(data)
+
+    @staticmethod
+    def _meminfo(ctx: Context) -> None:
+        """The task's layout, for allocators: R0/R1 heap, R2/R3 stack bounds."""
+        layout = ctx.layout
+        ctx.regs[0], ctx.regs[1] = layout.heap_start, layout.heap_end
+        ctx.regs[2], ctx.regs[3] = layout.stack_base, layout.stack_top
 
     def _sleep_ms(self, ctx: Context) -> None:
         self._sleep(ctx.regs[0] / 1000.0)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from hsx.kernel.executive import Kernel
     from hsx.kernel.task import Task
 
-SLEEP_MS, YIELD, GETPID, EXIT, SPAWN, KILL, WAIT, TIME_MS = range(8)
+SLEEP_MS, YIELD, GETPID, EXIT, SPAWN, KILL, WAIT, TIME_MS, MEMINFO = range(9)
 SLEEP = "sleep"
 YIELD_REASON = "yield"
 
@@ -50,6 +50,10 @@ class ExecModule:
                 regs[0], regs[1] = 0, (other.exit_status or 0) & 0xFFFFFFFF
             else:
                 regs[0] = -errno.EAGAIN & 0xFFFFFFFF
+        elif function == MEMINFO:
+            layout = task.ctx.layout
+            regs[0], regs[1] = layout.heap_start, layout.heap_end
+            regs[2], regs[3] = layout.stack_base, layout.stack_top
         elif function == TIME_MS:
             regs[0] = int((kernel.clock.now() - kernel.started_at) * 1000) & 0xFFFFFFFF
         else:

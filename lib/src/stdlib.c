@@ -1,0 +1,172 @@
+/* stdlib.h: exit, integer helpers, number parsing, sorting, rand. */
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <hsx_sys.h>
+
+/* Set by stdio when it is used, so programs without stdio do not link it. */
+void (*__hsx_stdio_flush_hook)(void);
+
+#define MAX_ATEXIT 16
+static void (*exit_handlers[MAX_ATEXIT])(void);
+static int exit_count;
+
+int atexit(void (*fn)(void)) {
+    if (exit_count == MAX_ATEXIT)
+        return -1;
+    exit_handlers[exit_count++] = fn;
+    return 0;
+}
+
+void exit(int status) {
+    while (exit_count > 0)
+        exit_handlers[--exit_count]();
+    if (__hsx_stdio_flush_hook)
+        __hsx_stdio_flush_hook();
+    hsx_exit(status);
+}
+
+void _Exit(int status) {
+    hsx_exit(status);
+}
+
+void abort(void) {
+    if (__hsx_stdio_flush_hook)
+        __hsx_stdio_flush_hook();
+    __builtin_trap();
+}
+
+int abs(int x) { return x < 0 ? -x : x; }
+long labs(long x) { return x < 0 ? -x : x; }
+long long llabs(long long x) { return x < 0 ? -x : x; }
+
+div_t div(int a, int b) { div_t r = { a / b, a % b }; return r; }
+ldiv_t ldiv(long a, long b) { ldiv_t r = { a / b, a % b }; return r; }
+lldiv_t lldiv(long long a, long long b) { lldiv_t r = { a / b, a % b }; return r; }
+
+static int is_space(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+static int digit_value(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+    return 99;
+}
+
+/* Parse an unsigned magnitude; `*overflow` set when it exceeds `limit`. */
+static unsigned long long parse(const char *s, char **end, int base, int *negative,
+                                unsigned long long limit, int *overflow) {
+    const char *p = s;
+    while (is_space(*p))
+        p++;
+    *negative = 0;
+    if (*p == '+' || *p == '-')
+        *negative = *p++ == '-';
+    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+        digit_value(p[2]) < 16) {
+        p += 2;
+        base = 16;
+    } else if (base == 0) {
+        base = *p == '0' ? 8 : 10;
+    }
+    unsigned long long value = 0;
+    const char *start = p;
+    *overflow = 0;
+    for (;; p++) {
+        int d = digit_value(*p);
+        if (d >= base)
+            break;
+        if (value > (limit - d) / base)
+            *overflow = 1;
+        else
+            value = value * base + d;
+    }
+    if (end)
+        *end = (char *)(p == start ? s : p);
+    return value;
+}
+
+long strtol(const char *s, char **end, int base) {
+    int neg, over;
+    unsigned long long v = parse(s, end, base, &neg, (unsigned long long)LONG_MAX + 1, &over);
+    if (over || (!neg && v > LONG_MAX))
+        return neg ? LONG_MIN : LONG_MAX;
+    return neg ? (long)(0 - (unsigned long)v) : (long)v;
+}
+
+unsigned long strtoul(const char *s, char **end, int base) {
+    int neg, over;
+    unsigned long long v = parse(s, end, base, &neg, ULONG_MAX, &over);
+    if (over)
+        return ULONG_MAX;
+    return neg ? 0 - (unsigned long)v : (unsigned long)v;
+}
+
+long long strtoll(const char *s, char **end, int base) {
+    int neg, over;
+    unsigned long long v = parse(s, end, base, &neg, (unsigned long long)LLONG_MAX + 1, &over);
+    if (over || (!neg && v > LLONG_MAX))
+        return neg ? LLONG_MIN : LLONG_MAX;
+    return neg ? (long long)(0 - v) : (long long)v;
+}
+
+unsigned long long strtoull(const char *s, char **end, int base) {
+    int neg, over;
+    unsigned long long v = parse(s, end, base, &neg, ULLONG_MAX, &over);
+    if (over)
+        return ULLONG_MAX;
+    return neg ? 0 - v : v;
+}
+
+int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
+long atol(const char *s) { return strtol(s, NULL, 10); }
+long long atoll(const char *s) { return strtoll(s, NULL, 10); }
+
+static void swap_bytes(char *a, char *b, size_t n) {
+    while (n--) {
+        char t = *a;
+        *a++ = *b;
+        *b++ = t;
+    }
+}
+
+/* Shell sort: in place, no recursion, no allocation. */
+void qsort(void *base, size_t count, size_t size, int (*cmp)(const void *, const void *)) {
+    char *a = base;
+    size_t gap = 1;
+    while (gap < count / 3)
+        gap = gap * 3 + 1;
+    for (; gap > 0; gap /= 3) {
+        for (size_t i = gap; i < count; i++) {
+            for (size_t j = i; j >= gap && cmp(a + (j - gap) * size, a + j * size) > 0;
+                 j -= gap)
+                swap_bytes(a + (j - gap) * size, a + j * size, size);
+        }
+    }
+}
+
+void *bsearch(const void *key, const void *base, size_t count, size_t size,
+              int (*cmp)(const void *, const void *)) {
+    const char *a = base;
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp(key, a + mid * size);
+        if (c == 0)
+            return (void *)(a + mid * size);
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+static unsigned long rand_state = 1;
+
+int rand(void) {
+    rand_state = rand_state * 1103515245u + 12345u;
+    return (int)((rand_state >> 1) & RAND_MAX);
+}
+
+void srand(unsigned seed) { rand_state = seed; }

@@ -1,0 +1,12 @@
+"""The C compiler back end (clang -> LLVM IR -> MVASM), see docs/c-compiler.md.
+
+    reader    LLVM IR (via llvmlite, plus irtext for what it does not expose)
+    isel      instruction selection to machine IR over virtual registers
+    regalloc  linear-scan register allocation with spilling
+    frame     frame layout, prologue and epilogue (docs/abi.md)
+    emit      MVASM text
+    driver    clang, the runtime library, linking; `build_c_file` for `hsx run`
+"""
+from .driver import Options, build_c, build_c_file, compile_c_file
+
+__all__ = ["Options", "build_c", "build_c_file", "compile_c_file"]

@@ -1,0 +1,336 @@
+"""The C build driver: clang -> LLVM IR -> back end -> MVASM -> objects -> image.
+
+`compile_c_file` turns one C file into an `ObjectModule` (and its MVASM), `build_c`
+links C files with the C runtime from `lib/` (crt0, libc, soft-float), and
+`build_c_file` is the one-call entry point `hsx run prog.c` uses.  The runtime is
+compiled once per back-end/library version and cached as `.hxo` files.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from hsx.image.hxe import normalize_app_name
+from hsx.image.hxo import LineEntry, ObjectModule, load_hxo, write_hxo
+from hsx.image.model import HxeImage
+from hsx.image.sym import SymbolTable
+from hsx.toolchain.build import assemble_source
+from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
+from hsx.toolchain.linker import LinkOptions, LinkResult, link
+
+from .consts import ConstEvaluator
+from .debuginfo import DebugCollector
+from .emit import ModuleEmitter
+from .frame import layout_frame
+from .isel import select_function
+from .reader import CompileError, read_module
+from .regalloc import allocate
+
+CLANG_CANDIDATES = ("clang-19", "clang-18", "clang-17", "clang-16", "clang")
+TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
+                "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables")
+RUNTIME_OPT = 2
+
+
+@dataclass
+class Options:
+    opt: int = 0
+    debug: bool = False
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+
+
+@dataclass
+class CompiledUnit:
+    source: str
+    mvasm: str
+    module: ObjectModule
+    debug: dict = field(default_factory=dict)
+
+
+def lib_dir() -> Path:
+    """The C runtime sources: $HSX_LIB_DIR, else `lib/` of the source tree."""
+    env = os.environ.get("HSX_LIB_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[4] / "lib"
+
+
+def find_clang() -> str:
+    env = os.environ.get("HSX_CLANG")
+    if env:
+        return env
+    for name in CLANG_CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    raise ToolchainError([Diagnostic("no clang found (install clang-19 or set HSX_CLANG)",
+                                     "hsx cc")])
+
+
+def _fail(message: str, where: str = "") -> ToolchainError:
+    return ToolchainError([Diagnostic(message, where)])
+
+
+# ---------------------------------------------------------------------------------------
+# one translation unit
+
+def clang_ir(path: str, options: Options) -> str:
+    """LLVM IR text for a C file; clang's diagnostics become the error's lines."""
+    cmd = [find_clang(), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
+           "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-"]
+    if options.debug:
+        cmd.append("-g")
+    for d in options.include_dirs:
+        cmd += ["-I", d]
+    for d in options.defines:
+        cmd += ["-D", d]
+    cmd.append(path)
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as exc:
+        raise _fail(f"cannot run clang: {exc}", "hsx cc") from None
+    if result.returncode != 0:
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        raise ToolchainError([Diagnostic(ln) for ln in lines] or
+                             [Diagnostic(f"clang failed with status {result.returncode}",
+                                         path)])
+    return result.stdout
+
+
+def compile_ir(ir: str, source: str, debug: bool) -> tuple[str, list, dict]:
+    """MVASM text, per-line source locations and debug facts for one IR module."""
+    module = read_module(ir, source)
+    evaluator = ConstEvaluator(module.layout, module.aliases)
+    emitter = ModuleEmitter(module, evaluator)
+    emitter.header(source)
+    collector = DebugCollector(module) if debug else None
+    for fn in module.functions:
+        if fn.is_declaration:
+            continue
+        mf = select_function(module, fn, evaluator)
+        allocate(mf)
+        layout_frame(mf)
+        if collector is not None:
+            collector.function(fn, mf)
+        start = len(emitter.out.lines)
+        emitter.function(mf)
+        if collector is not None:
+            collector.placed(mf, start, len(emitter.out.lines))
+    emitter.globals()
+    facts = collector.finish() if collector is not None else {}
+    return emitter.out.text(), emitter.out.locs, facts
+
+
+def compile_c_file(path: str, options: Options) -> CompiledUnit:
+    ir = clang_ir(path, options)
+    source = os.path.relpath(path) if not os.path.isabs(path) else path
+    try:
+        text, locs, facts = compile_ir(ir, source, options.debug)
+    except CompileError as exc:
+        raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
+    stem = os.path.splitext(os.path.basename(path))[0]
+    module = assemble_source(text, f"{stem}.mvasm")
+    module.name = source
+    if options.debug:
+        _use_c_lines(module, locs, facts)
+    else:
+        module.files, module.lines = (), []
+    return CompiledUnit(source, text, module, facts)
+
+
+def _use_c_lines(module: ObjectModule, locs: list, facts: dict) -> None:
+    """Replace the MVASM line table of `module` with the C lines the code came from."""
+    files: list[str] = []
+    index: dict[str, int] = {}
+    lines = []
+    for entry in module.lines:
+        loc = locs[entry.line - 1] if 0 < entry.line <= len(locs) else None
+        if loc is None or not loc.line:
+            continue
+        k = index.get(loc.file)
+        if k is None:
+            k = index[loc.file] = len(files)
+            files.append(loc.file)
+        lines.append(LineEntry(entry.index, k, loc.line))
+    module.files = tuple(files)
+    module.lines = lines
+    decls = facts.get("declarations", {})
+    for name, symbol in list(module.symbols.items()):
+        decl = decls.get(name)
+        module.symbols[name] = replace(symbol, file=decl[0], line=decl[1]) if decl else \
+            replace(symbol, file=None, line=None)
+
+
+# ---------------------------------------------------------------------------------------
+# the runtime library
+
+def _runtime_sources() -> list[Path]:
+    root = lib_dir()
+    return sorted(list((root / "src").glob("*.c")) + list((root / "src").glob("*.mvasm")))
+
+
+def _fingerprint() -> str:
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for path in sorted(here.glob("*.py")) + _runtime_sources() + \
+            sorted((lib_dir() / "include").glob("*.h")) + \
+            [lib_dir() / "crt0.mvasm", lib_dir() / "crtend.mvasm"]:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    h.update(find_clang().encode())
+    return h.hexdigest()[:24]
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("HSX_CACHE_DIR") or os.path.join(
+        tempfile.gettempdir(), f"hsx-cc-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    return Path(base)
+
+
+@dataclass
+class Runtime:
+    crt0: ObjectModule              # first: the entry point
+    library: list[ObjectModule]     # linked as needed, like an archive
+    crtend: ObjectModule            # last: marks the end of bss (the heap's start)
+
+
+_RUNTIME: dict[str, Runtime] = {}
+
+
+def _assemble_lib(name: str) -> ObjectModule:
+    module = assemble_source((lib_dir() / name).read_text(), name)
+    module.name = f"lib/{name}"
+    module.files, module.lines = (), []
+    return module
+
+
+def runtime_objects() -> Runtime:
+    """crt0, the library modules (compiled at -O2, cached on disk by content), crtend."""
+    key = _fingerprint()
+    cached = _RUNTIME.get(key)
+    if cached is not None:
+        return cached
+    folder = _cache_dir() / key
+    objects: list[ObjectModule] = []
+    sources = _runtime_sources()
+    if folder.is_dir() and all((folder / (p.name + ".hxo")).is_file() for p in sources):
+        objects = [_load(folder / (p.name + ".hxo"), p) for p in sources]
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),))
+        for path in sources:
+            if path.suffix == ".c":
+                module = compile_c_file(str(path), options).module
+            else:
+                module = assemble_source(path.read_text(), path.name)
+            module.files, module.lines = (), []
+            _store(folder / (path.name + ".hxo"), module)
+            module.name = f"lib/{path.name}"
+            objects.append(module)
+    runtime = Runtime(_assemble_lib("crt0.mvasm"), objects, _assemble_lib("crtend.mvasm"))
+    _RUNTIME[key] = runtime
+    return runtime
+
+
+def _store(path: Path, module: ObjectModule) -> None:
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_bytes(write_hxo(module))
+    os.replace(tmp, path)
+
+
+def _load(path: Path, source: Path) -> ObjectModule:
+    module = load_hxo(path)
+    module.name = f"lib/{source.name}"
+    return module
+
+
+def _undefined(module: ObjectModule) -> set[str]:
+    names = {r.symbol for r in module.relocs} | set(module.imports)
+    for kind in ("commands",):
+        for record in module.metadata.get(kind, []):
+            if isinstance(record.get("handler"), str):
+                names.add(record["handler"])
+    return {n for n in names if n not in module.symbols}
+
+
+def select_runtime(user: Sequence[ObjectModule], library: Sequence[ObjectModule]
+                   ) -> list[ObjectModule]:
+    """The library modules the program needs (archive semantics: a module is linked when
+    it defines a symbol that is still undefined), in library order."""
+    providers: dict[str, ObjectModule] = {}
+    for module in library:
+        for name in module.exports:
+            providers.setdefault(name, module)
+    defined = {n for m in user for n in m.exports}
+    wanted = set().union(*(_undefined(m) for m in user)) if user else set()
+    chosen: list[ObjectModule] = []
+    pending = sorted(wanted - defined)
+    while pending:
+        name = pending.pop()
+        module = providers.get(name)
+        if module is None or any(module is c for c in chosen):
+            continue
+        chosen.append(module)
+        defined |= set(module.exports)
+        pending.extend(sorted(_undefined(module) - defined))
+    return [m for m in library if any(m is c for c in chosen)]
+
+
+# ---------------------------------------------------------------------------------------
+# programs
+
+def link_program(units: Sequence[ObjectModule], app_name: str | None = None) -> LinkResult:
+    runtime = runtime_objects()
+    modules = [runtime.crt0, *units]
+    modules += select_runtime(modules, runtime.library)
+    modules.append(runtime.crtend)
+    result = link(modules, LinkOptions(entry="_start", app_name=app_name))
+    result.symbols = _without_local_labels(result.symbols)
+    return result
+
+
+def _without_local_labels(table: SymbolTable) -> SymbolTable:
+    """Drop the back end's `.L…` block labels from the symbol table, so a code address
+    maps to its function (whose size then runs to the next function)."""
+    functions = sorted((f for f in table.functions if not f.name.startswith(".L")),
+                       key=lambda f: f.address)
+    code_end = max((r.end + 1 for r in table.regions if r.name == "code"), default=0)
+    starts = sorted({f.address for f in functions} | {code_end})
+    sized = []
+    for f in functions:
+        following = next((a for a in starts if a > f.address), f.address)
+        sized.append(replace(f, size=following - f.address))
+    return SymbolTable(sized, list(table.variables), list(table.lines), list(table.regions),
+                       table.hxe_crc)
+
+
+def build_c(sources: Iterable[str], options: Options | None = None,
+            app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
+    options = options or Options()
+    units = [compile_c_file(s, options) for s in sources]
+    return link_program([u.module for u in units], app_name), units
+
+
+def build_c_file(path: str | os.PathLike, opt: int = 2, debug: bool = False) -> HxeImage:
+    """Compile and link one C file in memory (what `hsx run prog.c` uses)."""
+    path = os.fspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    result, _ = build_c([path], Options(opt=opt, debug=debug), normalize_app_name(stem))
+    return result.image
+
+
+def sources_json(units: Sequence[CompiledUnit]) -> bytes:
+    """`sources.json`: the C files of a debug build, for debuggers to find the text."""
+    files = sorted({f for u in units for f in u.module.files} | {u.source for u in units})
+    doc = {"version": 1, "project_root": os.getcwd().replace(os.sep, "/"),
+           "sources": [{"file": f.replace(os.sep, "/"),
+                        "path": os.path.abspath(f).replace(os.sep, "/")} for f in files]}
+    return (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode()

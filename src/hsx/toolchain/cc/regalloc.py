@@ -1,0 +1,273 @@
+"""Linear-scan register allocation over live intervals.
+
+Liveness is a backward data-flow over the machine CFG; each virtual register gets one
+interval (its first to last live position in layout order, holes filled in, so loops
+are covered).  Physical registers that instructions name explicitly (call arguments
+and results, the return registers, inline asm operands) and those a call clobbers have
+short fixed ranges; a virtual register never gets a physical one whose fixed ranges
+overlap its interval.  That single rule gives caller-saved correctness across calls
+and hazard-free argument set-up.
+
+When registers run out the interval ending furthest away is spilled to a frame slot:
+each of its uses reloads into a fresh short ("tiny") register and each definition is
+stored back, then allocation runs again; tiny registers are never spilled, so this
+converges.
+"""
+from __future__ import annotations
+
+import bisect
+
+from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, VReg
+from .reader import CompileError
+
+MAX_ROUNDS = 32
+
+
+class _Interval:
+    __slots__ = ("vreg", "start", "end", "preg")
+
+    def __init__(self, vreg: VReg, start: int, end: int) -> None:
+        self.vreg = vreg
+        self.start = start
+        self.end = end
+        self.preg: PReg | None = None
+
+
+def allocate(mf: MFunction) -> None:
+    """Assign a physical register to every virtual one in `mf` (adding spill code)."""
+    for _ in range(MAX_ROUNDS):
+        spilled = _Allocator(mf).run()
+        if not spilled:
+            return
+        _rewrite_spills(mf, spilled)
+    raise CompileError("register allocation did not converge", f"in function '{mf.name}'")
+
+
+class _Allocator:
+    def __init__(self, mf: MFunction) -> None:
+        self.mf = mf
+        self.order: list[MInst] = []
+        self.block_bounds: list[tuple[int, int]] = []
+        self.fixed: dict[PReg, list[tuple[int, int]]] = {r: [] for r in ALLOCATABLE}
+        self.hints: dict[VReg, list] = {}
+
+    # -- numbering and liveness ---------------------------------------------------------
+
+    def _number(self) -> None:
+        n = 0
+        for block in self.mf.blocks:
+            first = n
+            for inst in block.insts:
+                self.order.append(inst)
+                n += 1
+            self.block_bounds.append((2 * first, 2 * max(n - 1, first) + 1))
+
+    def _liveness(self) -> tuple[list[set], list[set]]:
+        blocks = self.mf.blocks
+        index = {id(b): k for k, b in enumerate(blocks)}
+        gen, kill = [], []
+        for block in blocks:
+            g, k = set(), set()
+            for inst in block.insts:
+                for r in inst.uses:
+                    if isinstance(r, VReg) and r not in k:
+                        g.add(r)
+                for r in inst.defs:
+                    if isinstance(r, VReg):
+                        k.add(r)
+            gen.append(g)
+            kill.append(k)
+        succs = [[index[id(s)] for s in b.succs] for b in blocks]
+        live_in = [set() for _ in blocks]
+        live_out = [set() for _ in blocks]
+        changed = True
+        while changed:
+            changed = False
+            for k in range(len(blocks) - 1, -1, -1):
+                out = set()
+                for s in succs[k]:
+                    out |= live_in[s]
+                new_in = gen[k] | (out - kill[k])
+                if len(out) != len(live_out[k]) or len(new_in) != len(live_in[k]):
+                    live_out[k] = out
+                    live_in[k] = new_in
+                    changed = True
+        return live_in, live_out
+
+    def _intervals(self) -> list[_Interval]:
+        live_in, live_out = self._liveness()
+        spans: dict[VReg, list[int]] = {}
+
+        def touch(v: VReg, pos: int) -> None:
+            span = spans.get(v)
+            if span is None:
+                spans[v] = [pos, pos]
+            else:
+                if pos < span[0]:
+                    span[0] = pos
+                if pos > span[1]:
+                    span[1] = pos
+
+        for k, (start, end) in enumerate(self.block_bounds):
+            for v in live_in[k]:
+                touch(v, start)
+            for v in live_out[k]:
+                touch(v, end)
+        open_fixed: dict[PReg, list[int]] = {}
+        block_ends = iter(self.block_bounds)
+        bound = next(block_ends, (0, -1))
+        for n, inst in enumerate(self.order):
+            while 2 * n > bound[1]:
+                open_fixed.clear()              # physical registers never cross blocks
+                bound = next(block_ends, (0, 1 << 60))
+            use_pos, def_pos = 2 * n, 2 * n + 1
+            for r in inst.uses:
+                if isinstance(r, VReg):
+                    touch(r, use_pos)
+                elif r in open_fixed:
+                    open_fixed[r][1] = use_pos
+            for r in inst.defs:
+                if isinstance(r, VReg):
+                    touch(r, use_pos if inst.early else def_pos)
+                    if inst.early:
+                        touch(r, def_pos)
+                elif r in self.fixed:
+                    span = [def_pos, def_pos]
+                    self.fixed[r].append(span)
+                    open_fixed[r] = span
+            for r in inst.clobbers:
+                if r not in inst.defs:
+                    self.fixed[r].append([def_pos, def_pos])
+            if inst.op == "mov":
+                d, s = inst.defs[0], inst.uses[0]
+                if isinstance(d, VReg):
+                    self.hints.setdefault(d, []).append(s)
+                if isinstance(s, VReg):
+                    self.hints.setdefault(s, []).append(d)
+        for r, ranges in self.fixed.items():
+            ranges.sort()
+            self.fixed[r] = [tuple(x) for x in ranges]
+        self._fixed_starts = {r: [a for a, _ in rs] for r, rs in self.fixed.items()}
+        self._fixed_max_end = {}
+        for r, rs in self.fixed.items():
+            ends, best = [], -1
+            for _, b in rs:
+                best = max(best, b)
+                ends.append(best)
+            self._fixed_max_end[r] = ends
+        return sorted((_Interval(v, s, e) for v, (s, e) in spans.items()),
+                      key=lambda iv: (iv.start, iv.vreg.id))
+
+    def _conflicts(self, r: PReg, start: int, end: int) -> bool:
+        """Does a fixed range of `r` overlap [start, end]?"""
+        starts = self._fixed_starts[r]
+        k = bisect.bisect_right(starts, end)       # ranges starting at or before `end`
+        return k > 0 and self._fixed_max_end[r][k - 1] >= start
+
+    # -- scan ---------------------------------------------------------------------------
+
+    def run(self) -> set[VReg]:
+        self._number()
+        intervals = self._intervals()
+        active: list[_Interval] = []
+        in_use: dict[PReg, _Interval] = {}
+        spilled: set[VReg] = set()
+        assigned: dict[VReg, PReg] = {}
+        used_callee: set[PReg] = set()
+        for iv in intervals:
+            still = []
+            for a in active:
+                if a.end < iv.start:
+                    del in_use[a.preg]
+                else:
+                    still.append(a)
+            active = still
+            preg = self._choose(iv, in_use, assigned, used_callee)
+            if preg is None:
+                victim = self._victim(iv, active)
+                if victim is None:
+                    raise CompileError("register allocation failed: too many values live "
+                                       "at one point", f"in function '{self.mf.name}'")
+                if victim is iv:
+                    spilled.add(iv.vreg)
+                    continue
+                preg = victim.preg
+                spilled.add(victim.vreg)
+                active.remove(victim)
+                del assigned[victim.vreg]
+            iv.preg = preg
+            in_use[preg] = iv
+            assigned[iv.vreg] = preg
+            active.append(iv)
+            if preg in CALLEE_SAVED:
+                used_callee.add(preg)
+        if spilled:
+            return spilled
+        self._apply(assigned)
+        self.mf.saved = [r for r in CALLEE_SAVED if r in used_callee]
+        return set()
+
+    def _choose(self, iv: _Interval, in_use: dict, assigned: dict,
+                used_callee: set) -> PReg | None:
+        def free(r: PReg) -> bool:
+            return r not in in_use and not self._conflicts(r, iv.start, iv.end)
+
+        for hint in self.hints.get(iv.vreg, ()):
+            r = hint if isinstance(hint, PReg) else assigned.get(hint)
+            if r is not None and r in self.fixed and free(r):
+                return r
+        for r in CALLER_SAVED:
+            if free(r):
+                return r
+        for r in CALLEE_SAVED:
+            if r in used_callee and free(r):
+                return r
+        for r in CALLEE_SAVED:
+            if free(r):
+                return r
+        return None
+
+    def _victim(self, iv: _Interval, active: list[_Interval]) -> _Interval | None:
+        """The interval to spill: the one ending last among those that could give `iv`
+        a register (or `iv` itself)."""
+        best = iv if not iv.vreg.tiny else None
+        for a in active:
+            if a.vreg.tiny or self._conflicts(a.preg, iv.start, iv.end):
+                continue
+            if best is None or a.end > best.end:
+                best = a
+        return best
+
+    def _apply(self, assigned: dict[VReg, PReg]) -> None:
+        for inst in self.order:
+            inst.defs = [assigned[r] if isinstance(r, VReg) else r for r in inst.defs]
+            inst.uses = [assigned[r] if isinstance(r, VReg) else r for r in inst.uses]
+
+
+def _rewrite_spills(mf: MFunction, spilled: set[VReg]) -> None:
+    slots = {v: mf.slot(4, 4, "spill", name=f"spill{v.id}") for v in spilled}
+    for block in mf.blocks:
+        out: list[MInst] = []
+        for inst in block.insts:
+            after: list[MInst] = []
+            uses = []
+            for r in inst.uses:
+                if isinstance(r, VReg) and r in slots:
+                    t = mf.vreg(tiny=True)
+                    out.append(MInst("load", [t], [], ("LD", 0, slots[r]), loc=inst.loc))
+                    uses.append(t)
+                else:
+                    uses.append(r)
+            defs = []
+            for r in inst.defs:
+                if isinstance(r, VReg) and r in slots:
+                    t = mf.vreg(tiny=True)
+                    after.append(MInst("store", [], [t], ("ST", 0, slots[r]), loc=inst.loc))
+                    defs.append(t)
+                else:
+                    defs.append(r)
+            inst.uses = uses
+            inst.defs = defs
+            out.append(inst)
+            out.extend(after)
+        block.insts = out

@@ -1,0 +1,61 @@
+"""Helpers for the C compiler tests: build C with `hsx cc`'s driver, run it on the VM
+in-process, and build/run the same program natively with gcc for comparison."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hsx.vm import Machine, StandaloneSvc, StopReason
+
+PROGRAMS = Path(__file__).parent / "programs"
+MAX_STEPS = 200_000_000
+
+
+def have_clang() -> bool:
+    from hsx.toolchain.cc.driver import CLANG_CANDIDATES
+    import os
+    return bool(os.environ.get("HSX_CLANG")) or any(shutil.which(c) for c in CLANG_CANDIDATES)
+
+
+requires_clang = pytest.mark.skipif(not have_clang(), reason="clang is not installed")
+requires_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+
+
+def run_image(image, max_steps: int = MAX_STEPS) -> tuple[bytes, int]:
+    """Run an image with the standalone SVCs; (stdout bytes, exit status & 0xFF)."""
+    out, err = io.BytesIO(), io.BytesIO()
+    machine = Machine(StandaloneSvc(stdout=out, stderr=err))
+    ctx = machine.create_context(image)
+    while True:
+        stop = machine.run(ctx, min(1 << 22, max_steps - ctx.steps))
+        if stop.reason in (StopReason.EXITED, StopReason.RETURNED):
+            return out.getvalue(), stop.status & 0xFF
+        if stop.reason is StopReason.FAULT:
+            raise AssertionError(f"fault: {stop.fault.describe()}\nstdout so far:\n"
+                                 f"{out.getvalue().decode(errors='replace')}")
+        if stop.reason is StopReason.BRK:
+            raise AssertionError(f"BRK {stop.code} at pc 0x{stop.pc:04X}")
+        if ctx.steps >= max_steps:
+            raise AssertionError(f"still running after {max_steps} instructions")
+
+
+def compile_and_run(tmp_path: Path, source: str, opt: int = 2, name: str = "t") -> tuple[str, int]:
+    """Compile C text with hsx cc and run it; (stdout text, exit status)."""
+    from hsx.toolchain.cc.driver import Options, build_c
+    path = tmp_path / f"{name}.c"
+    path.write_text(source)
+    result, _ = build_c([str(path)], Options(opt=opt))
+    out, status = run_image(result.image)
+    return out.decode("utf-8", errors="replace"), status
+
+
+def native_run(source: Path, workdir: Path) -> tuple[bytes, int]:
+    exe = workdir / (source.stem + ".native")
+    subprocess.run(["gcc", "-O0", "-w", "-fwrapv", "-o", str(exe), str(source), "-lm"],
+                   check=True, capture_output=True)
+    result = subprocess.run([str(exe)], capture_output=True, timeout=60)
+    return result.stdout, result.returncode & 0xFF

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable
 
+from hsx.debug import Debugger, DebugError
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
+from hsx.kernel.task import Task
 from hsx.kernel.profiles import get_profile
 from hsx.vm import MachineError
 
@@ -74,6 +76,7 @@ class Server:
         self.token = config.token or None
         self.max_line = config.max_line
         self.kernel = self._make_kernel(config)
+        self.debugger = Debugger(self.kernel, state_dir=config.state_dir)
         self.dispatcher = Dispatcher(GROUPS)
         self.sessions = SessionTable(features=self.dispatcher.features,
                                      default_max_events=self.kernel.profile.event_queue)
@@ -106,6 +109,7 @@ class Server:
         self.sessions.add_release_hook(self._session_released)
         for path in self.config.load:
             task = load_file(self.kernel, path)
+            self.attach_symbols(task)
             self.log.log("info", f"loaded {path} as pid {task.pid}", pid=task.pid)
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(lambda: Connection(self), self.config.host,
@@ -144,6 +148,7 @@ class Server:
         while any(c.busy for c in self.connections) and loop.time() < deadline:
             await asyncio.sleep(0.01)            # long steps see `closing` and finish
         self.kernel.shutdown()
+        self.debugger.close()
         for conn in list(self.connections):
             conn.flush_events()
             conn.close()
@@ -185,8 +190,20 @@ class Server:
                 pass
         self.clock.wake()
 
+    def attach_symbols(self, task: Task) -> None:
+        """Hand a task loaded from a file its `.sym`: the kernel announced the task (and
+        the debugger attached to it) before `load_image` found the file.  This also
+        restores remembered breakpoints that need names.  A broken file only warns."""
+        if task.symbols_path is None:
+            return
+        try:
+            self.debugger.load_symbols(task.pid, task.symbols_path)
+        except DebugError as error:
+            self.log.log("warning", f"pid {task.pid}: {error.message}", pid=task.pid)
+
     def _session_released(self, session: Session, reason: str) -> None:
         self.hub.unsubscribe(session)
+        self.debugger.release_owner(session.handle)
         self.log.log("info", f"session {session.handle} ({session.client}) closed: {reason}",
                      session=session.handle)
         self.clock.wake()

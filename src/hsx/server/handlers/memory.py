@@ -1,11 +1,19 @@
-"""A task's memory and registers: peek, poke, regs.
+"""A task's memory and registers: peek (`mem.read`), poke (`mem.write`), regs.
 
 Reads work on any task, ended ones included (a faulted task's registers are the
-evidence); writes need control of the PID.
+evidence); writes need control of the PID.  Both go through the debugger, which also
+reads the code space and tells watches about host writes.  A range outside the task is
+`bad_argument`, as protocol v1 has always reported it.
 """
 from __future__ import annotations
 
-from typing import Any
+import base64
+import binascii
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from hsx.debug import DebugError
+from hsx.debug.errors import OUT_OF_RANGE
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
@@ -13,6 +21,17 @@ from ..views import registers
 
 group = Group("memory", features=("memory",))
 MAX_PEEK = 0x10000
+SPACES = ("data", "code")
+
+
+@contextmanager
+def _range_checked() -> Iterator[None]:
+    try:
+        yield
+    except DebugError as error:
+        if error.code == OUT_OF_RANGE:
+            raise bad_argument(error.message) from None
+        raise
 
 
 @group.command("peek", "mem.read", "read_mem")
@@ -20,8 +39,12 @@ def peek(call: Call) -> dict[str, Any]:
     task = call.task()
     addr = call.int("addr", min=0, aliases=("address",))
     length = call.int("length", 16, min=0, max=MAX_PEEK, aliases=("size",))
-    data = call.kernel.machine.read_memory(task.ctx, addr, length)
-    return {"pid": task.pid, "addr": addr, "length": length, "data": data.hex()}
+    space = call.str("space", "data")
+    if space not in SPACES:
+        raise bad_argument(f"'space' must be data or code, not {space!r}")
+    with _range_checked():
+        data = call.server.debugger.mem_read(task.pid, addr, length, space)
+    return {"pid": task.pid, "addr": addr, "length": length, "space": space, "data": data.hex()}
 
 
 @group.command("poke", "mem.write", "write_mem", writes=True)
@@ -29,13 +52,23 @@ def poke(call: Call) -> dict[str, Any]:
     task = call.task()
     call.control(task.pid)
     addr = call.int("addr", min=0, aliases=("address",))
-    text = call.str("data")
+    data = _bytes(call)
+    with _range_checked():
+        call.server.debugger.mem_write(task.pid, addr, data)
+    return {"pid": task.pid, "addr": addr, "length": len(data)}
+
+
+def _bytes(call: Call) -> bytes:
+    """`data` (or `data_hex`) as hex, or `data_b64` as base64."""
+    if call.has("data_b64"):
+        try:
+            return base64.b64decode(call.str("data_b64"), validate=True)
+        except (binascii.Error, ValueError):
+            raise bad_argument("'data_b64' must be base64") from None
     try:
-        data = bytes.fromhex(text)
+        return bytes.fromhex(call.str("data", aliases=("data_hex",)))
     except ValueError:
         raise bad_argument("'data' must be hex bytes, e.g. \"01ff\"") from None
-    call.kernel.machine.write_memory(task.ctx, addr, data)
-    return {"pid": task.pid, "addr": addr, "length": len(data)}
 
 
 @group.command("regs", "dumpregs", "read_regs")

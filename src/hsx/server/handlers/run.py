@@ -1,15 +1,18 @@
 """Running by hand (`step`) and the auto clock (`clock.*`).
 
-`step` with a PID is a debugger step of that one task (it runs even when paused, and
-executes the instruction under a breakpoint); without a PID it gives the scheduler N
-instructions across all ready tasks, which is refused while another session owns a
-ready task (it would run too).  Long steps are cut into slices with the loop served
-in between, so a `step` of a million instructions does not freeze other clients.
+`step` with a PID is the debugger's instruction step of that one task (`Debugger.step`:
+it pauses the task, executes the instruction under a breakpoint, stops early at the
+next breakpoint, a BRK, a fault or a stopping watch, and reports one `debug_break`).  It
+runs on the host one instruction at a time without yielding, so its count is capped at
+`MAX_DEBUG_STEP`; `run.to`, `step.over` and `resume` go further at full speed.  Without
+a PID it gives the scheduler N instructions across all ready tasks, which is refused
+while another session owns a ready task (it would run too).  Those long steps are cut
+into slices with the loop served in between, so a `step` of a million instructions
+does not freeze other clients.
 """
 from __future__ import annotations
 
 import asyncio
-import functools
 from typing import Any
 
 from ..dispatch import Call, Group
@@ -17,43 +20,41 @@ from ..views import current_pid
 
 group = Group("run")
 MAX_STEP = 1_000_000_000
-PID_SLICE = 2_000                # kernel.step goes one instruction at a time
+MAX_DEBUG_STEP = 10_000          # about 50 ms of host single-stepping
+MIN_SLICE = 2_000
 
 
 @group.command("step", "clock.step", writes=True)
 def step(call: Call) -> Any:
-    count = call.int("count", 1, min=1, max=MAX_STEP, aliases=("steps",))
     kernel, clock = call.kernel, call.server.clock
     if call.has("pid"):
+        count = call.int("count", 1, min=1, max=MAX_DEBUG_STEP, aliases=("steps",))
         task = call.task()
         call.control(task.pid)
-        pid = task.pid
-        slice_size = PID_SLICE
-        run = functools.partial(kernel.step, pid)
-    else:
-        for ready in kernel.scheduler.queued():
-            call.control(ready)
-        pid = None
-        slice_size = max(clock.batch, PID_SLICE)
-        run = kernel.run
-    if count <= slice_size:
-        executed = run(count)
+        executed = call.server.debugger.step(task.pid, count)["executed"]
         clock.note_manual(executed)
-        return _result(call, pid, count, executed)
-    return _step_in_slices(call, pid, count, slice_size, run)
+        return _result(call, task.pid, count, executed)
+    count = call.int("count", 1, min=1, max=MAX_STEP, aliases=("steps",))
+    for ready in kernel.scheduler.queued():
+        call.control(ready)
+    slice_size = max(clock.batch, MIN_SLICE)
+    if count <= slice_size:
+        executed = kernel.run(count)
+        clock.note_manual(executed)
+        return _result(call, None, count, executed)
+    return _step_in_slices(call, count, slice_size)
 
 
-async def _step_in_slices(call: Call, pid: int | None, count: int, slice_size: int,
-                          run: Any) -> dict[str, Any]:
+async def _step_in_slices(call: Call, count: int, slice_size: int) -> dict[str, Any]:
     executed = 0
     while executed < count and not call.server.closing:
-        done = run(min(slice_size, count - executed))
+        done = call.kernel.run(min(slice_size, count - executed))
         executed += done
         if not done:
             break
         await asyncio.sleep(0)
     call.server.clock.note_manual(executed)
-    return _result(call, pid, count, executed)
+    return _result(call, None, count, executed)
 
 
 def _result(call: Call, pid: int | None, count: int, executed: int) -> dict[str, Any]:

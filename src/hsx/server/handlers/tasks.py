@@ -1,4 +1,7 @@
-"""Task lifecycle: load (whole or streamed), kill, pause, resume, sched, restart."""
+"""Task lifecycle: load (whole or streamed), kill, pause, resume, sched, restart.
+
+Pause and resume go through the debugger (`server.debugger`), which knows about
+breakpoints and pending steps; the rest talks to the kernel."""
 from __future__ import annotations
 
 import asyncio
@@ -26,7 +29,9 @@ def _b64(call: Call, name: str) -> bytes:
 
 
 def _loaded(call: Call, task: Task) -> dict[str, Any]:
-    """Finish a load: pause it first if asked (before the clock can run it)."""
+    """Finish a load: symbols to the debugger, and pause it first if asked (before the
+    clock can run it)."""
+    call.server.attach_symbols(task)
     if call.bool("paused"):
         call.kernel.pause(task.pid)
     call.server.log.log("info", f"loaded {task.app_name} as pid {task.pid}", pid=task.pid)
@@ -112,15 +117,18 @@ def _targets(call: Call) -> list[Task]:
 
 @group.command("pause", writes=True)
 def pause(call: Call) -> dict[str, Any]:
+    """Through the debugger, which abandons a pending step.over/out/line of the task."""
     tasks = _targets(call)
-    call.kernel.pause(tasks[0].pid if call.has("pid") else None)
+    call.server.debugger.pause(tasks[0].pid if call.has("pid") else None)
     return _rows(call, tasks)
 
 
 @group.command("resume", "continue", writes=True)
 def resume(call: Call) -> dict[str, Any]:
+    """Through the debugger: the instruction at each PC runs first, even under a
+    breakpoint, so a task parked on one continues instead of hitting it again."""
     tasks = _targets(call)
-    call.kernel.resume(tasks[0].pid if call.has("pid") else None)
+    call.server.debugger.resume(tasks[0].pid if call.has("pid") else None)
     return _rows(call, tasks)
 
 

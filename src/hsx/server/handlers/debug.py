@@ -1,0 +1,256 @@
+"""The debugger over protocol v1: breakpoints, run control, stack, disassembly, symbols,
+the memory map and watches (docs/protocol.md, "Debugger").
+
+Each command is a thin translation to `hsx.debug.Debugger` (`server.debugger`, one per
+executive): the handler reads the fields, checks that the caller may change the PID,
+and names the caller's session as the owner of what it sets, so that a session that
+closes, expires or disconnects takes its breakpoints and watches with it
+(`Server._session_released`).  Owners are session *handles* ("s3"), never ids: listings
+are shown to everyone and ids are secrets.
+
+Ids of breakpoints and watches travel as `breakpoint_id` and `watch_id`: a bare `id` is
+the request's id, which the server echoes.  Dotted names are canonical; the prior
+executive's forms (`bp {op}`, `stack`, `disasm`, `symbols`, `sym {op}`,
+`memory {op: regions}`, `watch {op}`) are aliases of them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from hsx.debug import Debugger
+from hsx.debug.disasm import DEFAULT_COUNT
+from hsx.debug.stack import DEFAULT_FRAMES
+from hsx.debug.symbols import Where
+
+from ..dispatch import Call, Group
+from ..errors import bad_argument
+
+group = Group("debug", features=("debug", "stack", "disasm", "symbols", "watch"))
+
+# disasm.read modes, with the prior executive's and the design's names for them
+_DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
+                 "from_addr": "from", "on-demand": "from", "cached": "from"}
+
+
+def debugger(call: Call) -> Debugger:
+    return call.server.debugger
+
+
+def owner(call: Call) -> str | None:
+    """Who owns what this request sets: the session's handle (None without a session)."""
+    return call.session.handle if call.session is not None else None
+
+
+def controlled_pid(call: Call) -> int:
+    """The request's `pid`, once it is known that the caller may change that task."""
+    pid = call.task().pid
+    call.control(pid)
+    return pid
+
+
+def where(call: Call, *, required: bool = True) -> Where | None:
+    """A code location: `addr` (a number, or text the debugger parses: "0x34",
+    "main+8", "prog.c:12"), `symbol`, or `file` and `line`."""
+    addr = call.args.get("addr", call.args.get("address"))
+    if isinstance(addr, str):
+        return addr
+    if addr is not None:
+        return call.int("addr", min=0, aliases=("address",))
+    if call.has("symbol"):
+        return call.str("symbol")
+    if call.has("file"):
+        return call.str("file"), call.int("line", min=1)
+    if required:
+        raise bad_argument(f"{call.args['cmd']} requires 'addr', 'symbol' or 'file' and 'line'")
+    return None
+
+
+# -- breakpoints ------------------------------------------------------------------------
+
+@group.command("bp.set", "bp.add", writes=True)
+def bp_set(call: Call) -> dict[str, Any]:
+    dbg = debugger(call)
+    pid = controlled_pid(call)
+    bp_id = dbg.breakpoints.set(pid, where(call), temporary=call.bool("temporary"),
+                                condition=call.str("condition", None), owner=owner(call))
+    # not `id` at the top: that is the request's id, echoed
+    return {"breakpoint_id": bp_id,
+            "breakpoint": dbg.breakpoints.describe(dbg.breakpoints.get(bp_id))}
+
+
+@group.command("bp.clear", "bp.remove", "bp.rm", "bp.del", "bp.delete", writes=True)
+def bp_clear(call: Call) -> dict[str, Any]:
+    """By `breakpoint_id`; the older form names `pid` and `addr` and clears what is set
+    there."""
+    breakpoints = debugger(call).breakpoints
+    if call.has("breakpoint_id"):
+        bp = breakpoints.get(call.int("breakpoint_id", min=1))
+        call.control(bp.pid)
+        return {"cleared": [breakpoints.clear(bp.id)]}
+    if not call.has("pid"):
+        raise bad_argument("bp.clear requires 'breakpoint_id' (or 'pid' and 'addr')")
+    pid = controlled_pid(call)
+    addr = debugger(call).symbols.resolve_code(pid, where(call))
+    return {"cleared": [breakpoints.clear(bp.id) for bp in breakpoints.at(pid, addr)
+                        if bp.kind == "breakpoint"]}
+
+
+@group.command("bp.clear_all", "bp.clearall", "bp.reset", writes=True)
+def bp_clear_all(call: Call) -> dict[str, Any]:
+    """Every breakpoint of the task (BRK instructions in its code stay)."""
+    breakpoints = debugger(call).breakpoints
+    pid = controlled_pid(call)
+    return {"cleared": [breakpoints.clear(bp["id"]) for bp in breakpoints.list(pid)
+                        if bp["kind"] == "breakpoint"]}
+
+
+@group.command("bp.enable", writes=True)
+def bp_enable(call: Call) -> dict[str, Any]:
+    return _enable(call, True)
+
+
+@group.command("bp.disable", writes=True)
+def bp_disable(call: Call) -> dict[str, Any]:
+    return _enable(call, False)
+
+
+def _enable(call: Call, enabled: bool) -> dict[str, Any]:
+    breakpoints = debugger(call).breakpoints
+    bp = breakpoints.get(call.int("breakpoint_id", min=1))
+    call.control(bp.pid)
+    return {"breakpoint": breakpoints.enable(bp.id, enabled)}
+
+
+@group.command("bp.list", "bp", "bp.ls")
+def bp_list(call: Call) -> dict[str, Any]:
+    pid = call.task().pid if call.has("pid") else None
+    return {"breakpoints": debugger(call).breakpoints.list(pid)}
+
+
+# -- run control (plain `step`, `pause` and `resume` are in run.py and tasks.py) ----------
+
+def _started(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """The reply of a command that lets the task run on: its `debug_break` comes later,
+    when the auto clock has run it there (`clock` says whether the clock runs)."""
+    return {"result": result, "clock": call.server.clock.status()}
+
+
+@group.command("run.to", writes=True)
+def run_to(call: Call) -> dict[str, Any]:
+    pid = controlled_pid(call)
+    return _started(call, debugger(call).run_to(pid, where(call), owner=owner(call)))
+
+
+@group.command("step.over", writes=True)
+def step_over(call: Call) -> dict[str, Any]:
+    return _started(call, debugger(call).step_over(controlled_pid(call)))
+
+
+@group.command("step.out", writes=True)
+def step_out(call: Call) -> dict[str, Any]:
+    return _started(call, debugger(call).step_out(controlled_pid(call)))
+
+
+@group.command("step.line", writes=True)
+def step_line(call: Call) -> dict[str, Any]:
+    return _started(call, debugger(call).step_line(controlled_pid(call)))
+
+
+# -- inspection -------------------------------------------------------------------------
+
+@group.command("stack.info", "stack", "stack.list")
+def stack_info(call: Call) -> dict[str, Any]:
+    pid = call.task().pid
+    frames = call.int("max_frames", DEFAULT_FRAMES, min=1, aliases=("max", "limit", "frames"))
+    return {"stack": debugger(call).stack_info(pid, frames)}
+
+
+@group.command("disasm.read", "disasm")
+def disasm_read(call: Call) -> dict[str, Any]:
+    pid = call.task().pid
+    mode = call.str("mode", "around")
+    if mode not in _DISASM_MODES:
+        raise bad_argument(f"'mode' must be around or from, not {mode!r}")
+    return {"disasm": debugger(call).disasm(pid, where(call, required=False),
+                                            call.int("count", DEFAULT_COUNT, min=1),
+                                            _DISASM_MODES[mode])}
+
+
+@group.command("symbols.list", "symbols")
+def symbols_list(call: Call) -> dict[str, Any]:
+    pid = call.task().pid
+    return {"symbols": debugger(call).symbols_list(pid, call.str("type", "all",
+                                                                 aliases=("kind",)))}
+
+
+@group.command("symbols.lookup", "sym.lookup", "sym.lookup_name", "sym.name", "sym.addr",
+               "sym.lookup_addr", "sym.line", "sym.lookup_line")
+def symbols_lookup(call: Call) -> dict[str, Any]:
+    """By `name` (the symbol), or by `addr` (what holds it: function, line, label)."""
+    pid = call.task().pid
+    if call.has("name"):
+        key: int | str = call.str("name")
+    elif call.has("addr") or call.has("address"):
+        key = call.int("addr", min=0, aliases=("address",))
+    else:
+        raise bad_argument("symbols.lookup requires 'name' or 'addr'")
+    return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
+
+
+@group.command("symbols.info", "sym", "sym.info")
+def symbols_info(call: Call) -> dict[str, Any]:
+    return {"symbols": debugger(call).symbols.info(call.task().pid)}
+
+
+@group.command("symbols.load", "sym.load", "sym.set", writes=True)
+def symbols_load(call: Call) -> dict[str, Any]:
+    """A `.sym` file on the daemon's side (as `load` reads images); remembered
+    breakpoints that needed names are restored."""
+    pid = controlled_pid(call)
+    return {"symbols": debugger(call).load_symbols(pid, call.str("path"))}
+
+
+@group.command("memory.regions", "memory")
+def memory_regions(call: Call) -> dict[str, Any]:
+    return {"memory": debugger(call).memory_regions(call.task().pid)}
+
+
+# -- watches ----------------------------------------------------------------------------
+
+@group.command("watch.add", "watch.create", writes=True)
+def watch_add(call: Call) -> dict[str, Any]:
+    pid = controlled_pid(call)
+    return {"watch": debugger(call).watch_add(pid, _data_where(call),
+                                              call.int("length", None, min=1,
+                                                       aliases=("size",)),
+                                              stop=call.bool("stop"), owner=owner(call))}
+
+
+def _data_where(call: Call) -> int | str:
+    """A data location: `addr` or `symbol` ("counter", "buf+4"); the older form's `expr`."""
+    if call.has("expr"):
+        expr = call.args["expr"]
+        return expr if isinstance(expr, str) else call.int("expr", min=0)
+    found = where(call)
+    if isinstance(found, tuple):
+        raise bad_argument("a watch needs an address or a data symbol, not a source line")
+    return found
+
+
+@group.command("watch.remove", "watch.rm", "watch.del", "watch.delete", writes=True)
+def watch_remove(call: Call) -> dict[str, Any]:
+    """By `watch_id` (`watch` in the older form, which also named it `id`: that field is
+    the request's id in the dotted form)."""
+    dbg = debugger(call)
+    older = ("watch", "id") if call.args["cmd"] == "watch" else ("watch",)
+    watch_id = call.int("watch_id", min=1, aliases=older)
+    for watch in dbg.watch_list():
+        if watch["id"] == watch_id:
+            call.control(watch["pid"])
+    return {"watch": dbg.watch_remove(watch_id)}
+
+
+@group.command("watch.list", "watch", "watch.ls")
+def watch_list(call: Call) -> dict[str, Any]:
+    pid = call.task().pid if call.has("pid") else None
+    return {"watches": debugger(call).watch_list(pid)}

@@ -71,7 +71,7 @@ def test_session_close_keeps_the_remembered_table(tmp_path):
     assert dbg.breakpoints.list(again.pid)[0]["owner"] is None
 
 
-def test_symbol_breakpoints_wait_for_symbols(tmp_path):
+def test_the_same_build_gets_its_remembered_symbols_without_a_sym_file(tmp_path):
     state = tmp_path / "state"
     rig = make_rig(tmp_path, state_dir=state)
     task = rig.load("fact", FACT)
@@ -79,12 +79,44 @@ def test_symbol_breakpoints_wait_for_symbols(tmp_path):
     rig.debugger.close()
 
     path = build(tmp_path, "fact", FACT)
-    bare = rig.kernel.load(path.read_bytes(), name="fact")         # no .sym found
+    bare = rig.kernel.load(path.read_bytes(), name="fact")         # no .sym file found
+    dbg = Debugger(rig.kernel, state_dir=state)                    # a new debugger: from the store
+    assert dbg.symbols_lookup(bare.pid, "base")["address"] == 92
+    assert [p[0] for p in places(dbg, bare.pid)] == ["fact+0x28"]
+
+
+def test_symbol_breakpoints_wait_for_symbols(tmp_path):
+    state = tmp_path / "state"
+    rig = make_rig(tmp_path, state_dir=state)
+    task = rig.load("fact", FACT)
+    rig.debugger.breakpoints.set(task.pid, "base")
+    rig.debugger.close()
+
+    rebuilt = FACT.replace("_start: LDI R14, 0", "_start: LDI R14, 0\n        LDI R13, 0")
+    path = build(tmp_path, "fact", rebuilt)                        # another build: not remembered
+    bare = rig.kernel.load(path.read_bytes(), name="fact")
     dbg = Debugger(rig.kernel, state_dir=state)
     assert places(dbg, bare.pid) == []
     assert any("not restored" in w for w in dbg.symbols.info(bare.pid)["warnings"])
     dbg.load_symbols(bare.pid, path.with_suffix(".sym"))
     assert [p[0] for p in places(dbg, bare.pid)] == ["fact+0x28"]
+
+
+def test_exported_traces_are_kept_in_the_store(tmp_path):
+    state = tmp_path / "state"
+    rig = make_rig(tmp_path, state_dir=state)
+    task = rig.load("fact", FACT)
+    rig.debugger.trace_on(task.pid)
+    rig.kernel.run(20)
+    out = tmp_path / "t.jsonl"
+    count = rig.debugger.trace_export(task.pid, out)
+    out.unlink()                                                   # the file is gone ...
+    rig.debugger.close()
+    again = Debugger(rig.kernel, state_dir=state)                  # ... after a restart
+    history = again.trace_history()
+    assert [(h["app"], h["pid"]) for h in history] == [("fact", task.pid)]
+    stored = again.stored_trace(history[0]["id"])
+    assert stored.header["count"] == count == len(stored.records) > 0
 
 
 def test_no_state_dir_means_nothing_is_remembered(rig):

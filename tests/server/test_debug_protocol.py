@@ -327,6 +327,11 @@ def test_memory_trace_files_and_errors(server, connect, tmp_path):
     elsewhere = tmp_path / "out" / "t.jsonl"
     exported = c.request("trace.export", pid=pid, path=str(elsewhere))["trace"]
     assert exported["path"] == str(elsewhere) and elsewhere.is_file()
+    kept = c.request("trace.exports")["exports"]
+    assert [e["path"] for e in kept] == [str(path), str(elsewhere)]
+    elsewhere.unlink()                           # the store still has it
+    from_store = c.request("trace.load", export_id=kept[1]["id"])["trace"]
+    assert from_store["count"] == 8 and from_store["records"][-3:] == records["records"]
 
     server.server.config.host = "192.0.2.1"      # as if listening on a network address
     with pytest.raises(ProtocolError) as refused:

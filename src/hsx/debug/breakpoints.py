@@ -17,7 +17,7 @@ from hsx.vm import Machine
 from . import errors as E
 from .conditions import Condition, ConditionError, TaskEnv, parse_condition
 from .errors import DebugError
-from .store import BreakpointStore, StoredBreakpoint
+from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where
 
 
@@ -74,7 +74,7 @@ class Breakpoint:
 
 class BreakpointTable:
     def __init__(self, symbols: SymbolService, machine: MachineBreakpoints,
-                 store: BreakpointStore | None) -> None:
+                 store: DebugStore | None) -> None:
         self.symbols = symbols
         self.machine = machine
         self.store = store

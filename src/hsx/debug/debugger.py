@@ -25,10 +25,10 @@ from .breakpoints import BreakpointTable, MachineBreakpoints
 from .disasm import DEFAULT_COUNT, disassemble
 from .errors import BAD_ARGUMENT, TASK_ENDED, DebugError
 from .stepping import RunControl
-from .store import BreakpointStore
+from .store import DebugStore
 from .symbols import SymbolService, Where
 from .tap import Taps
-from .trace import TraceBuffers
+from .trace import TraceBuffers, TraceFile, parse_trace
 from .watches import WatchTable
 
 STORE_FILE = "debug.sqlite3"
@@ -41,8 +41,8 @@ class Debugger:
         self.kernel = kernel
         if state_dir is None and kernel.store is not None:
             state_dir = Path(kernel.store.path).parent
-        self.store = BreakpointStore(Path(state_dir) / STORE_FILE) if state_dir is not None else None
-        self.symbols = SymbolService(kernel)
+        self.store = DebugStore(Path(state_dir) / STORE_FILE) if state_dir is not None else None
+        self.symbols = SymbolService(kernel, self.store)
         self._machine = MachineBreakpoints(kernel.machine)
         self.breakpoints = BreakpointTable(self.symbols, self._machine, self.store)
         taps = Taps()
@@ -194,7 +194,25 @@ class Debugger:
         return self._traces.records(pid, limit)
 
     def trace_export(self, pid: int, path: str | os.PathLike, limit: int | None = None) -> int:
-        return self._traces.export(self.symbols.get(pid).task, path, limit)
+        """Write the trace as JSON lines to `path` and keep it in the debug store (when
+        there is one) so it can be read back after the file is gone; returns the count."""
+        task = self.symbols.get(pid).task
+        lines = self._traces.export_lines(task, limit)
+        with open(path, "w", encoding="utf-8") as out:
+            out.write("".join(line + "\n" for line in lines))
+        if self.store is not None:
+            self.store.save_trace(task.app_name, pid, os.fspath(path), lines)
+        return len(lines) - 1
+
+    def trace_history(self) -> list[dict[str, Any]]:
+        """Traces exported so far (also by earlier runs of the executive)."""
+        return self.store.traces() if self.store is not None else []
+
+    def stored_trace(self, trace_id: int) -> TraceFile:
+        lines = self.store.trace_lines(trace_id) if self.store is not None else None
+        if lines is None:
+            raise DebugError(BAD_ARGUMENT, f"no stored trace with id {trace_id}")
+        return parse_trace(lines, f"stored trace {trace_id}")
 
     # -- the kernel's side ----------------------------------------------------------------
 

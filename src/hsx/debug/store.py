@@ -1,8 +1,11 @@
-"""Breakpoints remembered across loads and executive restarts (SQLite).
+"""Debug state remembered across loads and executive restarts (SQLite).
 
-Rows are keyed by app name and by a location that survives a rebuild: a source line,
-else a symbol plus offset, else (no symbols) a bare address.  Addresses are worked out
-again from the task's symbols each time the app is loaded.
+- Breakpoints, keyed by app name and by a location that survives a rebuild: a source
+  line, else a symbol plus offset, else (no symbols) a bare address.  Addresses are
+  worked out again from the task's symbols each time the app is loaded.
+- Symbol tables, keyed by app name and a hash of the image's code, so an app whose
+  `.sym` file is gone still gets names when the same build is loaded again.
+- Exported traces, so `trace.export` history can be listed and read back later.
 """
 from __future__ import annotations
 
@@ -23,6 +26,19 @@ CREATE TABLE IF NOT EXISTS breakpoints (
     condition TEXT,
     enabled INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (app, key)
+);
+CREATE TABLE IF NOT EXISTS symbol_tables (
+    app TEXT NOT NULL,
+    code_hash TEXT NOT NULL,
+    sym TEXT NOT NULL,
+    PRIMARY KEY (app, code_hash)
+);
+CREATE TABLE IF NOT EXISTS trace_exports (
+    id INTEGER PRIMARY KEY,
+    app TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    path TEXT,
+    records TEXT NOT NULL
 )"""
 
 
@@ -47,15 +63,15 @@ class StoredBreakpoint:
         return f"{where}|{self.condition or ''}"
 
 
-class BreakpointStore:
+class DebugStore:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = os.fspath(path)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA busy_timeout = 5000")
-            self._db.execute(_SCHEMA)
+            self._db.executescript(_SCHEMA)
         except sqlite3.Error as error:
-            raise DebugError(E.STORE, f"breakpoint store {self.path}: {error}") from None
+            raise DebugError(E.STORE, f"debug store {self.path}: {error}") from None
 
     def save(self, app: str, entry: StoredBreakpoint) -> None:
         self._run("INSERT OR REPLACE INTO breakpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -70,6 +86,29 @@ class BreakpointStore:
                          "FROM breakpoints WHERE app = ? ORDER BY rowid", (app,)).fetchall()
         return [StoredBreakpoint(s, o, f, ln, a, c, bool(e)) for s, o, f, ln, a, c, e in rows]
 
+    def save_symbols(self, app: str, code_hash: str, sym_json: str) -> None:
+        self._run("INSERT OR REPLACE INTO symbol_tables VALUES (?, ?, ?)",
+                  (app, code_hash, sym_json))
+
+    def symbols(self, app: str, code_hash: str) -> str | None:
+        row = self._run("SELECT sym FROM symbol_tables WHERE app = ? AND code_hash = ?",
+                        (app, code_hash)).fetchone()
+        return row[0] if row else None
+
+    def save_trace(self, app: str, pid: int, path: str | None, lines: list[str]) -> int:
+        """Keep an exported trace (its JSON lines); returns its id."""
+        cursor = self._run("INSERT INTO trace_exports (app, pid, path, records) VALUES (?, ?, ?, ?)",
+                           (app, pid, path, "\n".join(lines)))
+        return int(cursor.lastrowid)
+
+    def traces(self) -> list[dict]:
+        rows = self._run("SELECT id, app, pid, path FROM trace_exports ORDER BY id", ()).fetchall()
+        return [{"id": i, "app": a, "pid": p, "path": path} for i, a, p, path in rows]
+
+    def trace_lines(self, trace_id: int) -> list[str] | None:
+        row = self._run("SELECT records FROM trace_exports WHERE id = ?", (trace_id,)).fetchone()
+        return row[0].split("\n") if row else None
+
     def close(self) -> None:
         self._db.close()
 
@@ -77,4 +116,4 @@ class BreakpointStore:
         try:
             return self._db.execute(sql, args)
         except sqlite3.Error as error:
-            raise DebugError(E.STORE, f"breakpoint store {self.path}: {error}") from None
+            raise DebugError(E.STORE, f"debug store {self.path}: {error}") from None

@@ -6,18 +6,20 @@ answers carry a warning saying why names are missing.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from hsx.image.sym import SymbolFileError, SymbolTable, load_sym
+from hsx.image.sym import SymbolFileError, SymbolTable, load_sym, read_sym, write_sym
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 
 from . import errors as E
 from .code import CodeMap
 from .errors import DebugError
+from .store import DebugStore
 
 # A code location: an address, a symbol ("main", "main+0x10"), a numeric string, or a
 # source line as ("file.c", 12) or "file.c:12".
@@ -37,8 +39,9 @@ class TaskSymbols:
 
 
 class SymbolService:
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, store: DebugStore | None = None) -> None:
         self.kernel = kernel
+        self.store = store
         self._tasks: dict[int, TaskSymbols] = {}
 
     # -- attaching tables -----------------------------------------------------------------
@@ -51,8 +54,11 @@ class SymbolService:
         table = path = None
         if task.symbols_path is not None:
             table, path = self._read(task, task.symbols_path, warnings)
+            self._remember(task, table)
         else:
-            warnings.append(f"no symbols for {task.app_name}: showing addresses only")
+            table = self._remembered(task)
+            if table is None:
+                warnings.append(f"no symbols for {task.app_name}: showing addresses only")
         entry = TaskSymbols(task, table, self._code_map(task, table), path, warnings)
         self._tasks[task.pid] = entry
         return entry
@@ -66,7 +72,22 @@ class SymbolService:
             raise DebugError(E.SYMBOL_FILE, warnings[-1])
         entry.table, entry.path, entry.warnings = table, path, warnings
         entry.code = self._code_map(entry.task, table)
+        self._remember(entry.task, table)
         return self.info(pid)
+
+    def _remember(self, task: Task, table: SymbolTable | None) -> None:
+        if self.store is not None and table is not None:
+            self.store.save_symbols(task.base_name, code_hash(task), write_sym(table).decode())
+
+    def _remembered(self, task: Task) -> SymbolTable | None:
+        """The table stored for this very build of the app, if any."""
+        text = self.store.symbols(task.base_name, code_hash(task)) if self.store else None
+        if text is None:
+            return None
+        try:
+            return read_sym(text)
+        except SymbolFileError:
+            return None
 
     @staticmethod
     def _read(task: Task, source: str | os.PathLike | SymbolTable,
@@ -240,6 +261,11 @@ class SymbolService:
         else:
             out["warnings"] = list(entry.warnings)
         return out
+
+
+def code_hash(task: Task) -> str:
+    """Identifies a build: its code and rodata."""
+    return hashlib.sha256(task.image.code + task.image.rodata).hexdigest()[:32]
 
 
 def _parse_int(text: str) -> int | None:

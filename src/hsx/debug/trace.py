@@ -13,7 +13,7 @@ import json
 import os
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from hsx.isa import decode, format_instruction
 from hsx.kernel.task import Task
@@ -65,15 +65,11 @@ class TraceBuffers:
             chosen = chosen[-limit:] if limit > 0 else []
         return [record_json(pid, r) for r in chosen]
 
-    def export(self, task: Task, path: str | os.PathLike, limit: int | None = None) -> int:
-        """Write a header line and the records as JSON lines; returns how many."""
+    def export_lines(self, task: Task, limit: int | None = None) -> list[str]:
+        """A header line and the records, as JSON lines (the `hsx.trace/1` format)."""
         records = self.records(task.pid, limit)
         header = {"format": FORMAT, "pid": task.pid, "app": task.app_name, "count": len(records)}
-        with open(path, "w", encoding="utf-8") as out:
-            for item in [header, *records]:
-                out.write(json.dumps(item, sort_keys=True) + "\n")
-        return len(records)
-
+        return [json.dumps(item, sort_keys=True) for item in [header, *records]]
 
 
 def record_json(pid: int, record: TraceRecord) -> dict[str, Any]:
@@ -102,26 +98,34 @@ _REQUIRED = ("seq", "pid", "pc", "opcode")
 
 
 def load_trace(path: str | os.PathLike) -> TraceFile:
-    """Read a file written by `export` (or records without a header line)."""
+    """Read a file written by `trace_export` (or records without a header line)."""
+    try:
+        with open(path, encoding="utf-8") as src:
+            return parse_trace(src, str(path))
+    except OSError as error:
+        raise DebugError(E.TRACE_FILE, f"{path}: {error}") from None
+
+
+def parse_trace(lines: Iterable[str], source: str) -> TraceFile:
+    """Trace JSON lines -> header and records; DebugError names the bad line."""
     header: dict[str, Any] = {}
     records = []
     try:
-        with open(path, encoding="utf-8") as src:
-            for number, line in enumerate(src, 1):
-                if not line.strip():
-                    continue
-                item = json.loads(line)
-                if not isinstance(item, dict):
-                    raise ValueError(f"line {number} is not a JSON object")
-                if "format" in item and not records and not header:
-                    if item["format"] != FORMAT:
-                        raise ValueError(f"format {item['format']!r} is not {FORMAT}")
-                    header = item
-                    continue
-                missing = [k for k in _REQUIRED if not isinstance(item.get(k), int)]
-                if missing:
-                    raise ValueError(f"line {number}: missing or non-integer {', '.join(missing)}")
-                records.append(item)
-    except (OSError, ValueError) as error:        # json.JSONDecodeError is a ValueError
-        raise DebugError(E.TRACE_FILE, f"{path}: {error}") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            if not isinstance(item, dict):
+                raise ValueError(f"line {number} is not a JSON object")
+            if "format" in item and not records and not header:
+                if item["format"] != FORMAT:
+                    raise ValueError(f"format {item['format']!r} is not {FORMAT}")
+                header = item
+                continue
+            missing = [k for k in _REQUIRED if not isinstance(item.get(k), int)]
+            if missing:
+                raise ValueError(f"line {number}: missing or non-integer {', '.join(missing)}")
+            records.append(item)
+    except ValueError as error:        # json.JSONDecodeError is a ValueError
+        raise DebugError(E.TRACE_FILE, f"{source}: {error}") from None
     return TraceFile(header, records)

@@ -73,16 +73,26 @@ def trace_export(call: Call) -> dict[str, Any]:
                       "format": TRACE_FORMAT}}
 
 
+@group.command("trace.exports")
+def trace_exports(call: Call) -> dict[str, Any]:
+    """Traces exported so far, kept in the executive's state store (also across restarts)."""
+    return {"exports": debugger(call).trace_history()}
+
+
 @group.command("trace.load")
 async def trace_load(call: Call) -> dict[str, Any]:
-    """Read an exported file back (off the event loop: it may be large)."""
-    path = _path(call)
+    """Read an export back, from the state store by `export_id` or from a file by `path`
+    (off the event loop: it may be large)."""
     limit = call.int("limit", None, min=0)
-    loaded = await asyncio.to_thread(load_trace, path)
+    if call.has("export_id"):
+        export_id = call.int("export_id", min=1)
+        loaded, where = debugger(call).stored_trace(export_id), {"export_id": export_id}
+    else:
+        path = _path(call)
+        loaded, where = await asyncio.to_thread(load_trace, path), {"path": str(path)}
     records = loaded.records if limit is None else loaded.records[-limit:] if limit else []
-    return {"trace": {"path": str(path), "header": loaded.header,
-                      "count": len(loaded.records), "returned": len(records),
-                      "records": records}}
+    return {"trace": {**where, "header": loaded.header, "count": len(loaded.records),
+                      "returned": len(records), "records": records}}
 
 
 def _path(call: Call, default: str | None = None) -> Path:

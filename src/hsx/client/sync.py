@@ -14,7 +14,8 @@ from collections import deque
 from typing import Any, Iterator
 
 from .errors import ConnectionClosed
-from .wire import DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event
+from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
+                   session_open_fields)
 
 _READ = 1 << 16
 
@@ -84,17 +85,8 @@ class Client:
                      observer: bool = False, heartbeat_s: float | None = None,
                      features: list[str] | None = None,
                      max_events: int | None = None, auth: str | None = None) -> dict[str, Any]:
-        capabilities: dict[str, Any] = {}
-        if features is not None:
-            capabilities["features"] = features
-        if max_events is not None:
-            capabilities["max_events"] = max_events
-        fields: dict[str, Any] = {"client": client, "capabilities": capabilities,
-                                  "pid_lock": pid_lock, "observer": observer}
-        if heartbeat_s is not None:
-            fields["heartbeat_s"] = heartbeat_s
-        if auth is not None:
-            fields["auth"] = auth
+        fields = session_open_fields(client, pid_lock, observer, heartbeat_s, features,
+                                     max_events, auth)
         reply = self.request("session.open", **fields)
         self.session = reply["session"]
         self.session_id = self.session["id"]

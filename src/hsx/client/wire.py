@@ -20,6 +20,24 @@ def encode_request(cmd: str, fields: dict[str, Any], request_id: int,
     return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
 
 
+def session_open_fields(client: str, pid_lock: int | list[int] | None, observer: bool,
+                        heartbeat_s: float | None, features: list[str] | None,
+                        max_events: int | None, auth: str | None) -> dict[str, Any]:
+    """The `session.open` request both clients send (only the fields that were given)."""
+    capabilities: dict[str, Any] = {}
+    if features is not None:
+        capabilities["features"] = features
+    if max_events is not None:
+        capabilities["max_events"] = max_events
+    fields: dict[str, Any] = {"client": client, "capabilities": capabilities,
+                              "pid_lock": pid_lock, "observer": observer}
+    if heartbeat_s is not None:
+        fields["heartbeat_s"] = heartbeat_s
+    if auth is not None:
+        fields["auth"] = auth
+    return fields
+
+
 def decode(line: bytes) -> dict[str, Any]:
     message = json.loads(line)
     if not isinstance(message, dict):

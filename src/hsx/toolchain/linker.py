@@ -5,7 +5,8 @@ multiple of its alignment (4 or more, so `.align` and word loads stay correct); 
 after all rodata, at `RODATA_BASE + ro_len` rounded up to 4 (the linker pads rodata so
 that this start is aligned enough for every module's bss).  A symbol is looked up in
 the referencing module's own labels first, then among all modules' exports, so one
-module cannot capture another's local label.  Equal inputs give byte-equal outputs.
+module cannot capture another's local label; names in `LinkOptions.weak` that nothing
+defines resolve to 0 (weak references).  Equal inputs give byte-equal outputs.
 """
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ class LinkOptions:
     app_name: str | None = None
     allow_multiple: bool = True
     req_caps: int = 0
+    # weak references: these names resolve to address 0 when no module defines them
+    # (C `__attribute__((weak))` declarations, e.g. optional parts of the C library)
+    weak: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -154,6 +158,8 @@ class Linker:
         if own is not None:
             return _Target(self._address(placed, own.section, own.offset), own.section)
         exported = self.exports.get(name)
+        if exported is None and name in self.options.weak:
+            return _Target(0, "text")
         return exported[0] if exported else None
 
     # -- relocation -----------------------------------------------------------------

@@ -3,7 +3,9 @@
 `compile_c_file` turns one C file into an `ObjectModule` (and its MVASM), `build_c`
 links C files with the C runtime from `lib/` (crt0, libc, soft-float), and
 `build_c_file` is the one-call entry point `hsx run prog.c` uses.  The runtime is
-compiled once per back-end/library version and cached as `.hxo` files.
+compiled once per back-end/library version and cached as `.hxo` files, one per
+function or variable (like `-ffunction-sections` archive members), so a program links
+only the library code it refers to, directly or through other library code.
 """
 from __future__ import annotations
 
@@ -30,18 +32,19 @@ from .debuginfo import DebugCollector
 from .emit import ModuleEmitter
 from .frame import layout_frame
 from .isel import select_function
-from .reader import CompileError, read_module
+from .naming import symbol_name
+from .reader import CompileError, llvm, read_module
 from .regalloc import allocate
 
 CLANG_CANDIDATES = ("clang-19", "clang-18", "clang-17", "clang-16", "clang")
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
                 "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables")
-RUNTIME_OPT = 2
+RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
 
 
 @dataclass
 class Options:
-    opt: int = 0
+    opt: int | str = 0              # clang's -O level: 0, 1, 2 or "s"
     debug: bool = False
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()
@@ -53,6 +56,8 @@ class CompiledUnit:
     mvasm: str
     module: ObjectModule
     debug: dict = field(default_factory=dict)
+    weak: frozenset[str] = frozenset()   # weak references (resolve to 0 if undefined)
+    pieces: list[ObjectModule] = field(default_factory=list)   # library build: per symbol
 
 
 def lib_dir() -> Path:
@@ -105,8 +110,38 @@ def clang_ir(path: str, options: Options) -> str:
     return result.stdout
 
 
-def compile_ir(ir: str, source: str, debug: bool) -> tuple[str, list, dict]:
-    """MVASM text, per-line source locations and debug facts for one IR module."""
+_LOCAL_LINKAGE = (llvm.Linkage.internal, llvm.Linkage.private)
+
+
+def prepare_ir(ir: str, prefix: str | None = None) -> tuple[str, frozenset[str]]:
+    """The weak references of an IR module and, with `prefix`, the IR with its
+    module-local functions and variables renamed `prefix + name` and made external, so
+    that the unit can be split into one object per symbol (static names stay unique and
+    never clash with C names, which cannot contain '.')."""
+    if prefix is None and "extern_weak" not in ir:
+        return ir, frozenset()
+    context = llvm.create_context()
+    try:
+        ref = llvm.parse_assembly(ir, context=context)
+    except RuntimeError:
+        return ir, frozenset()              # read_module reports the problem
+    weak = set()
+    renamed = False
+    for value in [*ref.functions, *ref.global_variables]:
+        if value.is_declaration:
+            if value.linkage == llvm.Linkage.external_weak:
+                weak.add(symbol_name(value.name))
+        elif prefix is not None and value.linkage in _LOCAL_LINKAGE:
+            value.name = prefix + value.name
+            value.linkage = llvm.Linkage.external
+            renamed = True
+    return (str(ref) if renamed else ir), frozenset(weak)
+
+
+def compile_ir(ir: str, source: str, debug: bool,
+               pieces: list[tuple[str, str]] | None = None) -> tuple[str, list, dict]:
+    """MVASM text, per-line source locations and debug facts for one IR module.
+    With `pieces`, also append (symbol, MVASM) for each function and variable."""
     module = read_module(ir, source)
     evaluator = ConstEvaluator(module.layout, module.aliases)
     emitter = ModuleEmitter(module, evaluator)
@@ -125,25 +160,40 @@ def compile_ir(ir: str, source: str, debug: bool) -> tuple[str, list, dict]:
         if collector is not None:
             collector.placed(mf, start, len(emitter.out.lines))
     emitter.globals()
+    if pieces is not None:
+        if module.asm:                      # file-scope asm: keep the unit whole
+            pieces.append(("", emitter.out.text()))
+        else:
+            pieces.extend(emitter.piece_texts())
     facts = collector.finish() if collector is not None else {}
     return emitter.out.text(), emitter.out.locs, facts
 
 
-def compile_c_file(path: str, options: Options) -> CompiledUnit:
+def compile_c_file(path: str, options: Options, split: bool = False) -> CompiledUnit:
+    """Compile one C file.  `split` (used for the library) also assembles each
+    function and variable into its own object (`CompiledUnit.pieces`)."""
     ir = clang_ir(path, options)
     source = os.path.relpath(path) if not os.path.isabs(path) else path
+    stem = os.path.splitext(os.path.basename(path))[0]
+    ir, weak = prepare_ir(ir, f"__hsx.{symbol_name(stem)}." if split else None)
+    pieces: list[tuple[str, str]] | None = [] if split else None
     try:
-        text, locs, facts = compile_ir(ir, source, options.debug)
+        text, locs, facts = compile_ir(ir, source, options.debug, pieces)
     except CompileError as exc:
         raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
-    stem = os.path.splitext(os.path.basename(path))[0]
     module = assemble_source(text, f"{stem}.mvasm")
     module.name = source
     if options.debug:
         _use_c_lines(module, locs, facts)
     else:
         module.files, module.lines = (), []
-    return CompiledUnit(source, text, module, facts)
+    objects = []
+    for name, piece in pieces or ():
+        obj = assemble_source(piece, f"{stem}.mvasm")
+        obj.files, obj.lines = (), []
+        obj.name = f"{source}:{name}" if name else source
+        objects.append(obj)
+    return CompiledUnit(source, text, module, facts, weak, objects)
 
 
 def _use_c_lines(module: ObjectModule, locs: list, facts: dict) -> None:
@@ -196,13 +246,21 @@ def _cache_dir() -> Path:
 
 
 @dataclass
+class Member:
+    """One archive member: an object and the names it refers to weakly."""
+    module: ObjectModule
+    weak: frozenset[str] = frozenset()
+
+
+@dataclass
 class Runtime:
     crt0: ObjectModule              # first: the entry point
-    library: list[ObjectModule]     # linked as needed, like an archive
+    library: list[Member]           # linked as needed, like an archive
     crtend: ObjectModule            # last: marks the end of bss (the heap's start)
 
 
 _RUNTIME: dict[str, Runtime] = {}
+_MANIFEST = "members.json"
 
 
 def _assemble_lib(name: str) -> ObjectModule:
@@ -212,44 +270,71 @@ def _assemble_lib(name: str) -> ObjectModule:
     return module
 
 
+def _build_library() -> list[Member]:
+    """Every library source, C files split into one member per function and variable
+    (their statics renamed `__hsx.<file>.<name>` and exported), MVASM files whole."""
+    options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),))
+    members: list[Member] = []
+    for path in _runtime_sources():
+        if path.suffix == ".c":
+            unit = compile_c_file(str(path), options, split=True)
+            for obj in unit.pieces:
+                obj.name = "lib/" + path.name + obj.name[len(unit.source):]
+                members.append(Member(obj, frozenset(
+                    unit.weak & {r.symbol for r in obj.relocs})))
+        else:
+            module = assemble_source(path.read_text(), path.name)
+            module.files, module.lines = (), []
+            module.name = f"lib/{path.name}"
+            members.append(Member(module))
+    return members
+
+
 def runtime_objects() -> Runtime:
-    """crt0, the library modules (compiled at -O2, cached on disk by content), crtend."""
+    """crt0, the library members (compiled at -O2, cached on disk by content), crtend."""
     key = _fingerprint()
     cached = _RUNTIME.get(key)
     if cached is not None:
         return cached
     folder = _cache_dir() / key
-    objects: list[ObjectModule] = []
-    sources = _runtime_sources()
-    if folder.is_dir() and all((folder / (p.name + ".hxo")).is_file() for p in sources):
-        objects = [_load(folder / (p.name + ".hxo"), p) for p in sources]
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),))
-        for path in sources:
-            if path.suffix == ".c":
-                module = compile_c_file(str(path), options).module
-            else:
-                module = assemble_source(path.read_text(), path.name)
-            module.files, module.lines = (), []
-            _store(folder / (path.name + ".hxo"), module)
-            module.name = f"lib/{path.name}"
-            objects.append(module)
-    runtime = Runtime(_assemble_lib("crt0.mvasm"), objects, _assemble_lib("crtend.mvasm"))
+    members = _load_library(folder)
+    if members is None:
+        members = _build_library()
+        _store_library(folder, members)
+    runtime = Runtime(_assemble_lib("crt0.mvasm"), members, _assemble_lib("crtend.mvasm"))
     _RUNTIME[key] = runtime
     return runtime
 
 
-def _store(path: Path, module: ObjectModule) -> None:
+def _store_library(folder: Path, members: list[Member]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for k, member in enumerate(members):
+        name = f"m{k:04d}.hxo"
+        _write_atomic(folder / name, write_hxo(member.module))
+        entries.append({"file": name, "name": member.module.name,
+                        "weak": sorted(member.weak)})
+    doc = json.dumps({"members": entries}, indent=1, sort_keys=True) + "\n"
+    _write_atomic(folder / _MANIFEST, doc.encode())      # last: marks the cache complete
+
+
+def _load_library(folder: Path) -> list[Member] | None:
+    try:
+        entries = json.loads((folder / _MANIFEST).read_text())["members"]
+        members = []
+        for entry in entries:
+            module = load_hxo(folder / entry["file"])
+            module.name = entry["name"]
+            members.append(Member(module, frozenset(entry["weak"])))
+        return members
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_bytes(write_hxo(module))
+    tmp.write_bytes(data)
     os.replace(tmp, path)
-
-
-def _load(path: Path, source: Path) -> ObjectModule:
-    module = load_hxo(path)
-    module.name = f"lib/{source.name}"
-    return module
 
 
 def _undefined(module: ObjectModule) -> set[str]:
@@ -261,38 +346,45 @@ def _undefined(module: ObjectModule) -> set[str]:
     return {n for n in names if n not in module.symbols}
 
 
-def select_runtime(user: Sequence[ObjectModule], library: Sequence[ObjectModule]
-                   ) -> list[ObjectModule]:
-    """The library modules the program needs (archive semantics: a module is linked when
-    it defines a symbol that is still undefined), in library order."""
-    providers: dict[str, ObjectModule] = {}
-    for module in library:
-        for name in module.exports:
-            providers.setdefault(name, module)
-    defined = {n for m in user for n in m.exports}
-    wanted = set().union(*(_undefined(m) for m in user)) if user else set()
-    chosen: list[ObjectModule] = []
-    pending = sorted(wanted - defined)
+def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Member]:
+    """The library members the program needs, in library order (archive semantics:
+    a member is linked when it defines a symbol that a linked module refers to and
+    nothing defines yet; weak references do not pull members in)."""
+    providers: dict[str, int] = {}
+    for k, member in enumerate(library):
+        for name in member.module.exports:
+            providers.setdefault(name, k)
+    defined = {n for m in user for n in m.module.exports}
+    pending = sorted(set().union(*(_undefined(m.module) - m.weak for m in user)) - defined,
+                     reverse=True)
+    chosen: set[int] = set()
     while pending:
         name = pending.pop()
-        module = providers.get(name)
-        if module is None or any(module is c for c in chosen):
+        k = providers.get(name)
+        if k is None or k in chosen or name in defined:
             continue
-        chosen.append(module)
-        defined |= set(module.exports)
-        pending.extend(sorted(_undefined(module) - defined))
-    return [m for m in library if any(m is c for c in chosen)]
+        chosen.add(k)
+        member = library[k]
+        defined |= member.module.exports
+        pending.extend(sorted(_undefined(member.module) - member.weak - defined,
+                              reverse=True))
+    return [library[k] for k in sorted(chosen)]
 
 
 # ---------------------------------------------------------------------------------------
 # programs
 
-def link_program(units: Sequence[ObjectModule], app_name: str | None = None) -> LinkResult:
+def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
+                 weak: Sequence[frozenset[str]] = ()) -> LinkResult:
+    """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
+    library members they need and crtend."""
     runtime = runtime_objects()
-    modules = [runtime.crt0, *units]
-    modules += select_runtime(modules, runtime.library)
-    modules.append(runtime.crtend)
-    result = link(modules, LinkOptions(entry="_start", app_name=app_name))
+    user = [Member(runtime.crt0)] + [
+        Member(m, weak[i] if i < len(weak) else frozenset()) for i, m in enumerate(units)]
+    chosen = select_runtime(user, runtime.library)
+    modules = [m.module for m in user + chosen] + [runtime.crtend]
+    weak_names = frozenset().union(*(m.weak for m in user + chosen))
+    result = link(modules, LinkOptions(entry="_start", app_name=app_name, weak=weak_names))
     result.symbols = _without_local_labels(result.symbols)
     return result
 
@@ -316,7 +408,7 @@ def build_c(sources: Iterable[str], options: Options | None = None,
             app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
     options = options or Options()
     units = [compile_c_file(s, options) for s in sources]
-    return link_program([u.module for u in units], app_name), units
+    return link_program([u.module for u in units], app_name, [u.weak for u in units]), units
 
 
 def build_c_file(path: str | os.PathLike, opt: int = 2, debug: bool = False) -> HxeImage:

@@ -90,6 +90,9 @@ def assign_arguments(word_counts: list[int], aligns: list[int], fixed: int
     return locations, fixed_bytes, offset
 
 
+PRINTF_FLOAT = "__hsx_printf_float"
+
+
 class Selector:
     """Lowers one IR function."""
 
@@ -1274,6 +1277,10 @@ class Selector:
             self._intrinsic(i, name, args)
             return
         fn_ty: FuncT = i.fn_ty
+        if fn_ty.vararg and any(isinstance(a.ty, FloatT) for a in args[len(fn_ty.params):]):
+            # like MSVC's _fltused: only programs that can print floating point link
+            # printf's %f/%e/%g code (lib/src/printf_float.c) and its soft double
+            self.mf.imports.add(PRINTF_FLOAT)
         arg_words = []
         aligns = []
         for k, arg in enumerate(args):

@@ -102,6 +102,7 @@ class MFunction:
     saved: list = field(default_factory=list)    # callee-saved registers used
     frame_size: int = 0               # bytes below the saved registers
     jump_tables: list = field(default_factory=list)   # (label, [MBlock])
+    imports: set = field(default_factory=set)         # symbols to `.import` (link pulls)
     loc: object = None
     debug: dict = field(default_factory=dict)
 

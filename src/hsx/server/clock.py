@@ -163,7 +163,10 @@ async def _serve_io() -> None:
 
     One yield is not enough: socket callbacks found by that loop iteration are queued
     behind this task's own wake-up, so the next batch would run first and every request
-    would wait a whole extra batch.
+    would wait a whole extra batch.  `time.sleep(0)` first hands the GIL to any other
+    thread of this process (a client or UI embedding the server) that is waiting for it:
+    without it such a thread can wait out many batches (measured: 140 ms vs 2 ms).
     """
+    time.sleep(0)
     await asyncio.sleep(0)
     await asyncio.sleep(0)

@@ -168,7 +168,8 @@ def raw_program(draw):
 
 def quiet_machine(translate):
     return Machine(StandaloneSvc(stdout=io.BytesIO(), stderr=io.BytesIO(),
-                                 sleep=lambda seconds: None), translate=translate)
+                                 sleep=lambda seconds: None), translate=translate,
+                   hot_after=1)   # translate at first sight: test the translator
 
 
 @settings(max_examples=300, deadline=None)

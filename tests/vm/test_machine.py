@@ -325,3 +325,17 @@ def test_portable_word_view_behaves_like_the_native_one(monkeypatch, tr):
     assert isinstance(portable.regs, words.LittleEndianWords)
     m.run(portable, 100)
     assert bytes(portable.mem) == bytes(native.mem) and m.registers(portable)[6] == 0x11223344
+
+
+def test_blocks_are_compiled_only_once_they_are_hot():
+    from hsx.vm import Machine
+    from hsx.vm.translate import HOT_AFTER
+    from vmkit import asm, image
+    words = asm("LDI32 R4, 1000", "ADDI R1, R1, 1", "CMP R1, R4", "BNE -2",   # loop at 8
+                "LDI R0, 0", "SVC 0x100")
+    machine = Machine(hot_after=HOT_AFTER)
+    ctx = machine.create_context(image(words))
+    machine.run(ctx, 3 * (HOT_AFTER - 2))            # the loop has run, but not often enough
+    assert ctx.blocks == {}
+    stop = machine.run(ctx, 10_000)
+    assert ctx.blocks and stop.status == 0 and ctx.regs[1] == 1000

@@ -74,7 +74,8 @@ def image(words: list[int], rodata: bytes = b"", entry: int = 0, bss: int = 0) -
 
 
 def machine(translate: bool = True, **svc) -> Machine:
-    return Machine(StandaloneSvc(**svc) if svc else None, translate=translate)
+    # hot_after=1: blocks are translated at first sight, so tests exercise the translator
+    return Machine(StandaloneSvc(**svc) if svc else None, translate=translate, hot_after=1)
 
 
 def load(*lines: str | int, translate: bool = True, rodata: bytes = b"", entry: int = 0,

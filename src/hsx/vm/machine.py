@@ -20,6 +20,7 @@ from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
+from .translate import HOT_AFTER
 from .trace import TraceRecord, make_record, predict_access
 
 # Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
@@ -33,9 +34,11 @@ _BUDGET, _EXITED, _RETURNED, _FAULT, _BRK, _BREAKPOINT, _SVC = (
 class Machine:
     """Runs contexts. `translate=False` keeps to the exact interpreter (slower)."""
 
-    def __init__(self, svc: SvcHandler | None = None, *, translate: bool = True) -> None:
+    def __init__(self, svc: SvcHandler | None = None, *, translate: bool = True,
+                 hot_after: int = HOT_AFTER) -> None:
         self.svc: SvcHandler = svc if svc is not None else StandaloneSvc()
         self.translate = translate
+        self.hot_after = hot_after      # arrivals before a block is compiled (1: at once)
 
     # --- contexts ---
 
@@ -124,7 +127,7 @@ class Machine:
                 ctx.pc, ctx.steps = pc, base + budget
                 return Stop(_BUDGET, budget, pc)
             except Untranslated:
-                translate.install(ctx, pc)
+                translate.install(ctx, pc, self.hot_after)
             except SvcTrap as trap:
                 n -= 1
                 ctx.pc, ctx.steps = trap.pc + 4, base + budget - n

@@ -63,7 +63,33 @@ def invalidate(ctx, addr: int) -> None:
             ctx.btab[start >> 2] = untranslated
 
 
-def install(ctx, pc: int) -> None:
+HOT_AFTER = 400       # arrivals at a block start before it is worth compiling
+
+
+def install(ctx, pc: int, hot_after: int = HOT_AFTER) -> None:
+    """First arrival at `pc`: interpret it and count arrivals; translate once it is hot.
+
+    Compiling a block costs about as much as interpreting it a few hundred times, so
+    code that runs once (start-up, a long straight path) is never compiled.
+    """
+    if hot_after <= 1:
+        translate(ctx, pc)
+        return
+    index = pc >> 2
+    op = ctx.ops[index]
+    arrivals = [hot_after]
+
+    def warming(n: int) -> tuple[int, int]:
+        arrivals[0] -= 1
+        if arrivals[0] > 0:
+            return op(), n - 1
+        translate(ctx, pc)
+        return ctx.btab[index](n)
+
+    ctx.btab[index] = warming
+
+
+def translate(ctx, pc: int) -> None:
     """Fill the block-table entry for `pc`: a translated block, or one interpreted step."""
     instrs = _collect(ctx, pc)
     op = ctx.ops[pc >> 2]

@@ -59,3 +59,17 @@ def test_step_line_on_compiled_c_stays_in_main_and_runs_over_calls(rig, program)
     dbg.resume(task.pid)
     rig.run_until(lambda: task.ended)
     assert task.exit_status == 0 + 1 + 4
+
+
+def test_symbols_list_globals_and_locals_of_a_g_build(rig, program):
+    task = rig.kernel.load(program)
+    dbg = rig.debugger
+    globals_ = dbg.symbols_list(task.pid, "globals")
+    (counter,) = globals_["symbols"]
+    assert counter["name"] == "counter" and counter["line"] == 1
+    assert globals_["types"][counter["type"]]["name"] == "int"
+    assert counter["address"] == dbg.symbols_lookup(task.pid, "counter")["address"]
+    locals_ = dbg.symbols_list(task.pid, "locals")
+    named = {(v["function"], v["name"]) for v in locals_["symbols"]}
+    assert named == {("square", "x"), ("square", "y"), ("main", "total"), ("main", "i")}
+    assert all(v["location"]["kind"] == "frame" for v in locals_["symbols"])

@@ -226,11 +226,20 @@ class SymbolService:
     # -- listing --------------------------------------------------------------------------
 
     def list(self, pid: int, kind: str = "all") -> dict[str, Any]:
-        """`symbols.list`: kind is "all", "functions" (code labels) or "variables"."""
-        if kind not in ("all", "functions", "variables"):
-            raise DebugError(E.BAD_ARGUMENT, f"type must be all, functions or variables, not {kind!r}")
+        """`symbols.list`: kind is "all", "functions" (code labels) or "variables"; or
+        "globals" / "locals", the C variables of a -g build with their `types` table."""
+        if kind not in ("all", "functions", "variables", "globals", "locals"):
+            raise DebugError(E.BAD_ARGUMENT, "type must be all, functions, variables, "
+                             f"globals or locals, not {kind!r}")
         entry = self.get(pid)
         table = entry.table
+        if kind in ("globals", "locals"):
+            records = (table.globals if kind == "globals" else table.locals) if table else []
+            listed = [{k: (dict(v) if isinstance(v, dict) else v)
+                       for k, v in r.__dict__.items()} for r in records]
+            return {"pid": pid, "type": kind, "count": len(listed), "symbols": listed,
+                    "types": [dict(t) for t in table.types] if table else [],
+                    "warnings": list(entry.warnings)}
         symbols = []
         if table is not None:
             chosen = (table.functions if kind == "functions" else table.variables

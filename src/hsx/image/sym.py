@@ -55,6 +55,37 @@ class MemoryRegion:
     end: int                        # inclusive, as in the prior format
 
 
+@dataclass(frozen=True)
+class GlobalVariable:
+    """A C global of a -g build: `type` indexes `SymbolTable.types`."""
+
+    name: str
+    address: int
+    type: int | None
+    file: str | None = None
+    line: int | None = None
+    symbol: str | None = None       # the linked label, when it differs from `name`
+    static: bool = False
+
+
+@dataclass(frozen=True)
+class LocalVariable:
+    """A local (or parameter) of a -g build, valid for code addresses low_pc <= pc < high_pc.
+
+    `location` is {"kind": "frame", "offset": n} (the variable is at R14 + n; n < 0) or
+    {"kind": "register", "reg": n}."""
+
+    function: str
+    name: str
+    type: int | None
+    location: dict
+    low_pc: int = 0
+    high_pc: int = 0
+    file: str | None = None
+    line: int | None = None
+    arg: int | None = None          # 1-based parameter number, for parameters
+
+
 @dataclass
 class SymbolTable:
     functions: list[Symbol] = field(default_factory=list)
@@ -62,6 +93,14 @@ class SymbolTable:
     lines: list[LineInfo] = field(default_factory=list)
     regions: list[MemoryRegion] = field(default_factory=list)
     hxe_crc: int = 0
+    # -g builds: C type descriptions (a type reference is an index into `types`), each a
+    # dict with "kind" (base, pointer, typedef, const, volatile, struct, union, array,
+    # enum, function), "size" in bytes and, by kind: "name", "encoding", "pointee",
+    # "type" (typedef/qualifier target), "fields" [{name, type, offset[, bit_offset,
+    # bit_size]}], "element"/"count", "enumerators" [{name, value}].
+    types: list[dict] = field(default_factory=list)
+    globals: list[GlobalVariable] = field(default_factory=list)
+    locals: list[LocalVariable] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.functions.sort(key=_order)
@@ -108,6 +147,14 @@ class SymbolTable:
         hi = bisect.bisect_right(self._starts[space], address)
         return sorted(s.name for s in symbols[lo:hi])
 
+    def locals_at(self, pc: int) -> list[LocalVariable]:
+        """The locals whose valid range holds code address `pc`."""
+        return [v for v in self.locals if v.low_pc <= pc < v.high_pc]
+
+    def global_variable(self, name: str) -> GlobalVariable | None:
+        found = [g for g in self.globals if g.name == name]
+        return min(found, key=lambda g: g.static) if found else None
+
     def line_for(self, pc: int) -> LineInfo | None:
         """Source line of the instruction at `pc` (exact; an LDI32 literal has none)."""
         i = bisect.bisect_left(self._line_pcs, pc)
@@ -126,7 +173,7 @@ class SymbolTable:
         labels: dict[str, list[str]] = {}
         for symbol in self.functions + self.variables:
             labels.setdefault(f"0x{symbol.address:08X}", []).append(symbol.name)
-        return {
+        doc = {
             "version": SYM_VERSION,
             "hxe_crc": self.hxe_crc,
             "symbols": {
@@ -138,6 +185,15 @@ class SymbolTable:
             "memory_regions": [{"name": r.name, "type": r.type, "start": r.start, "end": r.end}
                                for r in self.regions],
         }
+        if self.types or self.globals or self.locals:      # only -g builds have these
+            doc["types"] = [dict(t) for t in self.types]
+            doc["globals"] = [_plain(g) for g in self.globals]
+            doc["locals"] = [_plain(v) for v in self.locals]
+        return doc
+
+
+def _plain(record) -> dict[str, Any]:
+    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in record.__dict__.items()}
 
 
 def _order(symbol: Symbol) -> tuple:
@@ -179,10 +235,24 @@ def read_sym(data: bytes | str, name: str = "<sym>") -> SymbolTable:
                    for e in doc.get("instructions") or [] if e.get("line") is not None],
             regions=[MemoryRegion(r["name"], r.get("type", ""), int(r["start"]), int(r["end"]))
                      for r in doc.get("memory_regions") or []],
-            hxe_crc=int(doc.get("hxe_crc") or 0))
+            hxe_crc=int(doc.get("hxe_crc") or 0),
+            types=[dict(t) for t in doc.get("types") or []],
+            globals=[GlobalVariable(
+                name=str(g["name"]), address=int(g["address"]), type=_ref(g.get("type")),
+                file=g.get("file"), line=g.get("line"), symbol=g.get("symbol"),
+                static=bool(g.get("static"))) for g in doc.get("globals") or []],
+            locals=[LocalVariable(
+                function=str(v["function"]), name=str(v["name"]), type=_ref(v.get("type")),
+                location=dict(v["location"]), low_pc=int(v.get("low_pc") or 0),
+                high_pc=int(v.get("high_pc") or 0), file=v.get("file"), line=v.get("line"),
+                arg=v.get("arg")) for v in doc.get("locals") or []])
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError, KeyError, TypeError,
             ValueError) as exc:
         raise SymbolFileError(f"{name}: not a valid symbol file ({exc})") from None
+
+
+def _ref(value) -> int | None:
+    return None if value is None else int(value)
 
 
 def _symbols(entries: Iterable[dict] | None, section: str) -> Iterable[Symbol]:

@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 from hsx.image.hxe import normalize_app_name
 from hsx.image.hxo import LineEntry, ObjectModule, load_hxo, write_hxo
 from hsx.image.model import HxeImage
-from hsx.image.sym import SymbolTable
+from hsx.image.sym import GlobalVariable, LocalVariable, SymbolTable
 from hsx.toolchain.build import assemble_source
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 from hsx.toolchain.linker import LinkOptions, LinkResult, link
@@ -401,14 +401,63 @@ def _without_local_labels(table: SymbolTable) -> SymbolTable:
         following = next((a for a in starts if a > f.address), f.address)
         sized.append(replace(f, size=following - f.address))
     return SymbolTable(sized, list(table.variables), list(table.lines), list(table.regions),
-                       table.hxe_crc)
+                       table.hxe_crc, list(table.types), list(table.globals),
+                       list(table.locals))
+
+
+def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) -> SymbolTable:
+    """`table` with the C types, globals and locals of the -g `units` (addresses from the
+    linked labels: a global or function that is not in the image is left out)."""
+    types, globals_, locals_ = list(table.types), list(table.globals), list(table.locals)
+    for unit in units:
+        facts = unit.debug
+        if not facts.get("types") and not facts.get("globals") and not facts.get("locals"):
+            continue
+        base = len(types)
+
+        def ref(index: int | None) -> int | None:
+            return None if index is None else index + base
+        for t in facts.get("types", ()):
+            t = dict(t)
+            for key in ("pointee", "type", "element", "base"):
+                if key in t:
+                    t[key] = ref(t[key])
+            if "fields" in t:
+                t["fields"] = [{**m, "type": ref(m["type"])} for m in t["fields"]]
+            types.append(t)
+        for g in facts.get("globals", ()):
+            symbol = _linked(table.variables, g["symbol"], g["static"], g["file"])
+            if symbol is not None:
+                globals_.append(GlobalVariable(
+                    g["name"], symbol.address, ref(g["type"]), g["file"], g["line"],
+                    g["symbol"] if g["symbol"] != g["name"] else None, g["static"]))
+        for v in facts.get("locals", ()):
+            fn = _linked(table.functions, v["function"], False, v["file"])
+            if fn is not None:
+                locals_.append(LocalVariable(
+                    v["function"], v["name"], ref(v["type"]), dict(v["location"]),
+                    fn.address, fn.address + fn.size, v["file"], v["line"], v.get("arg")))
+    return replace(table, types=types, globals=globals_, locals=locals_)
+
+
+def _linked(symbols, name: str, static: bool, file: str | None):
+    """The linked label `name`: the exported one, or a module-local one from `file`."""
+    found = [s for s in symbols if s.name == name]
+    exported = [s for s in found if s.scope == "global"]
+    if exported and not static:
+        return exported[0]
+    local = [s for s in found if s.scope != "global" and (s.file == file or len(found) == 1)]
+    return local[0] if len(local) == 1 else None
 
 
 def build_c(sources: Iterable[str], options: Options | None = None,
             app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
     options = options or Options()
     units = [compile_c_file(s, options) for s in sources]
-    return link_program([u.module for u in units], app_name, [u.weak for u in units]), units
+    result = link_program([u.module for u in units], app_name, [u.weak for u in units])
+    if options.debug:
+        result.symbols = attach_debug_variables(result.symbols, units)
+    return result, units
 
 
 def build_c_file(path: str | os.PathLike, opt: int = 2, debug: bool = False) -> HxeImage:

@@ -564,6 +564,10 @@ def _md_value(p: Parser) -> object:
         p.next()
         node = MDNode(tok.value)
         while not p.at(")"):
+            if p.peek().text != ":":            # positional: DIExpression(DW_OP_..., 4)
+                node.items.append(_md_field(p))
+                p.accept(",")
+                continue
             key = p.next().text
             p.expect(":")
             node.fields[key] = _md_field(p)
@@ -603,6 +607,9 @@ def _md_field(p: Parser) -> object:
         words = [tok.text]
         while p.accept("|"):
             words.append(p.next().text)
+        if len(words) == 1 and p.tok.kind == "int" and tok.text[:1] == "i" \
+                and tok.text[1:].isdigit():
+            return p.next().value              # a typed integer: extraData: i64 0
         return words[0] if len(words) == 1 else words
     if tok.kind == "punct" and tok.text == "!" and p.peek().kind == "str":
         p.next()

@@ -369,6 +369,7 @@ class Selector:
                 size = self.layout.size(i.src_ty) * count
                 self.slots[i] = self.mf.slot(size, max(self.layout.align(i.src_ty), 4),
                                              name=i.name)
+                self.mf.debug.setdefault("alloca_slots", {})[i] = self.slots[i]
 
     def _plan_address_folding(self) -> None:
         """GEPs with constant offsets used only as load/store addresses are not computed

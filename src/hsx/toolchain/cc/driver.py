@@ -29,6 +29,7 @@ from hsx.toolchain.linker import LinkOptions, LinkResult, link
 
 from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
+from .irtext import IRSyntaxError
 from .emit import ModuleEmitter
 from .frame import layout_frame
 from .isel import select_function
@@ -181,6 +182,8 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
         text, locs, facts = compile_ir(ir, source, options.debug, pieces)
     except CompileError as exc:
         raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
+    except IRSyntaxError as exc:        # IR the back end cannot handle: a clear error, not wrong code
+        raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) from None
     module = assemble_source(text, f"{stem}.mvasm")
     module.name = source
     if options.debug:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import llvmlite.binding as llvm
 
 from . import irtext
-from .irtext import (CFloat, CGlobal, CInt, CNull, CUndef, CZero, MDNode, MDRef, Parser,
+from .irtext import (CFloat, IRSyntaxError, CGlobal, CInt, CNull, CUndef, CZero, MDNode, MDRef, Parser,
                      tokenize)
 from .types import FuncT, IntT, Layout, PtrT, StructT, Type
 
@@ -149,7 +149,15 @@ def read_module(text: str, source_name: str = "<ir>") -> Module:
         ref.verify()
     except RuntimeError as exc:
         raise CompileError(f"LLVM IR does not parse: {exc}", source_name) from None
-    return _Reader(ref, source_name).read()
+    reader = _Reader(ref, source_name)
+    try:
+        return reader.read()
+    except IRSyntaxError as exc:
+        message = f"unsupported construct: {exc}"
+    # Raise outside the handler, once the reader and its traceback (which hold llvmlite
+    # references into the module) are gone: freeing them after the module crashes.
+    del reader
+    raise CompileError(message, source_name)
 
 
 class _Reader:

@@ -2,10 +2,15 @@
 `hsx run` does), so a developer can load a source file straight into the executive.
 
 Compiling C takes long enough to matter, so `needs_thread` tells the caller to build off
-the event loop; reading never touches the kernel, loading does (on the loop)."""
+the event loop; reading never touches the kernel, loading does (on the loop).  C is
+compiled by `hsx cc` in a child process: clang and LLVM are large native code, and
+whatever goes wrong in them must never take the executive down."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from hsx.image.errors import ImageError
@@ -28,8 +33,7 @@ def read_image(path: str | os.PathLike) -> HxeImage:
             from hsx.toolchain.diagnostics import ToolchainError
             try:
                 if suffix == ".c":
-                    from hsx.toolchain.cc import build_c_file
-                    return build_c_file(path)
+                    return _compile_c(path)
                 from hsx.toolchain.build import build_file
                 return build_file(path)
             except ToolchainError as error:
@@ -39,6 +43,18 @@ def read_image(path: str | os.PathLike) -> HxeImage:
         raise RequestError(f"bad_image:{error.code}", f"{path}: {error}") from None
     except OSError as error:
         raise RequestError("file_not_found", f"{path}: {error.strerror or error}") from None
+
+
+def _compile_c(path: Path) -> HxeImage:
+    with tempfile.TemporaryDirectory(prefix="hsx-cc-") as tmp:
+        out = Path(tmp) / f"{path.stem}.hxe"
+        done = subprocess.run([sys.executable, "-m", "hsx", "cc", "-O2", str(path), "-o", str(out)],
+                              capture_output=True, text=True, timeout=600)
+        if done.returncode != 0 or not out.is_file():
+            why = (done.stderr or done.stdout).strip().splitlines() or [
+                f"the compiler ended with status {done.returncode}"]
+            raise RequestError("build_failed", f"{path}: {why[-1]}")
+        return read_hxe_file(out)
 
 
 def needs_thread(path: str | os.PathLike) -> bool:

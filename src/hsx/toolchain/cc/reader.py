@@ -154,13 +154,19 @@ def read_module(text: str, source_name: str = "<ir>") -> Module:
         return reader.read()
     except IRSyntaxError as exc:
         message = f"unsupported construct: {exc}"
-    # Raise outside the handler, once the reader and its traceback (which hold llvmlite
-    # references into the module) are gone: freeing them after the module crashes.
-    del reader
+    finally:
+        reader.release()
     raise CompileError(message, source_name)
 
 
 class _Reader:
+    def release(self) -> None:
+        """Drop every llvmlite reference now, in order, so none outlives the module
+        (freed later by the garbage collector, after the module, they crash)."""
+        for table in (self.values, self.blocks, self.struct_refs, self.bodies):
+            table.clear()
+        self.ref = None
+
     def __init__(self, ref, source_name: str) -> None:
         self.ref = ref
         self.source_name = source_name

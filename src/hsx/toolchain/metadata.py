@@ -135,20 +135,26 @@ def _flag_word(value: Any, names: dict[str, int], what: str, key: str) -> int:
     return value
 
 
-def _value(record: dict[str, Any]) -> dict[str, Any]:
-    what = "value"
-    out = _rename(record, _VALUE_ALIASES, what)
-    for key in ("group", "value"):
+def _identity(out: dict[str, Any], id_key: str, text_keys: tuple[str, ...],
+              flag_names: dict[str, int], what: str) -> None:
+    """Check what values and commands share: group and id, strings, flags, auth."""
+    for key in ("group", id_key):
         _required(out, key, what)
         _int(out, key, 0, 255, what)
-    for key in ("name", "unit", "group_name"):
+    for key in text_keys:
         _text(out, key, what)
     if "flags" in out:
-        out["flags"] = _flag_word(out["flags"], _VALUE_FLAG_NAMES, what, "flags")
+        out["flags"] = _flag_word(out["flags"], flag_names, what, "flags")
         _int(out, "flags", 0, 255, what)
     if "auth" in out:
         out["auth"] = _flag_word(out["auth"], AUTH_LEVELS, what, "auth")
         _int(out, "auth", 0, 255, what)
+
+
+def _value(record: dict[str, Any]) -> dict[str, Any]:
+    what = "value"
+    out = _rename(record, _VALUE_ALIASES, what)
+    _identity(out, "value", ("name", "unit", "group_name"), _VALUE_FLAG_NAMES, what)
     for key in _FLOATS:
         value = out.get(key)
         if value is None:
@@ -164,17 +170,7 @@ def _value(record: dict[str, Any]) -> dict[str, Any]:
 def _command(record: dict[str, Any]) -> dict[str, Any]:
     what = "command"
     out = _rename(record, _COMMAND_ALIASES, what)
-    for key in ("group", "cmd"):
-        _required(out, key, what)
-        _int(out, key, 0, 255, what)
-    for key in ("name", "help", "group_name"):
-        _text(out, key, what)
-    if "flags" in out:
-        out["flags"] = _flag_word(out["flags"], COMMAND_FLAGS, what, "flags")
-        _int(out, "flags", 0, 255, what)
-    if "auth" in out:
-        out["auth"] = _flag_word(out["auth"], AUTH_LEVELS, what, "auth")
-        _int(out, "auth", 0, 255, what)
+    _identity(out, "cmd", ("name", "help", "group_name"), COMMAND_FLAGS, what)
     handler = out.get("handler")
     if isinstance(handler, int) and not isinstance(handler, bool):
         if "handler_offset" in out:

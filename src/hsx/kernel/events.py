@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 Listener = Callable[["Event"], None]
 
@@ -60,7 +60,7 @@ class EventBus:
         if type_ not in self.HIGH_RATE:
             self.history.append(event)
         for listener, wanted in self._listeners:
-            if wanted is None or _matches(type_, wanted):
+            if wanted is None or type_matches(type_, wanted):
                 listener(event)
         return event
 
@@ -71,8 +71,9 @@ class EventBus:
     def _refresh_high_rate(self) -> None:
         self._wanted_high_rate = {
             t for t in self.HIGH_RATE
-            if any(w is None or _matches(t, w) for _, w in self._listeners)}
+            if any(w is None or type_matches(t, w) for _, w in self._listeners)}
 
 
-def _matches(type_: str, wanted: frozenset[str]) -> bool:
-    return type_ in wanted or any(type_.startswith(prefix) for prefix in wanted)
+def type_matches(type_: str, categories: Iterable[str]) -> bool:
+    """A category names an event type exactly or by prefix ("mailbox" -> "mailbox_send")."""
+    return any(type_.startswith(category) for category in categories)

@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterable, Protocol
 
-from hsx.kernel.events import Event, EventBus
+from hsx.kernel.events import Event, EventBus, type_matches
 
 from .errors import RequestError, bad_argument
 from .framing import encode
@@ -75,10 +75,7 @@ class Clause:
     def matches(self, type_: str, pid: int | None) -> bool:
         if self.pids is not None and pid not in self.pids:
             return False
-        for category in self.categories:
-            if type_ == category or type_.startswith(category):
-                return True
-        return False
+        return type_matches(type_, self.categories)
 
     def view(self) -> dict[str, Any]:
         return {"pids": sorted(self.pids) if self.pids is not None else None,

@@ -61,15 +61,16 @@ def _build(path: str) -> HxeImage:
 
 
 def _write(task: Task, fd: int, data: bytes) -> None:
+    """Guest bytes straight to the process's stream (text already queued goes first)."""
     stream = sys.stdout if fd == 1 else sys.stderr
     buffer = getattr(stream, "buffer", None)
+    stream.flush()
     if buffer is None:
         stream.write(data.decode("utf-8", "replace"))
-    else:
         stream.flush()
+    else:
         buffer.write(data)
         buffer.flush()
-    stream.flush()
 
 
 class _StdinPump:

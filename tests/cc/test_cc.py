@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from cckit import compile_and_run, run_image
 from click.testing import CliRunner
-
-from cckit import compile_and_run, requires_clang, run_image
-
-pytestmark = requires_clang
 
 
 def _build(tmp_path, files: dict[str, str], opt=2, debug=False):

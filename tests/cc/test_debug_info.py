@@ -9,10 +9,6 @@ import pytest
 from hsx.image.sym import read_sym, write_sym
 from hsx.vm import Machine, StandaloneSvc, StopReason
 
-from cckit import requires_clang
-
-pytestmark = requires_clang
-
 SOURCE = r"""
 struct point { char tag; int x; short y; };
 typedef struct point point_t;

@@ -5,10 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from cckit import requires_clang
-
-pytestmark = requires_clang
-
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "c"
 MAX_INSTRUCTIONS = 5_000_000
 

@@ -3,8 +3,7 @@ same status when built with gcc (natively) and with hsx cc at -O0 and -O2 (on th
 from __future__ import annotations
 
 import pytest
-
-from cckit import PROGRAMS, native_run, requires_clang, requires_gcc, run_image
+from cckit import PROGRAMS, native_run, requires_gcc, run_image
 
 SOURCES = sorted(PROGRAMS.glob("*.c"))
 
@@ -21,7 +20,6 @@ def native_results(tmp_path_factory):
     return get
 
 
-@requires_clang
 @requires_gcc
 @pytest.mark.parametrize("opt", [0, 2])
 @pytest.mark.parametrize("source", SOURCES, ids=[s.stem for s in SOURCES])

@@ -44,14 +44,16 @@ def _write(path: Path, data: bytes | str) -> None:
 @click.option("-D", "defines", multiple=True, help="Define a macro (NAME or NAME=VALUE).")
 @click.option("-S", "emit_asm", is_flag=True, help="Stop after code generation: write MVASM.")
 @click.option("-c", "emit_object", is_flag=True, help="Stop after assembly: write .hxo.")
+@click.option("--clang", "clang", metavar="PATH", envvar="HSX_CLANG",
+              help="Use this clang instead of the bundled one (also $HSX_CLANG).")
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: int, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
-               emit_object: bool) -> None:
+               emit_object: bool, clang: str | None) -> None:
     """Compile C files to an HSX image (linked with crt0 and the C library)."""
     from hsx.toolchain.cc.driver import Options, build_c, compile_c_file, sources_json
 
     options = Options(opt=min(opt, 2), debug=debug, include_dirs=include_dirs,
-                      defines=defines)
+                      defines=defines, clang=clang)
     if (emit_asm or emit_object) and output is not None and len(sources) > 1:
         _fail(["hsx: -o with -S or -c needs exactly one source file"])
     try:

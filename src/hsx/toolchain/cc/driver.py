@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -29,15 +28,15 @@ from hsx.toolchain.linker import LinkOptions, LinkResult, link
 
 from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
-from .irtext import IRSyntaxError
 from .emit import ModuleEmitter
 from .frame import layout_frame
+from .frontend import clang_command
+from .irtext import IRSyntaxError
 from .isel import select_function
 from .naming import symbol_name
 from .reader import CompileError, llvm, read_module
 from .regalloc import allocate
 
-CLANG_CANDIDATES = ("clang-19", "clang-18", "clang-17", "clang-16", "clang")
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
                 "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables")
 RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
@@ -49,6 +48,7 @@ class Options:
     debug: bool = False
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()
+    clang: str | None = None        # a system clang instead of the bundled one
 
 
 @dataclass
@@ -69,18 +69,6 @@ def lib_dir() -> Path:
     return Path(__file__).resolve().parents[4] / "lib"
 
 
-def find_clang() -> str:
-    env = os.environ.get("HSX_CLANG")
-    if env:
-        return env
-    for name in CLANG_CANDIDATES:
-        path = shutil.which(name)
-        if path:
-            return path
-    raise ToolchainError([Diagnostic("no clang found (install clang-19 or set HSX_CLANG)",
-                                     "hsx cc")])
-
-
 def _fail(message: str, where: str = "") -> ToolchainError:
     return ToolchainError([Diagnostic(message, where)])
 
@@ -90,7 +78,7 @@ def _fail(message: str, where: str = "") -> ToolchainError:
 
 def clang_ir(path: str, options: Options) -> str:
     """LLVM IR text for a C file; clang's diagnostics become the error's lines."""
-    cmd = [find_clang(), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
+    cmd = [*clang_command(options.clang), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
            "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-"]
     if options.debug:
         cmd.append("-g")
@@ -238,7 +226,7 @@ def _fingerprint() -> str:
             [lib_dir() / "crt0.mvasm", lib_dir() / "crtend.mvasm"]:
         h.update(path.name.encode())
         h.update(path.read_bytes())
-    h.update(find_clang().encode())
+    h.update(" ".join(clang_command()).encode())
     return h.hexdigest()[:24]
 
 

@@ -1451,6 +1451,26 @@ class Selector:
         self.emit("select", [d], [c, a, b])
         self.define(i, [d])
 
+    def _three_way(self, i: Instr, args: list, sign: bool) -> None:
+        """llvm.scmp/ucmp: -1, 0 or 1 as a < b, a == b, a > b."""
+        bits = int_bits(args[0].ty)
+        if bits > 32:
+            raise self.error(f"64-bit {i.opcode} intrinsic is not supported", i)
+        a = self.ext(self.get1(args[0]), bits, sign)
+        b = self.ext(self.get1(args[1]), bits, sign)
+        prefix = "s" if sign else "u"
+        gt, lt = self.new(), self.new()
+        self.emit("setcc", [gt], [a, b], (prefix + "gt", None))
+        self.emit("setcc", [lt], [a, b], (prefix + "lt", None))
+        low = self.alu("SUB", gt, lt)
+        self.define(i, [low, self.alui("ASRI", low, 31)] if int_bits(i.ty) > 32 else [low])
+
+    def intr_scmp(self, i, args):
+        self._three_way(i, args, True)
+
+    def intr_ucmp(self, i, args):
+        self._three_way(i, args, False)
+
     def intr_smax(self, i, args):
         self._minmax(i, args, "sgt")
 

@@ -97,7 +97,13 @@ def array_sum(count: int, passes: int) -> HxeImage:
 REPEATS = 5
 
 
-def timed_run(make_context, translate: bool):
+# The engines compared: the Python engine's exact interpreter and its translator, and
+# the native engine (the C core of port/c/).
+ENGINES = {"interp": {"engine": "python", "translate": False},
+           "translate": {"engine": "python"}, "native": {"engine": "native"}}
+
+
+def timed_run(make_context, engine: str):
     """(stop, best VM seconds, best Python-loop ns/iteration) over REPEATS rounds, each a
     fresh context preceded by a measurement of the reference loop: on a shared host both
     sides then see the same conditions. The first round also pays for translating
@@ -105,7 +111,7 @@ def timed_run(make_context, translate: bool):
     best, best_py, stop = float("inf"), float("inf"), None
     for _ in range(REPEATS):
         best_py = min(best_py, python_ns())
-        machine = Machine(translate=translate)
+        machine = Machine(**ENGINES[engine])
         ctx = make_context(machine)
         t0 = time.perf_counter()
         stop = machine.run(ctx, 1 << 62)
@@ -139,12 +145,12 @@ def workload_rows(quick: bool) -> list[tuple]:
             if setup:
                 setup(machine, ctx)
             return ctx
-        for translate in (False, True):
-            stop, seconds, py_ns = timed_run(make_context, translate)
+        for engine in ENGINES:
+            stop, seconds, py_ns = timed_run(make_context, engine)
             assert stop.reason is StopReason.EXITED and stop.status == expect, stop
             ratio = py_ns * 1e-9 * iterations / seconds
-            rows.append((name, "translate" if translate else "interp", stop.executed,
-                         seconds, stop.executed / seconds, ratio))
+            rows.append((name, engine, stop.executed, seconds, stop.executed / seconds,
+                         ratio))
     return rows
 
 
@@ -179,17 +185,16 @@ def breakpoint_rows(quick: bool) -> list[tuple]:
     rows = []
     img = image(counted_loop(n).code_words + words(i("RET")))
     unreachable = len(img.code) - 4
-    for translate in (False, True):
+    for engine in ENGINES:
         for with_bp in (False, True):
             def make_context(machine, with_bp=with_bp):
                 ctx = machine.create_context(img)
                 if with_bp:
                     machine.add_breakpoint(ctx, unreachable)
                 return ctx
-            stop, seconds, _ = timed_run(make_context, translate)
+            stop, seconds, _ = timed_run(make_context, engine)
             assert stop.reason is StopReason.EXITED
-            rows.append(("translate" if translate else "interp", with_bp, seconds,
-                         stop.executed / seconds))
+            rows.append((engine, with_bp, seconds, stop.executed / seconds))
     return rows
 
 

@@ -6,13 +6,13 @@ import pytest
 
 from hsx.vm import ContextState, LoadError, MachineError, StopReason
 from hsx.vm.layout import Layout
-from vmkit import image, asm, load, machine
+from vmkit import MODE_IDS, MODES, asm, image, load, machine
 
 TOP = 0x10000 - 64 - 16
 BASE = TOP - 0x2000
 
 
-@pytest.fixture(params=[False, True], ids=["interp", "translate"])
+@pytest.fixture(params=MODES, ids=MODE_IDS)
 def tr(request):
     return request.param
 
@@ -333,7 +333,7 @@ def test_blocks_are_compiled_only_once_they_are_hot():
     from vmkit import asm, image
     words = asm("LDI32 R4, 1000", "ADDI R1, R1, 1", "CMP R1, R4", "BNE -2",   # loop at 8
                 "LDI R0, 0", "SVC 0x100")
-    machine = Machine(hot_after=HOT_AFTER)
+    machine = Machine(hot_after=HOT_AFTER, engine="python")
     ctx = machine.create_context(image(words))
     machine.run(ctx, 3 * (HOT_AFTER - 2))            # the loop has run, but not often enough
     assert ctx.blocks == {}

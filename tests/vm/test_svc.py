@@ -7,13 +7,13 @@ import time
 import pytest
 
 from hsx.isa.opcodes import HSX_ERR_ENOSYS
-from hsx.vm import ContextState, Machine, StandaloneSvc, StopReason, SvcStop
-from vmkit import asm, image, load
+from hsx.vm import ContextState, StandaloneSvc, StopReason, SvcStop
+from vmkit import MODE_IDS, MODES, asm, image, load, machine_for
 
 MSG = b"hello, world\n"
 
 
-@pytest.fixture(params=[False, True], ids=["interp", "translate"])
+@pytest.fixture(params=MODES, ids=MODE_IDS)
 def tr(request):
     return request.param
 
@@ -68,7 +68,7 @@ def test_unknown_calls_are_enosys(tr, imm):
 
 def test_sleep_sleeps_then_continues(tr):
     slept = []
-    m = Machine(StandaloneSvc(sleep=slept.append), translate=tr, hot_after=1)
+    m = machine_for(StandaloneSvc(sleep=slept.append), tr)
     ctx = m.create_context(image(asm("LDI R0, 250", "SVC 0x600", "LDI R1, 9", "SVC 0x100")))
     stop = m.run(ctx, 100)
     assert slept == [0.25] and stop.reason is StopReason.EXITED and stop.status == 0
@@ -95,7 +95,7 @@ def test_custom_handler_can_stop_the_run_and_resume(tr):
             return SvcStop.exit(ctx.regs[0] + 1)
         return None
 
-    m = Machine(kernel, translate=tr, hot_after=1)
+    m = machine_for(kernel, tr)
     ctx = m.create_context(image(asm("LDI R1, 1", "SVC 0x601", "ADD R0, R0, R1", "SVC 0x100")))
     stop = m.run(ctx, 100)
     assert stop.reason is StopReason.SVC and stop.svc.detail == "tick" and stop.pc == 4

@@ -7,12 +7,12 @@ import pytest
 from hsx.isa import EncodingError
 from hsx.isa.opcodes import HSX_ERR_ENOSYS
 from hsx.vm import ContextState, StopReason
-from vmkit import asm, image, load, machine
+from vmkit import MODE_IDS, MODES, asm, image, load, machine
 
 TOP = 0x10000 - 64 - 16           # stack_top with the default 64 KiB memory
 
 
-@pytest.fixture(params=[False, True], ids=["interp", "translate"])
+@pytest.fixture(params=MODES, ids=MODE_IDS)
 def tr(request):
     return request.param
 

@@ -73,9 +73,21 @@ def image(words: list[int], rodata: bytes = b"", entry: int = 0, bss: int = 0) -
     return HxeImage(code=code, rodata=rodata, entry=entry, bss_size=bss)
 
 
-def machine(translate: bool = True, **svc) -> Machine:
+# How a test runs guest code: the Python engine's exact interpreter, its translator, or
+# the native engine (the C core).  Fixtures parametrize over all three.
+MODES = [False, True, "native"]
+MODE_IDS = ["interp", "translate", "native"]
+
+
+def machine_for(svc, mode: bool | str = True) -> Machine:
+    if mode == "native":
+        return Machine(svc, engine="native")
     # hot_after=1: blocks are translated at first sight, so tests exercise the translator
-    return Machine(StandaloneSvc(**svc) if svc else None, translate=translate, hot_after=1)
+    return Machine(svc, translate=mode, hot_after=1, engine="python")
+
+
+def machine(translate: bool | str = True, **svc) -> Machine:
+    return machine_for(StandaloneSvc(**svc) if svc else None, translate)
 
 
 def load(*lines: str | int, translate: bool = True, rodata: bytes = b"", entry: int = 0,

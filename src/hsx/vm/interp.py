@@ -22,9 +22,9 @@ from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
 from hsx.isa.encoding import FORM_FIELDS
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
-from .errors import FaultKind
-from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, memory_fault,
-                      pc_fault, sp_fault, stack_fault)
+from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, illegal_fault,
+                      literal_fault, memory_fault, off_end_fault, pc_fault, sp_fault,
+                      stack_fault)
 
 Op = Callable[[], int]
 
@@ -230,7 +230,7 @@ def valid_target(target: int, code_len: int) -> bool:
 def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     """The closure executing the instruction `ins` located at `pc` in `ctx`."""
     if ins is None:
-        return _illegal(pc, int.from_bytes(ctx.image.code[pc:pc + 4], "big"))
+        return _raiser(lambda: illegal_fault(pc, int.from_bytes(ctx.image.code[pc:pc + 4], "big")))
     lay, cl = ctx.layout, ctx.code_len
     nxt = pc + ins.size
     target = static_target(ins, pc)
@@ -242,7 +242,7 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     else:
         variant = "dyn" if ins.op.form is Form.CALL12 else "ok"
     if ins.op.form is Form.RD_IMM32 and variant == "bad":
-        return _literal_overrun(pc, cl)
+        return _raiser(lambda: literal_fault(pc, cl))
     width = MEMORY_WIDTH.get(ins.op.mnemonic, 4)
     op = FACTORIES[ins.op.mnemonic, variant](
         ctx, ctx.regs, ctx.words, ctx.mem, ins.rd, ins.rs1, ins.rs2, ins.imm,
@@ -256,7 +256,7 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
 def build_ops(ctx) -> list[Op]:
     """One closure per code word, plus a sentinel for running off the end of the code."""
     ops = [build_op(ctx, 4 * i, ins) for i, ins in enumerate(ctx.decoded)]
-    ops.append(_off_the_end(ctx.code_len))
+    ops.append(_raiser(lambda: off_end_fault(ctx.code_len)))
     return ops
 
 
@@ -276,26 +276,11 @@ def _guard_sp(ctx, pc: int, op: Op) -> Op:
     return guarded
 
 
-def _illegal(pc: int, word: int) -> Op:
-    def illegal() -> int:
-        raise GuestFault(FaultKind.ILLEGAL_OPCODE, pc, None,
-                         f"illegal instruction word 0x{word:08X} (opcode 0x{word >> 24:02X})")
-    return illegal
-
-
-def _literal_overrun(pc: int, code_len: int) -> Op:
-    def overrun() -> int:
-        raise GuestFault(FaultKind.PC_OUT_OF_RANGE, pc, pc + 4,
-                         f"LDI32 literal at 0x{pc + 4:X} is past the end of code "
-                         f"(0x{code_len:X})")
-    return overrun
-
-
-def _off_the_end(code_len: int) -> Op:
-    def off_the_end() -> int:
-        raise GuestFault(FaultKind.PC_OUT_OF_RANGE, code_len, code_len,
-                         f"execution ran off the end of the code at 0x{code_len:X}")
-    return off_the_end
+def _raiser(fault: Callable[[], GuestFault]) -> Op:
+    """An entry that can only fault: an illegal word, a missing literal, the end."""
+    def op() -> int:
+        raise fault()
+    return op
 
 
 def breakpoint_op(pc: int) -> Op:

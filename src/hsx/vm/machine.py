@@ -7,6 +7,7 @@ returns a `Stop`; guest faults never escape as host exceptions, host misuse rais
 """
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import replace
 
@@ -32,10 +33,20 @@ _BUDGET, _EXITED, _RETURNED, _FAULT, _BRK, _BREAKPOINT, _SVC = (
 
 
 class Machine:
-    """Runs contexts. `translate=False` keeps to the exact interpreter (slower)."""
+    """Runs contexts on an engine: `engine="python"` (this class, the reference; with
+    `translate=False` it keeps to the exact interpreter), `"native"` (the C core, see
+    hsx.vm.native), or None: `$HSX_ENGINE` if set, else native when it is available."""
+
+    engine = "python"
+
+    def __new__(cls, *args, engine: str | None = None, **kwargs):
+        if cls is Machine and select_engine(engine) == "native":
+            from .native.engine import NativeMachine
+            cls = NativeMachine
+        return super().__new__(cls)
 
     def __init__(self, svc: SvcHandler | None = None, *, translate: bool = True,
-                 hot_after: int = HOT_AFTER) -> None:
+                 hot_after: int = HOT_AFTER, engine: str | None = None) -> None:
         self.svc: SvcHandler = svc if svc is not None else StandaloneSvc()
         self.translate = translate
         self.hot_after = hot_after      # arrivals before a block is compiled (1: at once)
@@ -48,10 +59,15 @@ class Machine:
         PC at the entry, R15 = stack_top, other registers and PSW zero."""
         layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
         ctx = Context(image, layout)
+        self._attach_tables(ctx)
+        return ctx
+
+    @staticmethod
+    def _attach_tables(ctx: Context) -> None:
+        """The interpreter closures and the dispatch tables breakpoints patch."""
         ctx.ops = build_ops(ctx)
         ctx.itab = list(ctx.ops)
         ctx.btab = [translate.untranslated] * len(ctx.ops)
-        return ctx
 
     # --- execution ---
 
@@ -278,6 +294,26 @@ class Machine:
     @staticmethod
     def last_trace(ctx: Context) -> TraceRecord | None:
         return ctx.trace[-1] if ctx.trace else None
+
+
+ENGINES = ("native", "python")
+
+
+def select_engine(requested: str | None = None) -> str:
+    """The engine a Machine(engine=requested) runs on. "native" when the C core cannot
+    be had here raises MachineError saying why; None falls back to "python"."""
+    choice = requested or os.environ.get("HSX_ENGINE") or None
+    if choice is not None and choice not in ENGINES:
+        raise MachineError(f"unknown engine {choice!r} (choose {' or '.join(ENGINES)})")
+    if choice == "python":
+        return "python"
+    from .native.engine import unavailable_reason
+    problem = unavailable_reason()
+    if problem is None:
+        return "native"
+    if choice == "native":
+        raise MachineError(f"the native engine is not available: {problem}")
+    return "python"
 
 
 def _check_register(index: int) -> None:

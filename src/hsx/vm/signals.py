@@ -96,3 +96,19 @@ def pc_fault(pc: int, target: int, code_len: int, remaining: int | None = None) 
 
 def divide_fault(pc: int, remaining: int | None = None) -> GuestFault:
     return GuestFault(FaultKind.DIVIDE_BY_ZERO, pc, None, "division by zero", remaining)
+
+
+def illegal_fault(pc: int, word: int) -> GuestFault:
+    return GuestFault(FaultKind.ILLEGAL_OPCODE, pc, None,
+                      f"illegal instruction word 0x{word:08X} (opcode 0x{word >> 24:02X})")
+
+
+def literal_fault(pc: int, code_len: int) -> GuestFault:
+    """LDI32 at `pc` whose literal word lies past the end of the code."""
+    return GuestFault(FaultKind.PC_OUT_OF_RANGE, pc, pc + 4,
+                      f"LDI32 literal at 0x{pc + 4:X} is past the end of code (0x{code_len:X})")
+
+
+def off_end_fault(code_len: int) -> GuestFault:
+    return GuestFault(FaultKind.PC_OUT_OF_RANGE, code_len, code_len,
+                      f"execution ran off the end of the code at 0x{code_len:X}")

@@ -1,0 +1,103 @@
+/* Generated from hsx.isa.opcodes by `python -m hsx.isa.cheader`; do not edit. */
+#ifndef HSX_OPCODES_H
+#define HSX_OPCODES_H
+
+#define HSX_SP_REGISTER 15
+#define HSX_ERR_ENOSYS 0xFFFFFF01u
+
+/* Immediate encodings. */
+enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,
+                    HSX_IMM_REL24, HSX_IMM_LITERAL };
+
+/* Operand forms: X(name, uses_rd, uses_rs1, uses_rs2, imm_kind) */
+#define HSX_FORMS(X) \
+    X(NONE, 0, 0, 0, HSX_IMM_NONE) \
+    X(RD_IMM, 1, 0, 0, HSX_IMM_S12) \
+    X(RD_IMM32, 1, 0, 0, HSX_IMM_LITERAL) \
+    X(RD_MEM, 1, 1, 0, HSX_IMM_S12) \
+    X(MEM_RS, 0, 1, 1, HSX_IMM_S12) \
+    X(RD_RS, 1, 1, 0, HSX_IMM_NONE) \
+    X(RD_RS_RS, 1, 1, 1, HSX_IMM_NONE) \
+    X(RD_RS_IMM, 1, 1, 0, HSX_IMM_S12) \
+    X(RS_RS, 0, 1, 1, HSX_IMM_NONE) \
+    X(RS_IMM, 0, 1, 0, HSX_IMM_S12) \
+    X(RS, 0, 1, 0, HSX_IMM_NONE) \
+    X(RD, 1, 0, 0, HSX_IMM_NONE) \
+    X(ABS12, 0, 0, 0, HSX_IMM_U12) \
+    X(CALL12, 0, 1, 0, HSX_IMM_S12) \
+    X(REL24, 0, 0, 0, HSX_IMM_REL24) \
+    X(SVC, 0, 0, 0, HSX_IMM_U12) \
+    X(BRK, 0, 0, 0, HSX_IMM_BYTE) \
+
+/* Opcodes: X(code, mnemonic, form, size_in_bytes) */
+#define HSX_OPCODES(X) \
+    X(0x01, LDI, RD_IMM, 4) \
+    X(0x02, LD, RD_MEM, 4) \
+    X(0x03, ST, MEM_RS, 4) \
+    X(0x04, MOV, RD_RS, 4) \
+    X(0x06, LDB, RD_MEM, 4) \
+    X(0x07, LDH, RD_MEM, 4) \
+    X(0x08, STB, MEM_RS, 4) \
+    X(0x09, STH, MEM_RS, 4) \
+    X(0x0A, LDBS, RD_MEM, 4) \
+    X(0x0B, LDHS, RD_MEM, 4) \
+    X(0x10, ADD, RD_RS_RS, 4) \
+    X(0x11, SUB, RD_RS_RS, 4) \
+    X(0x12, MUL, RD_RS_RS, 4) \
+    X(0x13, DIV, RD_RS_RS, 4) \
+    X(0x14, AND, RD_RS_RS, 4) \
+    X(0x15, OR, RD_RS_RS, 4) \
+    X(0x16, XOR, RD_RS_RS, 4) \
+    X(0x17, NOT, RD_RS, 4) \
+    X(0x18, DIVU, RD_RS_RS, 4) \
+    X(0x19, REM, RD_RS_RS, 4) \
+    X(0x1A, REMU, RD_RS_RS, 4) \
+    X(0x1B, MULHU, RD_RS_RS, 4) \
+    X(0x1C, MULHS, RD_RS_RS, 4) \
+    X(0x20, CMP, RS_RS, 4) \
+    X(0x21, JMP, ABS12, 4) \
+    X(0x22, JZ, ABS12, 4) \
+    X(0x23, JNZ, ABS12, 4) \
+    X(0x24, CALL, CALL12, 4) \
+    X(0x25, RET, NONE, 4) \
+    X(0x26, JMPR, RS, 4) \
+    X(0x27, CALLR, RS, 4) \
+    X(0x28, BR, REL24, 4) \
+    X(0x29, LCALL, REL24, 4) \
+    X(0x30, SVC, SVC, 4) \
+    X(0x31, LSL, RD_RS_RS, 4) \
+    X(0x32, LSR, RD_RS_RS, 4) \
+    X(0x33, ASR, RD_RS_RS, 4) \
+    X(0x34, ADC, RD_RS_RS, 4) \
+    X(0x35, SBC, RD_RS_RS, 4) \
+    X(0x36, ADDI, RD_RS_IMM, 4) \
+    X(0x37, ANDI, RD_RS_IMM, 4) \
+    X(0x38, ORI, RD_RS_IMM, 4) \
+    X(0x39, XORI, RD_RS_IMM, 4) \
+    X(0x3A, LSLI, RD_RS_IMM, 4) \
+    X(0x3B, LSRI, RD_RS_IMM, 4) \
+    X(0x3C, ASRI, RD_RS_IMM, 4) \
+    X(0x3D, CMPI, RS_IMM, 4) \
+    X(0x3E, MULI, RD_RS_IMM, 4) \
+    X(0x40, PUSH, RS, 4) \
+    X(0x41, POP, RD, 4) \
+    X(0x50, FADD, RD_RS_RS, 4) \
+    X(0x51, FSUB, RD_RS_RS, 4) \
+    X(0x52, FMUL, RD_RS_RS, 4) \
+    X(0x53, FDIV, RD_RS_RS, 4) \
+    X(0x54, I2F, RD_RS, 4) \
+    X(0x55, F2I, RD_RS, 4) \
+    X(0x60, LDI32, RD_IMM32, 8) \
+    X(0x70, BEQ, REL24, 4) \
+    X(0x71, BNE, REL24, 4) \
+    X(0x72, BLT, REL24, 4) \
+    X(0x73, BGE, REL24, 4) \
+    X(0x74, BGT, REL24, 4) \
+    X(0x75, BLE, REL24, 4) \
+    X(0x76, BLTU, REL24, 4) \
+    X(0x77, BGEU, REL24, 4) \
+    X(0x78, BGTU, REL24, 4) \
+    X(0x79, BLEU, REL24, 4) \
+    X(0x7F, BRK, BRK, 4) \
+
+#endif

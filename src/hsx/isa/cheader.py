@@ -1,0 +1,55 @@
+"""Generate the native engine's opcode header from the opcode table:
+`python -m hsx.isa.cheader > port/c/hsx_opcodes.h`.
+
+The C core (port/c/) takes its opcode numbers, operand forms and field layouts from this
+header only; a test regenerates it and compares, so the C engine cannot drift from the
+table the assembler, disassembler and Python VM use.
+"""
+from __future__ import annotations
+
+from .encoding import FORM_FIELDS
+from .opcodes import HSX_ERR_ENOSYS, OPCODES, SP_REGISTER, Form
+
+# How the immediate of each form is decoded (mirrors encoding.decode).
+IMM_KIND = {
+    Form.REL24: "REL24", Form.RD_IMM32: "LITERAL", Form.BRK: "BYTE",
+    Form.ABS12: "U12", Form.SVC: "U12",
+}
+
+
+def _imm_kind(form: Form) -> str:
+    if "imm" not in FORM_FIELDS[form]:
+        return "NONE"
+    return IMM_KIND.get(form, "S12")
+
+
+def render() -> str:
+    forms = list(Form)
+    lines = [
+        "/* Generated from hsx.isa.opcodes by `python -m hsx.isa.cheader`; do not edit. */",
+        "#ifndef HSX_OPCODES_H",
+        "#define HSX_OPCODES_H",
+        "",
+        f"#define HSX_SP_REGISTER {SP_REGISTER}",
+        f"#define HSX_ERR_ENOSYS 0x{HSX_ERR_ENOSYS:08X}u",
+        "",
+        "/* Immediate encodings. */",
+        "enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,",
+        "                    HSX_IMM_REL24, HSX_IMM_LITERAL };",
+        "",
+        "/* Operand forms: X(name, uses_rd, uses_rs1, uses_rs2, imm_kind) */",
+        "#define HSX_FORMS(X) \\",
+    ]
+    for form in forms:
+        used = FORM_FIELDS[form]
+        lines.append(f"    X({form.name}, {int('rd' in used)}, {int('rs1' in used)}, "
+                     f"{int('rs2' in used)}, HSX_IMM_{_imm_kind(form)}) \\")
+    lines += ["", "/* Opcodes: X(code, mnemonic, form, size_in_bytes) */", "#define HSX_OPCODES(X) \\"]
+    for op in OPCODES:
+        lines.append(f"    X(0x{op.code:02X}, {op.mnemonic}, {op.form.name}, {op.size}) \\")
+    lines += ["", "#endif", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render(), end="")

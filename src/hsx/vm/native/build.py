@@ -1,0 +1,100 @@
+"""Build the native engine (port/c/) into a shared library with the ziglang wheel's
+`zig cc`, so no system C compiler is needed.
+
+The library's file name carries a hash of the C sources: a build made at install time
+(setup.py) or later into the user's cache is used only while it matches the sources,
+so an edited core is rebuilt instead of silently running stale code. This module uses
+the standard library only: setup.py runs it before hsx is installed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SOURCES = ("hsx_vm.c", "hsx_f16.c")
+HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_opcodes.h")
+FLAGS = ("-std=c99", "-O2", "-ffreestanding", "-nostdlib", "-fPIC", "-shared",
+         "-Wall", "-Wextra", "-Werror")
+
+
+class BuildError(Exception):
+    """The native engine cannot be built here (the message says why)."""
+
+
+def source_dir() -> Path | None:
+    """port/c of the source tree, when hsx runs from one (an editable install)."""
+    env = os.environ.get("HSX_PORT_DIR")
+    candidate = Path(env) if env else PACKAGE_DIR.parents[3] / "port" / "c"
+    return candidate if (candidate / SOURCES[0]).is_file() else None
+
+
+def library_name(sources: Path) -> str:
+    digest = hashlib.sha256()
+    for name in (*SOURCES, *HEADERS, ):
+        digest.update(name.encode())
+        digest.update((sources / name).read_bytes())
+    digest.update(" ".join(FLAGS).encode())
+    suffix = ".dll" if os.name == "nt" else ".dylib" if sys.platform == "darwin" else ".so"
+    return f"libhsxvm-{digest.hexdigest()[:16]}{suffix}"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("HSX_CACHE_DIR") or os.path.join(
+        tempfile.gettempdir(), f"hsx-cc-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    return Path(base) / "native"
+
+
+def build(sources: Path, out_dir: Path) -> Path:
+    """Compile the core into out_dir; the library's path. BuildError on failure."""
+    target = out_dir / library_name(sources)
+    if target.is_file():
+        return target
+    try:
+        import ziglang
+    except ImportError:
+        raise BuildError("the 'ziglang' package (its C compiler) is not installed") from None
+    zig = Path(ziglang.__file__).resolve().parent / ("zig.exe" if os.name == "nt" else "zig")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    cmd = [str(zig), "cc", *FLAGS, "-o", str(partial), *(str(sources / s) for s in SOURCES)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise BuildError(f"cannot run zig cc: {error}") from None
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["(no output)"])[0]
+        raise BuildError(f"zig cc failed: {first}")
+    os.replace(partial, target)
+    return target
+
+
+def installed_library() -> Path | None:
+    """A library built at install time into the package, when there are no sources to
+    check it against (a wheel install)."""
+    found = sorted(PACKAGE_DIR.glob("libhsxvm-*"))
+    return found[-1] if found else None
+
+
+def find_or_build() -> Path:
+    """The library matching the sources (built into the cache on first use)."""
+    sources = source_dir()
+    if sources is None:
+        lib = installed_library()
+        if lib is None:
+            raise BuildError("it was not built at install time and its C sources are "
+                             "not available")
+        return lib
+    name = library_name(sources)
+    for folder in (PACKAGE_DIR, cache_dir()):
+        if (folder / name).is_file():
+            return folder / name
+    return build(sources, cache_dir())
+
+
+if __name__ == "__main__":          # setup.py: python build.py PORT_DIR OUT_DIR
+    print(build(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -1,0 +1,218 @@
+"""The native engine (the C core of port/c/) against the Python engine's exact
+interpreter, the reference: random programs, raw instruction words, breakpoints, the
+interleaved round robin, the f16 helpers, and every MVASM example and C test program run
+in lockstep, compared on registers, flags, memory, PC, step counts and stops."""
+from __future__ import annotations
+
+import ctypes
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from hsx.isa import BY_CODE, OPCODES
+from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
+from hsx.vm import Machine, MachineError, StandaloneSvc, StopReason
+from hsx.vm.native import engine as native
+from randprog import MEM, fresh, program, raw_program, snapshot
+from vmkit import image
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
+                                reason=f"native engine: {native.unavailable_reason()}")
+
+regs12 = st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=program(), regs=regs12, data=st.binary(min_size=96, max_size=96),
+       psw=st.integers(0, 15), slices=st.lists(st.integers(1, 300), min_size=1, max_size=4))
+def test_native_matches_the_interpreter(words, regs, data, psw, slices):
+    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, "native", regs, data)
+    m1.set_psw(exact, psw)
+    m2.set_psw(fast, psw)
+    for budget in slices:
+        assert m1.run(exact, budget) == m2.run(fast, budget)
+        assert snapshot(exact) == snapshot(fast)
+        if exact.state.value != "ready":
+            break
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=program(), regs=regs12, data=st.binary(min_size=96, max_size=96))
+def test_native_single_steps_match(words, regs, data):
+    """A debugger's single steps: the same state after every instruction."""
+    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, "native", regs, data)
+    for _ in range(200):
+        assert m1.step(exact) == m2.step(fast)
+        assert snapshot(exact) == snapshot(fast)
+        if exact.state.value != "ready":
+            break
+
+
+def quiet(engine: str, translate: bool = False) -> Machine:
+    return Machine(StandaloneSvc(stdout=io.BytesIO(), stderr=io.BytesIO(),
+                                 sleep=lambda seconds: None), engine=engine, translate=translate)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=raw_program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=16,
+                                          max_size=16),
+       slices=st.lists(st.integers(1, 50), min_size=1, max_size=4))
+def test_native_arbitrary_instruction_words(words, regs, slices):
+    """Every opcode with arbitrary field bits, SVC and BRK included."""
+    pairs = []
+    for engine in ("python", "native"):
+        m = quiet(engine)
+        ctx = m.create_context(image(words), mem_size=MEM, stack_size=0x400)
+        for i, value in enumerate(regs[:15]):
+            m.write_register(ctx, i, value if i % 3 else value & 0x7FFF)
+        pairs.append((m, ctx))
+    (m1, exact), (m2, fast) = pairs
+    for budget in slices:
+        assert m1.run(exact, budget) == m2.run(fast, budget)
+        assert snapshot(exact) == snapshot(fast)
+        if exact.state.value != "ready":
+            break
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=program(), regs=regs12, data=st.binary(min_size=96, max_size=96),
+       bp=st.integers(0, 40))
+def test_native_breakpoints_agree(words, regs, data, bp):
+    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, "native", regs, data)
+    assert m1.run(exact, 3) == m2.run(fast, 3)
+    addr = 4 * (bp % len(words))
+    for m, ctx in ((m1, exact), (m2, fast)):
+        if ctx.state.value == "ready":
+            m.add_breakpoint(ctx, addr)
+    for turn in range(6):
+        if exact.state.value != "ready":
+            break
+        if turn == 3:                           # and once taken out again
+            m1.remove_breakpoint(exact, addr)
+            m2.remove_breakpoint(fast, addr)
+        assert m1.run(exact, 200) == m2.run(fast, 200)
+        assert snapshot(exact) == snapshot(fast)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs=st.lists(program(), min_size=1, max_size=5), regs=regs12,
+       data=st.binary(min_size=96, max_size=96), rounds=st.integers(1, 400))
+def test_interleaved_round_robin_agrees(programs, regs, data, rounds):
+    """Quantum-1 turns inside the core stop before the same instruction of the same task."""
+    sides = []
+    for mode in (False, "native"):
+        pairs = [fresh(words, mode, regs, data) for words in programs]
+        sides.append((pairs[0][0], [ctx for _, ctx in pairs]))
+    (m1, exact), (m2, fast) = sides
+    assert m1.run_interleaved(exact, rounds) == m2.run_interleaved(fast, rounds)
+    for a, b in zip(exact, fast):
+        assert snapshot(a) == snapshot(b)
+
+
+# --- the f16 helpers, bit for bit -------------------------------------------------------
+
+def _f16_functions():
+    lib = native.library()
+    for name in ("hsx_f16_add", "hsx_f16_sub", "hsx_f16_mul", "hsx_f16_div"):
+        getattr(lib, name).argtypes = [ctypes.c_uint32, ctypes.c_uint32]
+        getattr(lib, name).restype = ctypes.c_uint32
+    for name in ("hsx_int_to_f16", "hsx_f16_to_int"):
+        getattr(lib, name).argtypes = [ctypes.c_uint32]
+        getattr(lib, name).restype = ctypes.c_uint32
+    return lib
+
+
+def test_f16_conversions_match_for_every_half():
+    lib = _f16_functions()
+    for bits in range(0x10000):
+        assert lib.hsx_f16_to_int(bits) == f16_to_int(bits), hex(bits)
+
+
+half = st.integers(0, 0xFFFF)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(a=half, b=half, value=st.integers(0, 0xFFFFFFFF))
+def test_f16_arithmetic_matches(a, b, value):
+    lib = _f16_functions()
+    assert lib.hsx_f16_add(a, b) == f16_add(a, b)
+    assert lib.hsx_f16_sub(a, b) == f16_sub(a, b)
+    assert lib.hsx_f16_mul(a, b) == f16_mul(a, b)
+    assert lib.hsx_f16_div(a, b) == f16_div(a, b)
+    assert lib.hsx_int_to_f16(value) == int_to_f16(value)
+
+
+# --- whole programs in lockstep ----------------------------------------------------------
+
+LOCKSTEP = 20_000          # instructions compared after every single one
+SLICE = 5_000              # then in slices, memory compared at each boundary
+MAX_STEPS = 3_000_000
+
+
+def lockstep(img) -> tuple[bytes, int | None]:
+    """Run `img` on both engines, comparing everything; (stdout, exit status)."""
+    outs = [io.BytesIO(), io.BytesIO()]
+    machines = [Machine(StandaloneSvc(stdout=out, stderr=io.BytesIO(),
+                                      sleep=lambda seconds: None), engine=engine)
+                for out, engine in zip(outs, ("python", "native"))]
+    ctxs = [m.create_context(img) for m in machines]
+    (m1, m2), (exact, fast) = machines, ctxs
+    while exact.steps < MAX_STEPS and exact.state.value == "ready":
+        budget = 1 if exact.steps < LOCKSTEP else SLICE
+        s1, s2 = m1.run(exact, budget), m2.run(fast, budget)
+        assert s1 == s2, f"after {exact.steps} steps"
+        if budget == 1:
+            assert (exact.regs.tolist(), exact.psw, exact.pc, exact.steps) == \
+                   (fast.regs.tolist(), fast.psw, fast.pc, fast.steps)
+        else:
+            assert snapshot(exact) == snapshot(fast), f"after {exact.steps} steps"
+        if s1.reason is StopReason.BRK:
+            break
+    assert snapshot(exact) == snapshot(fast)
+    assert outs[0].getvalue() == outs[1].getvalue()
+    return outs[1].getvalue(), exact.exit_status
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples" / "mvasm").glob("*.mvasm")),
+                         ids=lambda p: p.stem)
+def test_mvasm_examples_in_lockstep(path):
+    from hsx.toolchain.build import build_file
+    lockstep(build_file(path))
+
+
+C_PROGRAMS = sorted((ROOT / "tests" / "cc" / "programs").glob("*.c")) + \
+    sorted((ROOT / "examples" / "c").glob("hello.c"))
+
+
+@pytest.mark.parametrize("path", C_PROGRAMS, ids=lambda p: p.stem)
+def test_c_programs_in_lockstep(path):
+    from hsx.toolchain.cc.driver import build_c_file
+    lockstep(build_c_file(str(path), opt=2))
+
+
+# --- the table and the core agree -----------------------------------------------------
+
+def test_the_core_implements_exactly_the_opcode_table():
+    lib = native.library()
+    assert all(lib.hsx_implements(op.code) for op in OPCODES)
+    assert not any(lib.hsx_implements(code) for code in range(256) if code not in BY_CODE)
+
+
+def test_the_opcode_header_is_generated_from_the_table():
+    from hsx.isa.cheader import render
+    assert (ROOT / "port" / "c" / "hsx_opcodes.h").read_text() == render(), \
+        "regenerate it: python -m hsx.isa.cheader > port/c/hsx_opcodes.h"
+
+
+def test_engine_selection(monkeypatch):
+    monkeypatch.delenv("HSX_ENGINE", raising=False)
+    assert Machine().engine == "native"
+    assert type(Machine(engine="python")) is Machine
+    monkeypatch.setenv("HSX_ENGINE", "python")
+    assert Machine().engine == "python"
+    assert Machine(engine="native").engine == "native"
+    with pytest.raises(MachineError, match="unknown engine 'fast'"):
+        Machine(engine="fast")

@@ -159,9 +159,10 @@ def switch_rows(quick: bool) -> list[tuple]:
     rounds = 20_000 if quick else 100_000
     img = counted_loop(1 << 30)
     rows = []
-    for mem_size, stack in ((0x5000, 0x400), (0x40000, 0x2000)):
+    for engine, mem_size, stack in [(e, m, s) for e in ("python", "native")
+                                    for m, s in ((0x5000, 0x400), (0x40000, 0x2000))]:
         for tasks in (1, 8, 64):
-            machine = Machine()
+            machine = Machine(engine=engine)
             ctxs = [machine.create_context(img, mem_size=mem_size, stack_size=stack)
                     for _ in range(tasks)]
             run = machine.run
@@ -176,7 +177,7 @@ def switch_rows(quick: bool) -> list[tuple]:
                         run(ctx, 1)
                     switches += tasks
                 best = min(best, (time.perf_counter() - t0) * 1e9 / switches)
-            rows.append((tasks, mem_size, switches, best))
+            rows.append((engine, tasks, mem_size, switches, best))
     return rows
 
 
@@ -211,9 +212,9 @@ def main() -> None:
         print(f"{name:<16} {engine:<10} {executed:>13,} {seconds:>8.3f} {ips:>12,.0f} "
               f"{ratio:>6.2f}")
     print("\ncontext switch: round-robin, quantum 1 (one run(ctx, 1) call per switch)")
-    print(f"{'contexts':>8} {'mem_size':>9} {'switches':>9} {'ns/switch':>10}")
-    for tasks, mem_size, switches, ns in switch_rows(args.quick):
-        print(f"{tasks:>8} {mem_size // 1024:>6} KiB {switches:>9,} {ns:>10.0f}")
+    print(f"{'engine':<7} {'contexts':>8} {'mem_size':>9} {'switches':>9} {'ns/switch':>10}")
+    for engine, tasks, mem_size, switches, ns in switch_rows(args.quick):
+        print(f"{engine:<7} {tasks:>8} {mem_size // 1024:>6} KiB {switches:>9,} {ns:>10.0f}")
     print("\nbreakpoints: counted loop with none vs one set but never hit")
     print(f"{'engine':<10} {'breakpoint':>10} {'seconds':>8} {'instr/s':>12}")
     for engine, with_bp, seconds, ips in breakpoint_rows(args.quick):

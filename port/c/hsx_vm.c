@@ -65,71 +65,93 @@ static int valid_target(uint32_t target, uint32_t code_len)
     return !(target & 3u) && target < code_len;
 }
 
+/* Decode code word `i` (i == code_len / 4: the entry that runs off the end). */
+static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_insn *in)
+{
+    uint32_t word, pc = 4 * i, words = code_len / 4;
+    struct opcode_info info;
+    const struct form_info *form;
+    in->imm = in->target = 0;
+    in->flags = in->rd = in->rs1 = in->rs2 = in->opcode = in->saved = 0;
+    in->size = 4;
+    if (i == words) {
+        in->handler = HSX_H_OFF_END;
+        return;
+    }
+    word = word_at(code, i);
+    info = opcode_info(word >> 24);
+    if (!info.known) {
+        in->handler = HSX_H_ILLEGAL;
+        in->imm = word;
+        return;
+    }
+    form = &FORMS[info.form];
+    in->opcode = (uint8_t)(word >> 24);
+    in->handler = in->opcode;
+    in->size = info.size;
+    if (form->rd) in->rd = (word >> 20) & 0xF;
+    if (form->rs1) in->rs1 = (word >> 16) & 0xF;
+    if (form->rs2) in->rs2 = (word >> 12) & 0xF;
+    switch (form->imm) {
+    case HSX_IMM_S12:
+        in->imm = (word & 0x800u) ? (word & 0xFFFu) | 0xFFFFF000u : word & 0xFFFu;
+        break;
+    case HSX_IMM_U12: in->imm = word & 0xFFFu; break;
+    case HSX_IMM_BYTE: in->imm = word & 0xFFu; break;
+    case HSX_IMM_REL24:
+        in->imm = (word & 0x800000u) ? (word & 0xFFFFFFu) | 0xFF000000u : word & 0xFFFFFFu;
+        break;
+    case HSX_IMM_LITERAL:
+        in->imm = i + 1 < words ? word_at(code, i + 1) : 0;
+        if (pc + 8 > code_len)
+            in->handler = HSX_H_LITERAL;
+        break;
+    default: break;
+    }
+    if (info.form == HSX_FORM_ABS12) {
+        in->target = in->imm;
+    } else if (info.form == HSX_FORM_REL24
+               || (info.form == HSX_FORM_CALL12 && in->rs1 == 0)) {
+        in->target = pc + 4 * in->imm;
+    } else if (info.form == HSX_FORM_CALL12) {
+        in->flags |= HSX_I_DYNAMIC;
+    }
+    if ((info.form == HSX_FORM_ABS12 || info.form == HSX_FORM_REL24
+         || info.form == HSX_FORM_CALL12) && !(in->flags & HSX_I_DYNAMIC)
+        && !valid_target(in->target, code_len))
+        in->flags |= HSX_I_TARGET_BAD;
+    if (form->rd && in->rd == HSX_SP_REGISTER && in->handler == in->opcode)
+        in->handler = HSX_H_GUARD_SP;
+}
+
 int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out)
 {
-    uint32_t words, i;
+    uint32_t i;
     if (code_len == 0 || code_len % 4)
         return -1;
-    words = code_len / 4;
-    for (i = 0; i <= words; i++) {
-        hsx_insn *in = &out[i];
-        uint32_t word, pc = 4 * i;
-        struct opcode_info info;
-        const struct form_info *form;
-        in->imm = in->target = 0;
-        in->flags = in->rd = in->rs1 = in->rs2 = in->opcode = in->saved = 0;
-        in->size = 4;
-        if (i == words) {
-            in->handler = HSX_H_OFF_END;
-            continue;
-        }
-        word = word_at(code, i);
-        info = opcode_info(word >> 24);
-        if (!info.known) {
-            in->handler = HSX_H_ILLEGAL;
-            in->imm = word;
-            continue;
-        }
-        form = &FORMS[info.form];
-        in->opcode = (uint8_t)(word >> 24);
-        in->handler = in->opcode;
-        in->size = info.size;
-        if (form->rd) in->rd = (word >> 20) & 0xF;
-        if (form->rs1) in->rs1 = (word >> 16) & 0xF;
-        if (form->rs2) in->rs2 = (word >> 12) & 0xF;
-        switch (form->imm) {
-        case HSX_IMM_S12:
-            in->imm = (word & 0x800u) ? (word & 0xFFFu) | 0xFFFFF000u : word & 0xFFFu;
-            break;
-        case HSX_IMM_U12: in->imm = word & 0xFFFu; break;
-        case HSX_IMM_BYTE: in->imm = word & 0xFFu; break;
-        case HSX_IMM_REL24:
-            in->imm = (word & 0x800000u) ? (word & 0xFFFFFFu) | 0xFF000000u : word & 0xFFFFFFu;
-            break;
-        case HSX_IMM_LITERAL:
-            in->imm = i + 1 < words ? word_at(code, i + 1) : 0;
-            if (pc + 8 > code_len)
-                in->handler = HSX_H_LITERAL;
-            break;
-        default: break;
-        }
-        if (info.form == HSX_FORM_ABS12) {
-            in->target = in->imm;
-        } else if (info.form == HSX_FORM_REL24
-                   || (info.form == HSX_FORM_CALL12 && in->rs1 == 0)) {
-            in->target = pc + 4 * in->imm;
-        } else if (info.form == HSX_FORM_CALL12) {
-            in->flags |= HSX_I_DYNAMIC;
-        }
-        if ((info.form == HSX_FORM_ABS12 || info.form == HSX_FORM_REL24
-             || info.form == HSX_FORM_CALL12) && !(in->flags & HSX_I_DYNAMIC)
-            && !valid_target(in->target, code_len))
-            in->flags |= HSX_I_TARGET_BAD;
-        if (form->rd && in->rd == HSX_SP_REGISTER && in->handler == in->opcode)
-            in->handler = HSX_H_GUARD_SP;
-    }
+    for (i = 0; i <= code_len / 4; i++)
+        decode_one(code, code_len, i, &out[i]);
     return 0;
 }
+
+/* The record of the instruction at pc: pre-decoded, or (HSX_DECODE_AT_FETCH, for
+ * targets whose RAM cannot hold a decoded copy of the code) decoded now from the code
+ * bytes, with breakpoints taken from the task's bitmap. */
+#ifdef HSX_DECODE_AT_FETCH
+#define FETCH(t, pc, slot) fetch(t, pc, slot)
+static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *slot)
+{
+    uint32_t i = pc >> 2;
+    decode_one(t->code_bytes, t->code_len, i, slot);
+    if (t->breakpoints && i < t->code_len / 4 && (t->breakpoints[i >> 3] >> (i & 7)) & 1) {
+        slot->saved = slot->handler;
+        slot->handler = HSX_H_BREAKPOINT;
+    }
+    return slot;
+}
+#else
+#define FETCH(t, pc, slot) ((void)(slot), &(t)->code[(pc) >> 2])
+#endif
 
 /* ---- memory: little-endian, any alignment ----------------------------------------- */
 
@@ -392,13 +414,13 @@ static inline int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t
 
 int hsx_run(hsx_task *t, uint32_t budget)
 {
-    const hsx_insn *code = t->code;
+    hsx_insn slot;
     uint32_t pc = t->pc, psw = t->psw, n = budget, npc = pc;
     int skip = t->skip_breakpoint == pc, reason = HSX_STOP_BUDGET;
     t->skip_breakpoint = HSX_NO_SKIP;
     t->fault = HSX_FAULT_NONE;
     while (n) {
-        const hsx_insn *in = &code[pc >> 2];
+        const hsx_insn *in = FETCH(t, pc, &slot);
         uint32_t op = in->handler;
         int ev;
         if (op == HSX_H_BREAKPOINT) {
@@ -455,7 +477,8 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
     for (done = 0; done < rounds; done++) {
         for (i = 0; i < count; i++) {
             hsx_task *t = tasks[i];
-            const hsx_insn *in = &t->code[t->pc >> 2];
+            hsx_insn slot;
+            const hsx_insn *in = FETCH(t, t->pc, &slot);
             uint32_t npc;
             if (in->handler == HSX_H_BREAKPOINT
                 || execute(t, in, in->handler, t->pc, &npc, &t->psw) != EV_NONE) {
@@ -470,18 +493,28 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
     return done;
 }
 
-int hsx_breakpoint(hsx_insn *code, uint32_t code_len, uint32_t addr, int on)
+int hsx_breakpoint(hsx_task *t, uint32_t addr, int on)
 {
-    hsx_insn *in;
-    if (addr & 3u || addr >= code_len)
+    if (addr & 3u || addr >= t->code_len)
         return -1;
-    in = &code[addr >> 2];
-    if (on && in->handler != HSX_H_BREAKPOINT) {
-        in->saved = in->handler;
-        in->handler = HSX_H_BREAKPOINT;
-    } else if (!on && in->handler == HSX_H_BREAKPOINT) {
-        in->handler = in->saved;
+#ifdef HSX_DECODE_AT_FETCH
+    if (!t->breakpoints)
+        return -1;
+    if (on)
+        t->breakpoints[addr >> 5] |= (uint8_t)(1u << ((addr >> 2) & 7));
+    else
+        t->breakpoints[addr >> 5] &= (uint8_t)~(1u << ((addr >> 2) & 7));
+#else
+    {
+        hsx_insn *in = &t->code[addr >> 2];
+        if (on && in->handler != HSX_H_BREAKPOINT) {
+            in->saved = in->handler;
+            in->handler = HSX_H_BREAKPOINT;
+        } else if (!on && in->handler == HSX_H_BREAKPOINT) {
+            in->handler = in->saved;
+        }
     }
+#endif
     return 0;
 }
 
@@ -500,7 +533,6 @@ int hsx_implements(uint32_t code)
         mem[i] = 0;
     t.mem = mem;
     t.mem_size = sizeof mem;
-    t.code = &in;
     t.code_len = 0x100;
     t.reg_base = 0x1C0;
     t.stack_base = 0x100;

@@ -15,7 +15,7 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 1                 /* bumped when a struct or signature below changes */
+#define HSX_VM_ABI 2                 /* bumped when a struct or signature below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
 /* One pre-decoded code word. */
@@ -56,7 +56,9 @@ enum hsx_fault {
 typedef struct hsx_task {
     uint8_t *mem;
     uint64_t mem_size;
-    const hsx_insn *code;       /* code_len / 4 + 1 entries (the last: off the end) */
+    hsx_insn *code;             /* code_len / 4 + 1 decoded entries (the last: off the end) */
+    const uint8_t *code_bytes;  /* HSX_DECODE_AT_FETCH: the code itself (flash) ... */
+    uint8_t *breakpoints;       /* ... and a bitmap of breakpoints, one bit per word */
     uint32_t code_len;          /* bytes */
     uint32_t reg_base, stack_base, stack_top;
     uint32_t pc, psw;
@@ -70,7 +72,9 @@ typedef struct hsx_task {
 } hsx_task;
 
 /* Decode `code_len` bytes of big-endian code words into `out` (code_len / 4 + 1
- * entries). Returns 0, or -1 when code_len is not a positive multiple of 4. */
+ * entries). Returns 0, or -1 when code_len is not a positive multiple of 4. Builds with
+ * HSX_DECODE_AT_FETCH decode each instruction when it runs instead (no RAM for a decoded
+ * copy: set code_bytes and, for breakpoints, a bitmap of code_len / 32 bytes). */
 int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out);
 
 /* Run up to `budget` instructions; returns an hsx_stop and sets executed/stop_pc/... */
@@ -85,7 +89,7 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
 
 /* Insert (on != 0) or remove a breakpoint at code address addr. Returns 0, or -1 when
  * addr is not an instruction address. */
-int hsx_breakpoint(hsx_insn *code, uint32_t code_len, uint32_t addr, int on);
+int hsx_breakpoint(hsx_task *task, uint32_t addr, int on);
 
 /* Non-zero when this build implements opcode `code` (a drift check for hosts). */
 int hsx_implements(uint32_t code);

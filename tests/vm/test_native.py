@@ -23,13 +23,16 @@ pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
                                 reason=f"native engine: {native.unavailable_reason()}")
 
 regs12 = st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12)
+# The host's pre-decoding core, and the microcontrollers' build that decodes at fetch.
+CORES = pytest.mark.parametrize("core", ["native", "native-fetch"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@CORES
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=program(), regs=regs12, data=st.binary(min_size=96, max_size=96),
        psw=st.integers(0, 15), slices=st.lists(st.integers(1, 300), min_size=1, max_size=4))
-def test_native_matches_the_interpreter(words, regs, data, psw, slices):
-    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, "native", regs, data)
+def test_native_matches_the_interpreter(core, words, regs, data, psw, slices):
+    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, core, regs, data)
     m1.set_psw(exact, psw)
     m2.set_psw(fast, psw)
     for budget in slices:
@@ -77,11 +80,12 @@ def test_native_arbitrary_instruction_words(words, regs, slices):
             break
 
 
+@CORES
 @settings(max_examples=100, deadline=None)
 @given(words=program(), regs=regs12, data=st.binary(min_size=96, max_size=96),
        bp=st.integers(0, 40))
-def test_native_breakpoints_agree(words, regs, data, bp):
-    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, "native", regs, data)
+def test_native_breakpoints_agree(core, words, regs, data, bp):
+    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, core, regs, data)
     assert m1.run(exact, 3) == m2.run(fast, 3)
     addr = 4 * (bp % len(words))
     for m, ctx in ((m1, exact), (m2, fast)):

@@ -82,6 +82,9 @@ MODE_IDS = ["interp", "translate", "native"]
 def machine_for(svc, mode: bool | str = True) -> Machine:
     if mode == "native":
         return Machine(svc, engine="native")
+    if mode == "native-fetch":         # the microcontroller build: decodes at fetch
+        from hsx.vm.native.engine import NativeMachine
+        return NativeMachine(svc, variant="fetch")
     # hot_after=1: blocks are translated at first sight, so tests exercise the translator
     return Machine(svc, translate=mode, hot_after=1, engine="python")
 

@@ -15,6 +15,8 @@ import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
+from .engine import engine_option, resolve_engine
+
 EXIT_USAGE = 2
 
 
@@ -38,9 +40,10 @@ EXIT_USAGE = 2
               help="Read the secret from this file (first line).")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
+@engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None) -> None:
+                  pin: str | None, engine: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -48,7 +51,8 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
             _fail("give --token or --token-file, not both")
         token = Path(token_file).read_text(encoding="utf-8").splitlines()[0].strip() or None
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
-                          state_dir=state_dir, load=list(load), pin=pin or None)
+                          state_dir=state_dir, load=list(load), pin=pin or None,
+                          engine=resolve_engine(engine))
     try:
         sys.exit(asyncio.run(_serve(config)))
     except KeyboardInterrupt:        # a second Ctrl-C while shutting down

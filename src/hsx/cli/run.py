@@ -26,6 +26,8 @@ from hsx.kernel.runner import run_to_completion
 from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
+from .engine import engine_option, resolve_engine
+
 EXIT_LOAD_ERROR = 2
 EXIT_FAULT = 70
 EXIT_MAX_STEPS = 124
@@ -118,15 +120,17 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
-                state_dir: str | None, root: str, profile: str, quantum: int) -> None:
+                state_dir: str | None, root: str, profile: str, quantum: int,
+                engine: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
     """
     images = [(path, _build(path)) for path in files]
     kernel = Kernel(profile=get_profile(profile), fs_root=root, state_dir=state_dir,
-                    output=_write)
+                    output=_write, engine=resolve_engine(engine))
     kernel.stdio.input_requested = _StdinPump(kernel)
     tasks = []
     for path, image in images:

@@ -22,7 +22,13 @@ from typing import Any
 
 import click
 
-from hsx.client import Client, ConnectionClosed, DEFAULT_HOST, DEFAULT_PORT, ProtocolError
+from hsx.client import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    Client,
+    ConnectionClosed,
+    ProtocolError,
+)
 
 EXIT_OK, EXIT_ERROR, EXIT_CONNECTION = 0, 1, 2
 

@@ -57,7 +57,8 @@ class Kernel:
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
                  fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
                  state_dir: str | os.PathLike | None = None, pin: str | None = None,
-                 translate: bool = True, output: OutputSink | None = None) -> None:
+                 translate: bool = True, output: OutputSink | None = None,
+                 engine: str | None = None) -> None:
         self.profile = profile or get_profile()
         self.clock = clock or RealClock()
         self.started_at = self.clock.now()
@@ -80,7 +81,7 @@ class Kernel:
         self.machine = Machine(Dispatcher(self, [
             CoreModule(), TaskModule(self), self.can, FileModule(self), MailboxModule(self),
             ExecModule(self), ValueModule(self), CommandModule(self), DevMathModule()]),
-            translate=translate)
+            translate=translate, engine=engine)
         self.stdio = Stdio(self, output)
         self.tasks: dict[int, Task] = {}
         self.scheduler = Scheduler()

@@ -56,6 +56,7 @@ class ServerConfig:
     max_line: int = MAX_LINE
     write_buffer: int | None = None     # bytes buffered per connection (None: OS default)
     pin: str | None = None              # for PIN-flagged values and commands
+    engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
 
 
 def is_loopback(host: str) -> bool:
@@ -96,7 +97,7 @@ class Server:
         if root is None and config.state_dir is not None:
             root = Path(config.state_dir) / "fs"
         return Kernel(profile=get_profile(config.profile), fs_root=root,
-                      state_dir=config.state_dir, pin=config.pin)
+                      state_dir=config.state_dir, pin=config.pin, engine=config.engine)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -20,6 +20,9 @@ SOURCES = ("hsx_vm.c", "hsx_f16.c")
 HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_opcodes.h")
 FLAGS = ("-std=c99", "-O2", "-ffreestanding", "-nostdlib", "-fPIC", "-shared",
          "-Wall", "-Wextra", "-Werror")
+# Build variants: the host's pre-decoding core, and the one microcontrollers use, which
+# decodes at fetch (built on the host too, so the tests run it).
+VARIANTS = {"": (), "fetch": ("-DHSX_DECODE_AT_FETCH",)}
 
 
 class BuildError(Exception):
@@ -33,14 +36,15 @@ def source_dir() -> Path | None:
     return candidate if (candidate / SOURCES[0]).is_file() else None
 
 
-def library_name(sources: Path) -> str:
+def library_name(sources: Path, variant: str = "") -> str:
     digest = hashlib.sha256()
-    for name in (*SOURCES, *HEADERS, ):
+    for name in (*SOURCES, *HEADERS):
         digest.update(name.encode())
         digest.update((sources / name).read_bytes())
-    digest.update(" ".join(FLAGS).encode())
+    digest.update(" ".join(FLAGS + VARIANTS[variant]).encode())
     suffix = ".dll" if os.name == "nt" else ".dylib" if sys.platform == "darwin" else ".so"
-    return f"libhsxvm-{digest.hexdigest()[:16]}{suffix}"
+    stem = f"libhsxvm{'-' + variant if variant else ''}"
+    return f"{stem}-{digest.hexdigest()[:16]}{suffix}"
 
 
 def cache_dir() -> Path:
@@ -49,9 +53,9 @@ def cache_dir() -> Path:
     return Path(base) / "native"
 
 
-def build(sources: Path, out_dir: Path) -> Path:
+def build(sources: Path, out_dir: Path, variant: str = "") -> Path:
     """Compile the core into out_dir; the library's path. BuildError on failure."""
-    target = out_dir / library_name(sources)
+    target = out_dir / library_name(sources, variant)
     if target.is_file():
         return target
     try:
@@ -61,7 +65,8 @@ def build(sources: Path, out_dir: Path) -> Path:
     zig = Path(ziglang.__file__).resolve().parent / ("zig.exe" if os.name == "nt" else "zig")
     out_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    cmd = [str(zig), "cc", *FLAGS, "-o", str(partial), *(str(sources / s) for s in SOURCES)]
+    cmd = [str(zig), "cc", *FLAGS, *VARIANTS[variant], "-o", str(partial),
+           *(str(sources / s) for s in SOURCES)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -76,24 +81,24 @@ def build(sources: Path, out_dir: Path) -> Path:
 def installed_library() -> Path | None:
     """A library built at install time into the package, when there are no sources to
     check it against (a wheel install)."""
-    found = sorted(PACKAGE_DIR.glob("libhsxvm-*"))
+    found = sorted(PACKAGE_DIR.glob("libhsxvm-[0-9a-f]*"))
     return found[-1] if found else None
 
 
-def find_or_build() -> Path:
+def find_or_build(variant: str = "") -> Path:
     """The library matching the sources (built into the cache on first use)."""
     sources = source_dir()
     if sources is None:
-        lib = installed_library()
+        lib = installed_library() if not variant else None
         if lib is None:
             raise BuildError("it was not built at install time and its C sources are "
                              "not available")
         return lib
-    name = library_name(sources)
+    name = library_name(sources, variant)
     for folder in (PACKAGE_DIR, cache_dir()):
         if (folder / name).is_file():
             return folder / name
-    return build(sources, cache_dir())
+    return build(sources, cache_dir(), variant)
 
 
 if __name__ == "__main__":          # setup.py: python build.py PORT_DIR OUT_DIR

@@ -17,7 +17,6 @@ from hsx.isa import OPCODES
 
 from ..context import Context, ContextState
 from ..errors import FaultKind, MachineError
-from ..interp import breakpoint_op
 from ..layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
 from ..machine import Machine
 from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, memory_fault,
@@ -25,7 +24,7 @@ from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, m
 from ..stop import Stop, StopReason
 from .build import BuildError, find_or_build
 
-ABI = 1
+ABI = 2
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
 
@@ -44,7 +43,8 @@ class Insn(ctypes.Structure):
 
 class Task(ctypes.Structure):
     _fields_ = [("mem", ctypes.c_void_p), ("mem_size", ctypes.c_uint64),
-                ("code", ctypes.c_void_p), ("code_len", ctypes.c_uint32),
+                ("code", ctypes.c_void_p), ("code_bytes", ctypes.c_void_p),
+                ("breakpoints", ctypes.c_void_p), ("code_len", ctypes.c_uint32),
                 ("reg_base", ctypes.c_uint32), ("stack_base", ctypes.c_uint32),
                 ("stack_top", ctypes.c_uint32), ("pc", ctypes.c_uint32),
                 ("psw", ctypes.c_uint32), ("steps", ctypes.c_uint64),
@@ -55,8 +55,8 @@ class Task(ctypes.Structure):
                 ("fault_addr", ctypes.c_int64)]
 
 
-def _open() -> ctypes.CDLL:
-    lib = ctypes.CDLL(str(find_or_build()))
+def _open(variant: str = "") -> ctypes.CDLL:
+    lib = ctypes.CDLL(str(find_or_build(variant)))
     for name in ("hsx_abi", "hsx_sizeof_task", "hsx_sizeof_insn"):
         getattr(lib, name).restype = ctypes.c_uint32
     if lib.hsx_abi() != ABI or lib.hsx_sizeof_task() != ctypes.sizeof(Task) \
@@ -69,8 +69,7 @@ def _open() -> ctypes.CDLL:
     lib.hsx_run_interleaved.argtypes = [ctypes.POINTER(task_p), ctypes.c_uint32,
                                         ctypes.c_uint32, ctypes.POINTER(ctypes.c_int32)]
     lib.hsx_run_interleaved.restype = ctypes.c_uint32
-    lib.hsx_breakpoint.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32,
-                                   ctypes.c_int]
+    lib.hsx_breakpoint.argtypes = [task_p, ctypes.c_uint32, ctypes.c_int]
     lib.hsx_implements.argtypes = [ctypes.c_uint32]
     missing = [op.mnemonic for op in OPCODES if not lib.hsx_implements(op.code)]
     if missing:
@@ -78,46 +77,48 @@ def _open() -> ctypes.CDLL:
     return lib
 
 
-_LIBRARY: ctypes.CDLL | None = None
-_PROBLEM: str | None = None
+_LIBRARIES: dict[str, ctypes.CDLL | str] = {}     # variant -> library, or why not
 
 
-def library() -> ctypes.CDLL | None:
-    """The loaded core, building it on first use; None when it cannot be had here."""
-    global _LIBRARY, _PROBLEM
-    if _LIBRARY is None and _PROBLEM is None:
+def library(variant: str = "") -> ctypes.CDLL | None:
+    """The loaded core, building it on first use; None when it cannot be had here.
+    `variant` "fetch" is the microcontrollers' build (decode at fetch), for tests."""
+    if variant not in _LIBRARIES:
         try:
-            _LIBRARY = _open()
+            _LIBRARIES[variant] = _open(variant)
         except (BuildError, OSError) as error:
-            _PROBLEM = str(error)
-    return _LIBRARY
+            _LIBRARIES[variant] = str(error)
+    found = _LIBRARIES[variant]
+    return None if isinstance(found, str) else found
 
 
-def unavailable_reason() -> str | None:
+def unavailable_reason(variant: str = "") -> str | None:
     """Why the native engine cannot run here (None: it can)."""
-    library()
-    return _PROBLEM
+    return None if library(variant) is not None else str(_LIBRARIES[variant])
 
 
 class NativeContext(Context):
     """A context whose PC, PSW, step count and breakpoint-resume address live in the C
     task record, and whose decoded code is the C core's."""
 
-    __slots__ = ("task", "task_ref", "insns", "_mem_view")
+    __slots__ = ("task", "task_ref", "insns", "_code", "_breakpoint_bits", "_mem_view")
 
     def __init__(self, image: HxeImage, layout: Layout, lib: ctypes.CDLL) -> None:
         self.task = Task()
         self.task_ref = ctypes.pointer(self.task)
         super().__init__(image, layout)
-        code = bytes(image.code)
+        self._code = code = bytes(image.code)
         self.insns = (Insn * (len(code) // 4 + 1))()
         if lib.hsx_decode(code, len(code), self.insns) != 0:
             raise MachineError(f"the native core cannot decode {len(code)} bytes of code")
+        self._breakpoint_bits = (ctypes.c_uint8 * (len(code) // 32 + 1))()
         self._mem_view = (ctypes.c_uint8 * len(self.mem)).from_buffer(self.mem)
         task = self.task
         task.mem = ctypes.addressof(self._mem_view)
         task.mem_size = layout.mem_size
         task.code = ctypes.addressof(self.insns)
+        task.code_bytes = ctypes.cast(ctypes.c_char_p(code), ctypes.c_void_p)
+        task.breakpoints = ctypes.addressof(self._breakpoint_bits)
         task.code_len = self.code_len
         task.reg_base, task.stack_base = layout.reg_base, layout.stack_base
         task.stack_top = layout.stack_top
@@ -144,11 +145,12 @@ class NativeMachine(Machine):
 
     engine = "native"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, variant: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        lib = library()
+        lib = library(variant)
         if lib is None:
-            raise MachineError(f"the native engine is not available: {_PROBLEM}")
+            raise MachineError("the native engine is not available: "
+                               f"{unavailable_reason(variant)}")
         self._lib = lib
         self._run_task = lib.hsx_run
 
@@ -249,11 +251,11 @@ class NativeMachine(Machine):
 
     def add_breakpoint(self, ctx: NativeContext, addr: int) -> None:
         super().add_breakpoint(ctx, addr)
-        self._lib.hsx_breakpoint(ctx.insns, ctx.code_len, addr, 1)
+        self._lib.hsx_breakpoint(ctx.task_ref, addr, 1)
 
     def remove_breakpoint(self, ctx: NativeContext, addr: int) -> None:
         super().remove_breakpoint(ctx, addr)
-        self._lib.hsx_breakpoint(ctx.insns, ctx.code_len, addr, 0)
+        self._lib.hsx_breakpoint(ctx.task_ref, addr, 0)
 
 
-__all__ = ["NativeContext", "NativeMachine", "breakpoint_op", "library", "unavailable_reason"]
+__all__ = ["NativeContext", "NativeMachine", "library", "unavailable_reason"]

@@ -24,6 +24,16 @@ enum {
 
 enum { EV_NONE, EV_SVC, EV_BRK, EV_RETURNED, EV_FAULT };
 
+/* `execute` is inlined into the run loops (a function call per instruction would cost a
+ * third of the time); the rare SP-guarded instructions go through one out-of-line copy. */
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
+#define HSX_HOT static inline __attribute__((always_inline))
+#define HSX_COLD static __attribute__((noinline))
+#else
+#define HSX_HOT static inline
+#define HSX_COLD static
+#endif
+
 #define Z_FLAG 1u
 #define C_FLAG 2u
 #define N_FLAG 4u
@@ -196,7 +206,7 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
 }
 
 /* Branch condition of a conditional branch opcode over PSW p. */
-static inline int condition(uint32_t op, uint32_t p)
+HSX_HOT int condition(uint32_t op, uint32_t p)
 {
     uint32_t z = p & Z_FLAG, c = p & C_FLAG, lt = ((p >> 2) ^ (p >> 3)) & 1;
     switch (op) {
@@ -226,10 +236,13 @@ static inline int condition(uint32_t op, uint32_t p)
     if (!valid_target((target), t->code_len))                                       \
         return fault(t, HSX_FAULT_PC, (target), 0)
 
+HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *npc,
+                      uint32_t *psw);
+
 /* Execute the instruction `in` at `pc` with handler `op`; on EV_NONE *npc is the next
  * pc. Any other event has changed nothing. */
-static inline int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t pc,
-                          uint32_t *npc, uint32_t *psw)
+HSX_HOT int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t pc,
+                    uint32_t *npc, uint32_t *psw)
 {
     uint8_t *mem = t->mem, *regs = t->mem + t->reg_base;
     uint32_t x, y, r, ea, sh, target;
@@ -392,22 +405,29 @@ static inline int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t
         SET(in->rd, (REG(in->rd) & 0xFFFF0000u) | r); return EV_NONE;
     case 0x55: SET(in->rd, hsx_f16_to_int(REG(in->rs1))); return EV_NONE;   /* F2I */
     /* specials */
-    case HSX_H_GUARD_SP: {
-        uint32_t old_sp = REG(HSX_SP_REGISTER), old_psw = *psw;
-        int ev = execute(t, in, in->opcode, pc, npc, psw);
-        uint32_t now = REG(HSX_SP_REGISTER);
-        if (ev == EV_NONE && (now < t->stack_base || now > t->stack_top)) {
-            SET(HSX_SP_REGISTER, old_sp);
-            *psw = old_psw;
-            return fault(t, HSX_FAULT_SP, now, 0);
-        }
-        return ev;
-    }
+    case HSX_H_GUARD_SP: return guard_sp(t, in, pc, npc, psw);
     case HSX_H_ILLEGAL: return fault(t, HSX_FAULT_ILLEGAL, 0, in->imm);
     case HSX_H_LITERAL: return fault(t, HSX_FAULT_LITERAL, (int64_t)pc + 4, 0);
     case HSX_H_OFF_END: return fault(t, HSX_FAULT_OFF_END, t->code_len, 0);
     default: return fault(t, HSX_FAULT_ILLEGAL, 0, 0);     /* see hsx_implements */
     }
+}
+
+/* An instruction writing R15 (SP): a value outside [stack_base, stack_top] faults and
+ * undoes it (it can only have changed R15 and PSW). */
+HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *npc,
+                      uint32_t *psw)
+{
+    uint8_t *regs = t->mem + t->reg_base;
+    uint32_t old_sp = REG(HSX_SP_REGISTER), old_psw = *psw, now;
+    int ev = execute(t, in, in->opcode, pc, npc, psw);
+    now = REG(HSX_SP_REGISTER);
+    if (ev == EV_NONE && (now < t->stack_base || now > t->stack_top)) {
+        SET(HSX_SP_REGISTER, old_sp);
+        *psw = old_psw;
+        return fault(t, HSX_FAULT_SP, now, 0);
+    }
+    return ev;
 }
 
 /* ---- the run loop ------------------------------------------------------------------ */

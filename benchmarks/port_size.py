@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PORT = ROOT / "port" / "c"
-SOURCES = ("hsx_vm.c", "hsx_f16.c")
+SOURCES = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c")
 SHF_WRITE, SHF_ALLOC, SHT_NOBITS, SHT_SYMTAB = 0x1, 0x2, 8, 2
 
 

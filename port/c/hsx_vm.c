@@ -8,10 +8,11 @@
  */
 #include "hsx_vm.h"
 #include "hsx_f16.h"
+#include "hsx_fp.h"
 
-/* Handlers beyond the opcode numbers (opcodes are 0x01..0x7F). */
+/* Handlers beyond the opcode numbers (opcodes are 0x00..0xFF). */
 enum {
-    HSX_H_ILLEGAL = 0x80,   /* not an opcode */
+    HSX_H_ILLEGAL = 0x100,  /* not an instruction */
     HSX_H_OFF_END,          /* the entry after the last code word */
     HSX_H_LITERAL,          /* LDI32 whose literal word is missing */
     HSX_H_BREAKPOINT,       /* stop before `saved` runs */
@@ -50,13 +51,14 @@ struct form_info { uint8_t rd, rs1, rs2, imm; };
 static const struct form_info FORMS[HSX_FORM_COUNT] = { HSX_FORMS(FORM_ROW) };
 #undef FORM_ROW
 
-struct opcode_info { uint8_t known, form, size; };
+struct opcode_info { uint8_t known, form, size, pairs; };
 static struct opcode_info opcode_info(uint32_t code)
 {
-    struct opcode_info info = { 0, 0, 4 };
+    struct opcode_info info = { 0, 0, 4, 0 };
     switch (code) {
-#define OPCODE_CASE(num_, name_, form_, size_) \
-    case num_: info.known = 1; info.form = HSX_FORM_##form_; info.size = size_; break;
+#define OPCODE_CASE(num_, name_, form_, size_, pairs_) \
+    case num_: info.known = 1; info.form = HSX_FORM_##form_; info.size = size_; \
+               info.pairs = pairs_; break;
     HSX_OPCODES(OPCODE_CASE)
 #undef OPCODE_CASE
     default: break;
@@ -102,6 +104,13 @@ static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_i
     if (form->rd) in->rd = (word >> 20) & 0xF;
     if (form->rs1) in->rs1 = (word >> 16) & 0xF;
     if (form->rs2) in->rs2 = (word >> 12) & 0xF;
+    if (((info.pairs & 1) && in->rd == 15) || ((info.pairs & 2) && in->rs1 == 15)
+        || ((info.pairs & 4) && in->rs2 == 15)) {    /* a pair cannot start at R15 */
+        in->handler = HSX_H_ILLEGAL;
+        in->imm = word;
+        in->opcode = 0;
+        return;
+    }
     switch (form->imm) {
     case HSX_IMM_S12:
         in->imm = (word & 0x800u) ? (word & 0xFFFu) | 0xFFFFF000u : word & 0xFFFu;
@@ -130,7 +139,8 @@ static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_i
          || info.form == HSX_FORM_CALL12) && !(in->flags & HSX_I_DYNAMIC)
         && !valid_target(in->target, code_len))
         in->flags |= HSX_I_TARGET_BAD;
-    if (form->rd && in->rd == HSX_SP_REGISTER && in->handler == in->opcode)
+    if (form->rd && in->handler == in->opcode
+        && (in->rd == HSX_SP_REGISTER || ((info.pairs & 1) && in->rd == HSX_SP_REGISTER - 1)))
         in->handler = HSX_H_GUARD_SP;
 }
 
@@ -177,6 +187,15 @@ static inline void st32(uint8_t *p, uint32_t v)
 
 #define REG(i) ld32(regs + 4 * (i))
 #define SET(i, v) st32(regs + 4 * (i), (v))
+#define REG64(i) ((uint64_t)REG(i) | ((uint64_t)REG((i) + 1) << 32))
+#define SET64(i, v) st64(regs + 4 * (i), (v))
+
+/* A pair result: computed once, then stored (low word first). */
+static inline void st64(uint8_t *p, uint64_t v)
+{
+    st32(p, (uint32_t)v);
+    st32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* ---- one instruction ---------------------------------------------------------------- */
 
@@ -404,6 +423,50 @@ HSX_HOT int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t pc,
     f16:
         SET(in->rd, (REG(in->rd) & 0xFFFF0000u) | r); return EV_NONE;
     case 0x55: SET(in->rd, hsx_f16_to_int(REG(in->rs1))); return EV_NONE;   /* F2I */
+    /* binary32 and binary64 (hsx_fp.c) */
+    case 0x80: SET(in->rd, hsx_fadds(REG(in->rs1), REG(in->rs2))); return EV_NONE;
+    case 0x81: SET(in->rd, hsx_fsubs(REG(in->rs1), REG(in->rs2))); return EV_NONE;
+    case 0x82: SET(in->rd, hsx_fmuls(REG(in->rs1), REG(in->rs2))); return EV_NONE;
+    case 0x83: SET(in->rd, hsx_fdivs(REG(in->rs1), REG(in->rs2))); return EV_NONE;
+    case 0x84: *psw = hsx_fcmps(REG(in->rs1), REG(in->rs2)); return EV_NONE;
+    case 0x88: SET64(in->rd, hsx_dadd(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
+    case 0x89: SET64(in->rd, hsx_dsub(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
+    case 0x8A: SET64(in->rd, hsx_dmul(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
+    case 0x8B: SET64(in->rd, hsx_ddiv(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
+    case 0x8C: *psw = hsx_dcmp(REG64(in->rs1), REG64(in->rs2)); return EV_NONE;
+    case 0x90: SET64(in->rd, hsx_s2d(REG(in->rs1))); return EV_NONE;
+    case 0x91: SET(in->rd, hsx_d2s(REG64(in->rs1))); return EV_NONE;
+    case 0x92: SET(in->rd, hsx_i2s((int64_t)(int32_t)REG(in->rs1))); return EV_NONE;
+    case 0x93: SET(in->rd, hsx_i2s((int64_t)REG(in->rs1))); return EV_NONE;
+    case 0x94: SET(in->rd, (uint32_t)hsx_s2int(REG(in->rs1), 32, 1)); return EV_NONE;
+    case 0x95: SET(in->rd, (uint32_t)hsx_s2int(REG(in->rs1), 32, 0)); return EV_NONE;
+    case 0x96: SET64(in->rd, hsx_i2d((int64_t)(int32_t)REG(in->rs1))); return EV_NONE;
+    case 0x97: SET64(in->rd, hsx_i2d((int64_t)REG(in->rs1))); return EV_NONE;
+    case 0x98: SET(in->rd, (uint32_t)hsx_d2int(REG64(in->rs1), 32, 1)); return EV_NONE;
+    case 0x99: SET(in->rd, (uint32_t)hsx_d2int(REG64(in->rs1), 32, 0)); return EV_NONE;
+    case 0x9A: SET64(in->rd, hsx_i2d((int64_t)REG64(in->rs1))); return EV_NONE;
+    case 0x9B: SET64(in->rd, hsx_u2d(REG64(in->rs1))); return EV_NONE;
+    case 0x9C: SET64(in->rd, hsx_d2int(REG64(in->rs1), 64, 1)); return EV_NONE;
+    case 0x9D: SET64(in->rd, hsx_d2int(REG64(in->rs1), 64, 0)); return EV_NONE;
+    case 0x9E: SET(in->rd, hsx_i2s((int64_t)REG64(in->rs1))); return EV_NONE;
+    case 0x9F: SET(in->rd, hsx_u2s(REG64(in->rs1))); return EV_NONE;
+    case 0xA0: SET64(in->rd, hsx_s2int(REG(in->rs1), 64, 1)); return EV_NONE;
+    case 0xA1: SET64(in->rd, hsx_s2int(REG(in->rs1), 64, 0)); return EV_NONE;
+    /* 64-bit integers */
+    case 0xA8: SET64(in->rd, REG64(in->rs1) * REG64(in->rs2)); return EV_NONE;
+    case 0xA9: case 0xAA: case 0xAB: case 0xAC: {
+        uint64_t a64 = REG64(in->rs1), b64 = REG64(in->rs2), q;
+        if (!b64)
+            return fault(t, HSX_FAULT_DIVIDE, 0, 0);
+        if (op == 0xAA) q = a64 / b64;
+        else if (op == 0xAC) q = a64 % b64;
+        else if (a64 == 0x8000000000000000ull && b64 == 0xFFFFFFFFFFFFFFFFull)
+            q = op == 0xA9 ? a64 : 0;
+        else if (op == 0xA9) q = (uint64_t)((int64_t)a64 / (int64_t)b64);
+        else q = (uint64_t)((int64_t)a64 % (int64_t)b64);
+        SET64(in->rd, q);
+        return EV_NONE;
+    }
     /* specials */
     case HSX_H_GUARD_SP: return guard_sp(t, in, pc, npc, psw);
     case HSX_H_ILLEGAL: return fault(t, HSX_FAULT_ILLEGAL, 0, in->imm);
@@ -414,15 +477,17 @@ HSX_HOT int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t pc,
 }
 
 /* An instruction writing R15 (SP): a value outside [stack_base, stack_top] faults and
- * undoes it (it can only have changed R15 and PSW). */
+ * undoes it (it can only have changed R15, R14 for a pair result, and PSW). */
 HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *npc,
                       uint32_t *psw)
 {
     uint8_t *regs = t->mem + t->reg_base;
-    uint32_t old_sp = REG(HSX_SP_REGISTER), old_psw = *psw, now;
+    uint32_t old_r14 = REG(HSX_SP_REGISTER - 1), old_sp = REG(HSX_SP_REGISTER);
+    uint32_t old_psw = *psw, now;
     int ev = execute(t, in, in->opcode, pc, npc, psw);
     now = REG(HSX_SP_REGISTER);
     if (ev == EV_NONE && (now < t->stack_base || now > t->stack_top)) {
+        SET(HSX_SP_REGISTER - 1, old_r14);     /* a pair result wrote R14 too */
         SET(HSX_SP_REGISTER, old_sp);
         *psw = old_psw;
         return fault(t, HSX_FAULT_SP, now, 0);

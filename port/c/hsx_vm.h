@@ -15,7 +15,7 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 2                 /* bumped when a struct or signature below changes */
+#define HSX_VM_ABI 3                 /* bumped when a struct or signature below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
 /* One pre-decoded code word. */
@@ -23,8 +23,8 @@ typedef struct hsx_insn {
     uint32_t imm;       /* immediate as u32 (sign-extended where signed), LDI32's literal,
                            or the raw word of an illegal instruction */
     uint32_t target;    /* static branch/call target */
-    uint8_t handler;    /* opcode number, or one of the HSX_H_* specials (hsx_vm.c) */
-    uint8_t saved;      /* the handler a breakpoint displaced */
+    uint16_t handler;   /* opcode number, or one of the HSX_H_* specials (hsx_vm.c) */
+    uint16_t saved;     /* the handler a breakpoint displaced */
     uint8_t opcode;     /* the instruction's opcode number (0: illegal) */
     uint8_t flags;      /* HSX_I_* (hsx_vm.c) */
     uint8_t rd, rs1, rs2, size;

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from hsx.isa import BY_MNEMONIC, Form, Group, encode, make
+from hsx.isa.encoding import FORM_FIELDS
 from vmkit import image, machine
 
 MEM = 0x8000
@@ -17,6 +18,8 @@ BINARY = sorted(m for m, op in BY_MNEMONIC.items()
 IMMEDIATE = sorted(m for m, op in BY_MNEMONIC.items() if op.form is Form.RD_RS_IMM)
 LOADS = sorted(m for m, op in BY_MNEMONIC.items() if op.form is Form.RD_MEM)
 STORES = sorted(m for m, op in BY_MNEMONIC.items() if op.form is Form.MEM_RS)
+MATH = sorted(m for m, op in BY_MNEMONIC.items()
+              if op.group in (Group.SINGLE, Group.DOUBLE, Group.CONVERT, Group.INT64))
 CONDITIONAL = sorted(m for m, op in BY_MNEMONIC.items()
                      if op.form is Form.REL24 and op.reads_flags)
 
@@ -28,7 +31,12 @@ imm12 = st.one_of(st.integers(-8, 8), st.integers(-2048, 2047))
 def straight(draw):
     """One non-branching instruction (as words)."""
     kind = draw(st.sampled_from(["bin", "bin", "imm", "imm", "cmp", "load", "store", "window",
-                                 "ldi", "mov", "stack", "unary", "sp"]))
+                                 "ldi", "mov", "stack", "unary", "sp", "math"]))
+    if kind == "math":                # floating point / 64-bit, register pairs below R11
+        op = BY_MNEMONIC[draw(st.sampled_from(MATH))]
+        pair = st.integers(0, 10)
+        return make(op.mnemonic, **{f: draw(pair) for f in ("rd", "rs1", "rs2")
+                                    if f in FORM_FIELDS[op.form]})
     if kind == "bin":
         return make(draw(st.sampled_from(BINARY)), draw(reg), draw(reg), draw(reg))
     if kind == "imm":

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hsx.isa import BY_CODE, OPCODES
+from hsx.isa import BY_CODE, OPCODES, fp
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 from hsx.vm import Machine, MachineError, StandaloneSvc, StopReason
 from hsx.vm.native import engine as native
@@ -147,6 +147,30 @@ def test_f16_arithmetic_matches(a, b, value):
     assert lib.hsx_f16_mul(a, b) == f16_mul(a, b)
     assert lib.hsx_f16_div(a, b) == f16_div(a, b)
     assert lib.hsx_int_to_f16(value) == int_to_f16(value)
+
+
+FP_FUNCTIONS = {  # native helper: (argument widths, result width, reference)
+    "hsx_fadds": ((32, 32), 32, fp.fadds), "hsx_fsubs": ((32, 32), 32, fp.fsubs),
+    "hsx_fmuls": ((32, 32), 32, fp.fmuls), "hsx_fdivs": ((32, 32), 32, fp.fdivs),
+    "hsx_fcmps": ((32, 32), 32, fp.fcmps), "hsx_dadd": ((64, 64), 64, fp.dadd),
+    "hsx_dsub": ((64, 64), 64, fp.dsub), "hsx_dmul": ((64, 64), 64, fp.dmul),
+    "hsx_ddiv": ((64, 64), 64, fp.ddiv), "hsx_dcmp": ((64, 64), 32, fp.dcmp),
+    "hsx_s2d": ((32,), 64, fp.s2d), "hsx_d2s": ((64,), 32, fp.d2s),
+}
+_CTYPE = {32: ctypes.c_uint32, 64: ctypes.c_uint64}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(name=st.sampled_from(sorted(FP_FUNCTIONS)), a=st.integers(0, (1 << 64) - 1),
+       b=st.integers(0, (1 << 64) - 1))
+def test_native_float_helpers_match(name, a, b):
+    """binary32/64 in C (the host's hardware) against hsx.isa.fp, bit for bit."""
+    widths, result, reference = FP_FUNCTIONS[name]
+    function = getattr(native.library(), name)
+    function.argtypes = [_CTYPE[w] for w in widths]
+    function.restype = _CTYPE[result]
+    args = [value & ((1 << w) - 1) for value, w in zip((a, b), widths)]
+    assert function(*args) == reference(*args)
 
 
 # --- whole programs in lockstep ----------------------------------------------------------

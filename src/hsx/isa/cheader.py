@@ -44,9 +44,12 @@ def render() -> str:
         used = FORM_FIELDS[form]
         lines.append(f"    X({form.name}, {int('rd' in used)}, {int('rs1' in used)}, "
                      f"{int('rs2' in used)}, HSX_IMM_{_imm_kind(form)}) \\")
-    lines += ["", "/* Opcodes: X(code, mnemonic, form, size_in_bytes) */", "#define HSX_OPCODES(X) \\"]
+    lines += ["", "/* Opcodes: X(code, mnemonic, form, size_in_bytes, pairs); pairs: which register",
+              " * fields name a pair Rn:Rn+1 (1 rd, 2 rs1, 4 rs2) */", "#define HSX_OPCODES(X) \\"]
     for op in OPCODES:
-        lines.append(f"    X(0x{op.code:02X}, {op.mnemonic}, {op.form.name}, {op.size}) \\")
+        pairs = sum(bit for field, bit in (("rd", 1), ("rs1", 2), ("rs2", 4))
+                    if field in op.pairs)
+        lines.append(f"    X(0x{op.code:02X}, {op.mnemonic}, {op.form.name}, {op.size}, {pairs}) \\")
     lines += ["", "#endif", ""]
     return "\n".join(lines)
 

@@ -27,6 +27,7 @@ FLAG_TEXT = {
     Flags.LOGIC: "Z, N from the result; C = V = 0",
     Flags.SHIFT: "Z, N from the result; C = last bit shifted out (unchanged for a zero "
                  "count); V = 0",
+    Flags.FCMP: "float compare: less N; equal Z, C; greater C; unordered (a NaN) C, V",
 }
 
 
@@ -113,6 +114,36 @@ def generate() -> str:
         names = ", ".join(op.mnemonic for op in OPCODES if op.group is group)
         add(f"- **{group.value}**: {names}")
     add("")
+    add("## Floating point and 64-bit integers\n")
+    add("Opcodes 0x80..0xAC give C's `float`, `double` and `long long` the cost of one "
+        "instruction each instead of a library routine: a soft-float `double` addition "
+        "runs about 2,000 instructions, a 64-bit division about 2,600. They are "
+        "instructions rather than a \"math coprocessor\" SVC because an SVC traps to the "
+        "host kernel (a Python call on the host, a context save on a microcontroller), "
+        "which would cost more than many of the operations themselves, and because the "
+        "translator, the debugger's single steps and the trace see instructions, not "
+        "host calls. A target without them keeps the soft-float library (`hsx cc` can "
+        "still emit calls to it).\n")
+    add("- **Registers**: a `float` is one register (binary32 bits); a `double` or a "
+        "64-bit integer is a pair `Rn:Rn+1`, low word in `Rn` (the C ABI's order). A pair "
+        "cannot start at R15: such a word is illegal. A pair result in R14:R15 is "
+        "checked like any write to SP.")
+    add("- **Arithmetic** rounds to nearest even and is correctly rounded; a result that "
+        "is NaN is the default quiet NaN (0x7FC00000, 0x7FF8000000000000), as the "
+        "soft-float routines return. Division by zero gives an infinity (or NaN for "
+        "0/0), never a fault.")
+    add("- **Compares** (`FCMPS`, `DCMP`) set PSW so that the integer branches read as "
+        "float predicates: BEQ equal, BNE not equal or unordered, BLTU less, BLEU less or "
+        "equal, BGT greater, BGE greater or equal (all four false for a NaN); BLT, BLE, "
+        "BGTU, BGEU are their unordered-or forms.")
+    add("- **Conversions** to integers truncate toward zero. Signed: NaN or out of range "
+        "gives the most negative integer. Unsigned: a negative input converts as the "
+        "signed conversion does, NaN or too large gives 0. `D2S` and `S2D` keep a NaN's "
+        "sign (and, widening, its payload). Integer to float conversions are correctly "
+        "rounded.")
+    add("- **64-bit division** (`DIV64`...`REMU64`) truncates; MIN / -1 is MIN and MIN % "
+        "-1 is 0; a zero divisor faults with `divide_by_zero`. No instruction of this "
+        "group changes PSW except the compares.\n")
     add("## Memory\n")
     add("Code and data are separate (Harvard): loads and stores never see code. Data "
         "memory is per task and little-endian; unaligned accesses are allowed; the first "

@@ -96,6 +96,9 @@ def check(ins: Instruction) -> None:
         if name in used:
             if not 0 <= value <= 15:
                 raise EncodingError(f"{ins.op.mnemonic}: register R{value} does not exist (R0..R15)")
+            if name in ins.op.pairs and value == 15:
+                raise EncodingError(f"{ins.op.mnemonic}: R15 cannot start a register pair "
+                                    "(R0:R1 .. R14:R15)")
         elif value:
             raise EncodingError(f"{ins.op.mnemonic} has no {name} field")
     if "imm" in used:
@@ -122,7 +125,8 @@ def encode(ins: Instruction) -> list[int]:
 
 
 def decode(word: int, literal: int | None = 0) -> Instruction | None:
-    """One code word -> Instruction, or None for an illegal opcode.
+    """One code word -> Instruction, or None for an illegal instruction (an unknown
+    opcode, or R15 where a register pair starts).
 
     `literal` is the following code word, used only by LDI32.  Fields the form does
     not use are ignored, so `encode(decode(w))` is `w` with those fields cleared.
@@ -135,6 +139,8 @@ def decode(word: int, literal: int | None = 0) -> Instruction | None:
     rd = (word >> 20) & 0xF if "rd" in used else 0
     rs1 = (word >> 16) & 0xF if "rs1" in used else 0
     rs2 = (word >> 12) & 0xF if "rs2" in used else 0
+    if op.pairs and 15 in [{"rd": rd, "rs1": rs1, "rs2": rs2}[f] for f in op.pairs]:
+        return None
     imm = 0
     if form is Form.REL24:
         imm = word & 0xFFFFFF

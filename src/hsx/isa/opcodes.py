@@ -49,6 +49,7 @@ class Flags(Enum):
     MUL = "ZNCV*"            # Z, N from the result; C = V = high 32 bits of the product non-zero
     LOGIC = "ZN"             # Z, N from the result; C = V = 0
     SHIFT = "ZNC"            # Z, N from the result; C = last bit shifted out (unchanged if count 0); V = 0
+    FCMP = "ZNCV?"           # float compare: less N, equal Z C, greater C, unordered C V
 
 
 class Group(Enum):
@@ -62,6 +63,10 @@ class Group(Enum):
     STACK = "stack"
     SYSTEM = "system"
     FLOAT = "half-precision float"
+    SINGLE = "single-precision float"
+    DOUBLE = "double-precision float"
+    CONVERT = "conversions"
+    INT64 = "64-bit integer"
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class Opcode:
     reads_flags: bool = False
     ends_block: bool = False       # control leaves straight-line code after this instruction
     extension: bool = False        # not in the prior HSX instruction set
+    pairs: frozenset[str] = frozenset()   # register fields naming a pair Rn:Rn+1 (64 bits)
 
     @property
     def size(self) -> int:
@@ -175,6 +181,7 @@ def _ops() -> list[Opcode]:
         Opcode(0x3E, "MULI", M.RD_RS_IMM, F.MUL, G.IMMEDIATE, "Rd = low 32 bits of Ra * imm",
                extension=True),
     ]
+    ops += _math_ops()
     conditions = [
         (0x70, "BEQ", "Z", "equal"),
         (0x71, "BNE", "!Z", "not equal"),
@@ -192,6 +199,70 @@ def _ops() -> list[Opcode]:
                           f"if {test} ({meaning} after CMP): PC += 4*off24",
                           reads_flags=True, ends_block=True, extension=True))
     return ops
+
+
+_ALL = frozenset({"rd", "rs1", "rs2"})
+
+
+def _math_ops() -> list[Opcode]:
+    """Floating point and 64-bit integer arithmetic (0x80..0xAF): what C's float, double
+    and long long need, at the cost of one instruction instead of a library routine of
+    hundreds (docs/isa.md, "Floating point and 64-bit integers")."""
+    M, F, G = Form, Flags, Group
+
+    def op(code, name, form, group, summary, pairs=frozenset(), flags=F.NONE):
+        return Opcode(code, name, form, flags, group, summary, extension=True,
+                      pairs=frozenset(pairs))
+
+    rd, rs1, both = {"rd"}, {"rs1"}, {"rd", "rs1"}
+    return [
+        op(0x80, "FADDS", M.RD_RS_RS, G.SINGLE, "Rd = Ra + Rb (binary32)"),
+        op(0x81, "FSUBS", M.RD_RS_RS, G.SINGLE, "Rd = Ra - Rb (binary32)"),
+        op(0x82, "FMULS", M.RD_RS_RS, G.SINGLE, "Rd = Ra * Rb (binary32)"),
+        op(0x83, "FDIVS", M.RD_RS_RS, G.SINGLE, "Rd = Ra / Rb (binary32)"),
+        op(0x84, "FCMPS", M.RS_RS, G.SINGLE, "flags of the compare of Ra with Rb (binary32)",
+           flags=F.FCMP),
+        op(0x88, "DADD", M.RD_RS_RS, G.DOUBLE, "Rd:Rd+1 = Ra:Ra+1 + Rb:Rb+1 (binary64)", _ALL),
+        op(0x89, "DSUB", M.RD_RS_RS, G.DOUBLE, "Rd:Rd+1 = Ra:Ra+1 - Rb:Rb+1 (binary64)", _ALL),
+        op(0x8A, "DMUL", M.RD_RS_RS, G.DOUBLE, "Rd:Rd+1 = Ra:Ra+1 * Rb:Rb+1 (binary64)", _ALL),
+        op(0x8B, "DDIV", M.RD_RS_RS, G.DOUBLE, "Rd:Rd+1 = Ra:Ra+1 / Rb:Rb+1 (binary64)", _ALL),
+        op(0x8C, "DCMP", M.RS_RS, G.DOUBLE,
+           "flags of the compare of Ra:Ra+1 with Rb:Rb+1 (binary64)", {"rs1", "rs2"},
+           flags=F.FCMP),
+        op(0x90, "S2D", M.RD_RS, G.CONVERT, "Rd:Rd+1 = binary32 Ra widened to binary64", rd),
+        op(0x91, "D2S", M.RD_RS, G.CONVERT, "Rd = binary64 Ra:Ra+1 rounded to binary32", rs1),
+        op(0x92, "I2S", M.RD_RS, G.CONVERT, "Rd = signed Ra as binary32"),
+        op(0x93, "U2S", M.RD_RS, G.CONVERT, "Rd = unsigned Ra as binary32"),
+        op(0x94, "S2I", M.RD_RS, G.CONVERT, "Rd = binary32 Ra truncated to a signed integer"),
+        op(0x95, "S2U", M.RD_RS, G.CONVERT, "Rd = binary32 Ra truncated to an unsigned integer"),
+        op(0x96, "I2D", M.RD_RS, G.CONVERT, "Rd:Rd+1 = signed Ra as binary64", rd),
+        op(0x97, "U2D", M.RD_RS, G.CONVERT, "Rd:Rd+1 = unsigned Ra as binary64", rd),
+        op(0x98, "D2I", M.RD_RS, G.CONVERT, "Rd = binary64 Ra:Ra+1 truncated to signed", rs1),
+        op(0x99, "D2U", M.RD_RS, G.CONVERT, "Rd = binary64 Ra:Ra+1 truncated to unsigned", rs1),
+        op(0x9A, "L2D", M.RD_RS, G.CONVERT, "Rd:Rd+1 = signed 64-bit Ra:Ra+1 as binary64", both),
+        op(0x9B, "UL2D", M.RD_RS, G.CONVERT, "Rd:Rd+1 = unsigned 64-bit Ra:Ra+1 as binary64",
+           both),
+        op(0x9C, "D2L", M.RD_RS, G.CONVERT,
+           "Rd:Rd+1 = binary64 Ra:Ra+1 truncated to signed 64-bit", both),
+        op(0x9D, "D2UL", M.RD_RS, G.CONVERT,
+           "Rd:Rd+1 = binary64 Ra:Ra+1 truncated to unsigned 64-bit", both),
+        op(0x9E, "L2S", M.RD_RS, G.CONVERT, "Rd = signed 64-bit Ra:Ra+1 as binary32", rs1),
+        op(0x9F, "UL2S", M.RD_RS, G.CONVERT, "Rd = unsigned 64-bit Ra:Ra+1 as binary32", rs1),
+        op(0xA0, "S2L", M.RD_RS, G.CONVERT, "Rd:Rd+1 = binary32 Ra truncated to signed 64-bit",
+           rd),
+        op(0xA1, "S2UL", M.RD_RS, G.CONVERT,
+           "Rd:Rd+1 = binary32 Ra truncated to unsigned 64-bit", rd),
+        op(0xA8, "MUL64", M.RD_RS_RS, G.INT64, "Rd:Rd+1 = low 64 bits of Ra:Ra+1 * Rb:Rb+1",
+           _ALL),
+        op(0xA9, "DIV64", M.RD_RS_RS, G.INT64,
+           "Rd:Rd+1 = Ra:Ra+1 / Rb:Rb+1 signed, truncating; MIN / -1 = MIN; 0 faults", _ALL),
+        op(0xAA, "DIVU64", M.RD_RS_RS, G.INT64, "Rd:Rd+1 = Ra:Ra+1 / Rb:Rb+1 unsigned; 0 faults",
+           _ALL),
+        op(0xAB, "REM64", M.RD_RS_RS, G.INT64,
+           "Rd:Rd+1 = Ra:Ra+1 % Rb:Rb+1 signed (sign of Ra); MIN % -1 = 0; 0 faults", _ALL),
+        op(0xAC, "REMU64", M.RD_RS_RS, G.INT64, "Rd:Rd+1 = Ra:Ra+1 % Rb:Rb+1 unsigned; 0 faults",
+           _ALL),
+    ]
 
 
 OPCODES: tuple[Opcode, ...] = tuple(sorted(_ops(), key=lambda op: op.code))

@@ -20,6 +20,7 @@ from typing import Callable
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
 from hsx.isa.encoding import FORM_FIELDS
+from hsx.isa import fp
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
 from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, illegal_fault,
@@ -27,6 +28,11 @@ from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, il
                       stack_fault)
 
 Op = Callable[[], int]
+
+# The floating-point and 64-bit helpers the snippets call (hsx.isa.fp).
+MATH_FUNCTIONS = {name: getattr(fp, name) for name in (
+    "fadds", "fsubs", "fmuls", "fdivs", "fcmps", "dadd", "dsub", "dmul", "ddiv", "dcmp",
+    "s2d", "d2s", "int_to_s", "int_to_d", "float_to_int", "div64", "rem64")}
 
 
 def _access_width(mnemonic: str) -> int:
@@ -104,6 +110,56 @@ def _float(fn: str) -> str:
     return f"R[d] = (R[d] & 0xFFFF0000) | {fn}(R[a], R[b])\nreturn nxt"
 
 
+# 64-bit operands and results in register pairs Rn:Rn+1 (low word in Rn).
+_A64 = "(R[a] | R[a + 1] << 32)"
+_B64 = "(R[b] | R[b + 1] << 32)"
+_SET64 = "R[d] = v & 0xFFFFFFFF\nR[d + 1] = v >> 32\nreturn nxt"
+_S32 = "(R[a] - ((R[a] & 0x80000000) << 1))"                 # Ra as a signed integer
+_S64 = f"({_A64} - ((R[a + 1] & 0x80000000) << 33))"        # Ra:Ra+1 signed
+
+
+def _pair(expression: str) -> str:
+    return f"v = {expression}\n{_SET64}"
+
+
+def _divide64(expression: str) -> str:
+    return f"y = {_B64}\nif not y: raise divide_fault(pc)\nv = {expression}\n{_SET64}"
+
+
+_MATH_BODIES: dict[str, str] = {
+    # binary32 in one register, binary64 in a pair
+    **{m: f"R[d] = {m.lower()}(R[a], R[b])\nreturn nxt" for m in ("FADDS", "FSUBS", "FMULS",
+                                                                  "FDIVS")},
+    "FCMPS": "ctx.psw = fcmps(R[a], R[b])\nreturn nxt",
+    **{m: _pair(f"{m.lower()}({_A64}, {_B64})") for m in ("DADD", "DSUB", "DMUL", "DDIV")},
+    "DCMP": f"ctx.psw = dcmp({_A64}, {_B64})\nreturn nxt",
+    # conversions
+    "S2D": _pair("s2d(R[a])"),
+    "D2S": f"R[d] = d2s({_A64})\nreturn nxt",
+    "I2S": f"R[d] = int_to_s({_S32})\nreturn nxt",
+    "U2S": "R[d] = int_to_s(R[a])\nreturn nxt",
+    "S2I": "R[d] = float_to_int(R[a], 32, True, False)\nreturn nxt",
+    "S2U": "R[d] = float_to_int(R[a], 32, False, False)\nreturn nxt",
+    "I2D": _pair(f"int_to_d({_S32})"),
+    "U2D": _pair("int_to_d(R[a])"),
+    "D2I": f"R[d] = float_to_int({_A64}, 32, True, True)\nreturn nxt",
+    "D2U": f"R[d] = float_to_int({_A64}, 32, False, True)\nreturn nxt",
+    "L2D": _pair(f"int_to_d({_S64})"),
+    "UL2D": _pair(f"int_to_d({_A64})"),
+    "D2L": _pair(f"float_to_int({_A64}, 64, True, True)"),
+    "D2UL": _pair(f"float_to_int({_A64}, 64, False, True)"),
+    "L2S": f"R[d] = int_to_s({_S64})\nreturn nxt",
+    "UL2S": f"R[d] = int_to_s({_A64})\nreturn nxt",
+    "S2L": _pair("float_to_int(R[a], 64, True, False)"),
+    "S2UL": _pair("float_to_int(R[a], 64, False, False)"),
+    # 64-bit integers
+    "MUL64": _pair(f"({_A64} * {_B64}) & 0xFFFFFFFFFFFFFFFF"),
+    "DIV64": _divide64(f"div64({_A64}, y, True)"),
+    "DIVU64": _divide64(f"{_A64} // y"),
+    "REM64": _divide64(f"rem64({_A64}, y, True)"),
+    "REMU64": _divide64(f"{_A64} % y"),
+}
+
 BODIES: dict[str, str] = {
     # data movement
     "LDI": "R[d] = u\nreturn nxt",
@@ -156,6 +212,7 @@ BODIES: dict[str, str] = {
     "FDIV": _float("f16_div"),
     "I2F": "R[d] = (R[d] & 0xFFFF0000) | int_to_f16(R[a])\nreturn nxt",
     "F2I": "R[d] = f16_to_int(R[a])\nreturn nxt",
+    **_MATH_BODIES,
 }
 
 _missing = set(BY_MNEMONIC) ^ set(BODIES)
@@ -175,7 +232,7 @@ _GLOBALS = {
     "memory_fault": memory_fault, "stack_fault": stack_fault, "pc_fault": pc_fault,
     "divide_fault": divide_fault, "f16_add": f16_add, "f16_sub": f16_sub,
     "f16_mul": f16_mul, "f16_div": f16_div, "int_to_f16": int_to_f16,
-    "f16_to_int": f16_to_int,
+    "f16_to_int": f16_to_int, **MATH_FUNCTIONS,
 }
 _PARAMS = "ctx, R, W, mem, d, a, b, imm, u, pc, nxt, T, lim, SB, ST, ST4, MS, CL"
 
@@ -227,6 +284,13 @@ def valid_target(target: int, code_len: int) -> bool:
     return not target & 3 and target < code_len
 
 
+def writes_sp(ins: Instruction) -> bool:
+    """The instruction's result lands in R15 (SP): Rd = R15, or a pair R14:R15."""
+    if ins.op.form not in _WRITES_RD:
+        return False
+    return ins.rd == 15 or (ins.rd == 14 and "rd" in ins.op.pairs)
+
+
 def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     """The closure executing the instruction `ins` located at `pc` in `ctx`."""
     if ins is None:
@@ -248,7 +312,7 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
         ctx, ctx.regs, ctx.words, ctx.mem, ins.rd, ins.rs1, ins.rs2, ins.imm,
         ins.imm & 0xFFFFFFFF, pc, nxt, target, lay.mem_size - width, lay.stack_base,
         lay.stack_top, lay.stack_top - 4, lay.mem_size, cl)
-    if ins.rd == 15 and ins.op.form in _WRITES_RD:
+    if writes_sp(ins):
         return _guard_sp(ctx, pc, op)
     return op
 
@@ -262,15 +326,16 @@ def build_ops(ctx) -> list[Op]:
 
 def _guard_sp(ctx, pc: int, op: Op) -> Op:
     """Wrap an instruction writing R15 (SP): a value outside [stack_base, stack_top]
-    faults and undoes the instruction (it can only have changed R15 and PSW)."""
+    faults and undoes the instruction (it can only have changed R15, R14 when it writes
+    a pair, and PSW)."""
     R, base, top = ctx.regs, ctx.layout.stack_base, ctx.layout.stack_top
 
     def guarded() -> int:
-        old_sp, old_psw = R[15], ctx.psw
+        old_r14, old_sp, old_psw = R[14], R[15], ctx.psw
         nxt = op()
         sp = R[15]
         if sp < base or sp > top:
-            R[15], ctx.psw = old_sp, old_psw
+            R[14], R[15], ctx.psw = old_r14, old_sp, old_psw
             raise sp_fault(pc, sp, base, top)
         return nxt
     return guarded

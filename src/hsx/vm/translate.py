@@ -35,7 +35,7 @@ from hsx.isa import BY_MNEMONIC, Flags, Form, Group, Instruction
 from hsx.isa.encoding import FORM_FIELDS
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
-from .interp import MEMORY_WIDTH, static_target, valid_target
+from .interp import MATH_FUNCTIONS, MEMORY_WIDTH, static_target, valid_target
 from .signals import (BreakpointHit, Halt, Untranslated, divide_fault, memory_fault,
                       pc_fault, sp_fault, stack_fault)
 
@@ -117,7 +117,7 @@ _CACHE_LIMIT = 4096
 # --- what the translator knows about each instruction ---------------------------------
 
 _STACK_USERS = frozenset({"PUSH", "POP", "CALL", "LCALL", "CALLR", "RET"})
-_DIVIDES = frozenset({"DIV", "DIVU", "REM", "REMU"})
+_DIVIDES = frozenset({"DIV", "DIVU", "REM", "REMU", "DIV64", "DIVU64", "REM64", "REMU64"})
 _CALLS = frozenset({"CALL", "LCALL"})
 _COND = {"JZ": "EQ", "JNZ": "NE", "BEQ": "EQ", "BNE": "NE", "BLT": "LT", "BGE": "GE",
          "BGT": "GT", "BLE": "LE", "BLTU": "LTU", "BGEU": "GEU", "BGTU": "GTU",
@@ -129,6 +129,8 @@ def _translatable(ctx, pc: int, ins: Instruction | None) -> bool:
     """SVC, BRK, illegal words, a LDI32 cut off by the end of code and branches to
     impossible static targets are left to the interpreter."""
     if ins is None or ins.op.group is Group.SYSTEM:
+        return False
+    if ins.rd == 14 and "rd" in ins.op.pairs:       # a result pair ending in SP
         return False
     if pc + ins.size > ctx.code_len:
         return False
@@ -175,6 +177,7 @@ def _reads(ins: Instruction) -> set[int]:
         regs.add(ins.rs1)
     if "rs2" in fields:
         regs.add(ins.rs2)
+    regs |= {getattr(ins, f) + 1 for f in ins.op.pairs if f != "rd"}
     if ins.op.group is Group.FLOAT and ins.op.mnemonic != "F2I":
         regs.add(ins.rd)                  # only the low half of Rd is replaced
     if ins.op.mnemonic in _STACK_USERS:
@@ -184,6 +187,8 @@ def _reads(ins: Instruction) -> set[int]:
 
 def _writes(ins: Instruction) -> set[int]:
     regs = {ins.rd} if "rd" in FORM_FIELDS[ins.op.form] else set()
+    if "rd" in ins.op.pairs:
+        regs.add(ins.rd + 1)
     if ins.op.mnemonic in _STACK_USERS:
         regs.add(15)
     return regs
@@ -794,6 +799,62 @@ def _f2i(g: _Gen, ins: Instruction) -> None:
     g.set_reg(ins.rd, f"f16_to_int(r{ins.rs1})")
 
 
+def _math(expression: str, result: str, divides: bool = False
+          ) -> Callable[[_Gen, Instruction], None]:
+    """Floating point and 64-bit integer instructions: `expression` over {a} and {b}
+    (a register, or a pair's 64-bit value) gives a register ("r32"), a pair ("r64") or
+    the PSW of a compare ("flags"); the helpers are hsx.isa.fp's."""
+    def operand(ins: Instruction, field: str) -> str:
+        r = getattr(ins, field)
+        return f"(r{r} | r{r + 1} << 32)" if field in ins.op.pairs else f"r{r}"
+
+    def emit(g: _Gen, ins: Instruction) -> None:
+        expr = expression.format(a=operand(ins, "rs1"), b=operand(ins, "rs2"))
+        if divides:
+            g.emit(f"if not {operand(ins, 'rs2')}:")
+            with g.indent():
+                g.fault(f"divide_fault({g.pc}, {g.rem(g.k)})")
+        if result == "flags":
+            if g.live.get(g.k):
+                g.emit(f"f{g.k} = {expr}")
+                g.set_flags("psw", p=f"f{g.k}")
+        elif result == "r32":
+            g.set_reg(ins.rd, expr)
+        else:
+            g.emit(f"v{g.k} = {expr}")
+            g.set_reg(ins.rd, f"v{g.k} & {M}")
+            g.set_reg(ins.rd + 1, f"v{g.k} >> 32")
+    return emit
+
+
+_S32 = "({a} - (({a} & 0x80000000) << 1))"
+_S64 = "({a} - (({a} & 0x8000000000000000) << 1))"
+_MATH_EMITTERS = {
+    **{m: _math(f"{m.lower()}({{a}}, {{b}})", "r32") for m in ("FADDS", "FSUBS", "FMULS",
+                                                             "FDIVS")},
+    **{m: _math(f"{m.lower()}({{a}}, {{b}})", "r64") for m in ("DADD", "DSUB", "DMUL", "DDIV")},
+    "FCMPS": _math("fcmps({a}, {b})", "flags"), "DCMP": _math("dcmp({a}, {b})", "flags"),
+    "S2D": _math("s2d({a})", "r64"), "D2S": _math("d2s({a})", "r32"),
+    "I2S": _math(f"int_to_s({_S32})", "r32"), "U2S": _math("int_to_s({a})", "r32"),
+    "S2I": _math("float_to_int({a}, 32, True, False)", "r32"),
+    "S2U": _math("float_to_int({a}, 32, False, False)", "r32"),
+    "I2D": _math(f"int_to_d({_S32})", "r64"), "U2D": _math("int_to_d({a})", "r64"),
+    "D2I": _math("float_to_int({a}, 32, True, True)", "r32"),
+    "D2U": _math("float_to_int({a}, 32, False, True)", "r32"),
+    "L2D": _math(f"int_to_d({_S64})", "r64"), "UL2D": _math("int_to_d({a})", "r64"),
+    "D2L": _math("float_to_int({a}, 64, True, True)", "r64"),
+    "D2UL": _math("float_to_int({a}, 64, False, True)", "r64"),
+    "L2S": _math(f"int_to_s({_S64})", "r32"), "UL2S": _math("int_to_s({a})", "r32"),
+    "S2L": _math("float_to_int({a}, 64, True, False)", "r64"),
+    "S2UL": _math("float_to_int({a}, 64, False, False)", "r64"),
+    "MUL64": _math("({a} * {b}) & 0xFFFFFFFFFFFFFFFF", "r64"),
+    "DIV64": _math("div64({a}, {b}, True)", "r64", divides=True),
+    "DIVU64": _math("{a} // {b}", "r64", divides=True),
+    "REM64": _math("rem64({a}, {b}, True)", "r64", divides=True),
+    "REMU64": _math("{a} % {b}", "r64", divides=True),
+}
+
+
 def _push(g: _Gen, ins: Instruction) -> None:
     g.emit(f"v = r{ins.rs1}")
     g.push("v")
@@ -852,6 +913,7 @@ EMITTERS: dict[str, Callable[[_Gen, Instruction], None]] = {
     "FADD": _float("f16_add"), "FSUB": _float("f16_sub"), "FMUL": _float("f16_mul"),
     "FDIV": _float("f16_div"), "I2F": _i2f, "F2I": _f2i,
     "PUSH": _push, "POP": _pop,
+    **_MATH_EMITTERS,
 }
 # Every non-system instruction is either straight-line (an emitter) or ends a block
 # (compiled by _Gen.transfer).
@@ -867,4 +929,5 @@ _GLOBALS = {
     "pc_fault": pc_fault, "divide_fault": divide_fault, "sdiv": _sdiv, "srem": _srem,
     "mulhs": _mulhs, "f16_add": f16_add, "f16_sub": f16_sub, "f16_mul": f16_mul,
     "f16_div": f16_div, "int_to_f16": int_to_f16, "f16_to_int": f16_to_int,
+    **MATH_FUNCTIONS,
 }

@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-SOURCES = ("hsx_vm.c", "hsx_f16.c")
-HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_opcodes.h")
+SOURCES = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c")
+HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_fp.h", "hsx_opcodes.h")
 FLAGS = ("-std=c99", "-O2", "-ffreestanding", "-nostdlib", "-fPIC", "-shared",
          "-Wall", "-Wextra", "-Werror")
 # Build variants: the host's pre-decoding core, and the one microcontrollers use, which

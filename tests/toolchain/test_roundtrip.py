@@ -21,7 +21,9 @@ def placed_instructions(draw):
     """A valid instruction of any opcode and a code address where its target is valid."""
     op = draw(st.sampled_from(OPCODES))
     used = FORM_FIELDS[op.form]
-    fields = {name: draw(registers) if name in used else 0 for name in ("rd", "rs1", "rs2")}
+    fields = {name: (draw(registers.filter(lambda r: r < 15)) if name in op.pairs
+                     else draw(registers)) if name in used else 0
+              for name in ("rd", "rs1", "rs2")}
     pc = 4 * draw(st.integers(0, 4096))
     imm = 0
     if "imm" in used:

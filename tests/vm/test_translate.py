@@ -81,3 +81,33 @@ def test_identical_blocks_compile_once():
     sizes = {len(ctx.blocks) for _, ctx in contexts}
     assert sizes == {len(contexts[0][1].blocks)}
     assert len(translate._CACHE) - before <= len(contexts[0][1].blocks)
+
+
+def test_a_loop_run_in_small_slices_is_translated_once():
+    """Budget boundaries land inside the loop block again and again; only the loop's real
+    entry becomes hot, not the instructions where a slice happened to end."""
+    from hsx.vm import Machine
+    from hsx.vm.translate import HOT_AFTER
+    from vmkit import asm, image
+    words = asm("LDI32 R4, 200000", "LDI R3, 0", "ADDI R1, R1, 1", "ADD R3, R3, R1",
+                "XOR R5, R3, R1", "CMP R1, R4", "BNE -4", "LDI R0, 0", "SVC 0x100")
+    machine = Machine(engine="python", hot_after=HOT_AFTER)
+    ctx = machine.create_context(image(words))
+    while machine.run(ctx, 97).reason is StopReason.BUDGET:   # the executive's slices
+        pass
+    assert ctx.regs[1] == 200000
+    assert len(ctx.blocks) <= 2                 # the loop, and perhaps what follows it
+
+
+def test_translation_per_context_is_bounded(monkeypatch):
+    """Past the limit, new entries are interpreted (exactly) instead of compiled."""
+    from hsx.vm import Machine
+    from vmkit import asm, image
+    monkeypatch.setattr(translate, "MAX_BLOCKS_PER_CONTEXT", 1)
+    words = asm("LDI R4, 100", "ADDI R1, R1, 1", "CMP R1, R4", "BNE -2",      # loop 1
+                "ADDI R2, R2, 1", "CMP R2, R4", "BNE -2", "LDI R0, 0", "SVC 0x100")  # loop 2
+    machine = Machine(engine="python", hot_after=1)
+    ctx = machine.create_context(image(words))
+    stop = machine.run(ctx, 10_000)
+    assert stop.reason is StopReason.EXITED and ctx.regs[1] == ctx.regs[2] == 100
+    assert len(ctx.blocks) == 1

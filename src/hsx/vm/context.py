@@ -40,7 +40,7 @@ class Context:
     __slots__ = (
         "image", "layout", "mem", "regs", "words", "code_len", "decoded",
         "pc", "psw", "steps", "state", "exit_status", "fault",
-        "ops", "itab", "btab", "blocks", "breakpoints", "skip_breakpoint", "trace",
+        "ops", "itab", "btab", "blocks", "warmth", "breakpoints", "skip_breakpoint", "trace",
     )
 
     def __init__(self, image: HxeImage, layout: Layout) -> None:
@@ -75,6 +75,7 @@ class Context:
         self.itab: list[Callable[[], int]] = []
         self.btab: list[Callable[[int], tuple[int, int]]] = []
         self.blocks: dict[int, frozenset[int]] = {}
+        self.warmth: dict[int, int] = {}          # arrivals still to go before translating
         self.breakpoints: set[int] = set()
         self.skip_breakpoint: int | None = None   # resume from this PC without re-hitting
         self.trace: deque | None = None           # TraceRecord ring buffer when tracing

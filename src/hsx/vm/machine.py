@@ -127,6 +127,7 @@ class Machine:
         skip = ctx.skip_breakpoint
         if skip is not None:
             ctx.skip_breakpoint = None
+        resuming = blocks
         while True:
             try:
                 if skip is not None and skip == pc:   # resume from a breakpoint: no re-hit
@@ -134,6 +135,17 @@ class Machine:
                     pc = ctx.ops[pc >> 2]()
                     n -= 1
                 if blocks:
+                    if resuming:
+                        # A run starting inside translated code (where the last one ran
+                        # out of budget) interprets up to the next block entry: the
+                        # resumption point is not an entry worth compiling.
+                        resuming = False
+                        entries, itab = ctx.blocks, ctx.itab
+                        for _ in range(translate.MAX_BLOCK):
+                            if not n or pc in entries:
+                                break
+                            pc = itab[pc >> 2]()
+                            n -= 1
                     while n:
                         pc, n = table[pc >> 2](n)
                 else:
@@ -154,6 +166,7 @@ class Machine:
                 if request is not None:
                     return self._svc_stop(ctx, request, trap.pc, budget - n)
                 pc = trap.pc + 4
+                resuming = blocks
             except GuestFault as fault:
                 if fault.remaining is not None:
                     n = fault.remaining

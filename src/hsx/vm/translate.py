@@ -63,7 +63,7 @@ def invalidate(ctx, addr: int) -> None:
             ctx.btab[start >> 2] = untranslated
 
 
-HOT_AFTER = 400       # arrivals at a block start before it is worth compiling
+HOT_AFTER = 200       # arrivals at a block start before it is worth compiling
 
 
 def install(ctx, pc: int, hot_after: int = HOT_AFTER) -> None:
@@ -77,21 +77,28 @@ def install(ctx, pc: int, hot_after: int = HOT_AFTER) -> None:
         return
     index = pc >> 2
     op = ctx.ops[index]
-    arrivals = [hot_after]
+    warmth = ctx.warmth
+    warmth[pc] = hot_after
 
     def warming(n: int) -> tuple[int, int]:
-        arrivals[0] -= 1
-        if arrivals[0] > 0:
+        left = warmth[pc] - 1
+        if left > 0:
+            warmth[pc] = left
             return op(), n - 1
-        translate(ctx, pc)
+        del warmth[pc]
+        translate(ctx, pc, hot_after)
         return ctx.btab[index](n)
 
     ctx.btab[index] = warming
 
 
-def translate(ctx, pc: int) -> None:
-    """Fill the block-table entry for `pc`: a translated block, or one interpreted step."""
-    instrs = _collect(ctx, pc)
+def translate(ctx, pc: int, hot_after: int = 1) -> None:
+    """Fill the block-table entry for `pc`: a translated block, or one interpreted step.
+
+    The instructions inside the new block were being counted as entries too, one
+    arrival at a time while `pc` warmed up; they start counting again, so that only a
+    real entry (a branch target, not a run that happened to stop there) becomes hot."""
+    instrs = _collect(ctx, pc) if len(ctx.blocks) < MAX_BLOCKS_PER_CONTEXT else []
     op = ctx.ops[pc >> 2]
     if not instrs:
         def single(n: int) -> tuple[int, int]:
@@ -107,11 +114,15 @@ def translate(ctx, pc: int) -> None:
         exec(compile(source, f"<hsx block 0x{pc:04X}>", "exec"), namespace)
         make = _CACHE[source] = namespace["make"]
     ctx.btab[pc >> 2] = make(ctx.regs, ctx.words, ctx.mem, ctx, op)
-    ctx.blocks[pc] = frozenset(a for at, ins in instrs for a in range(at, at + ins.size, 4))
+    covered = ctx.blocks[pc] = frozenset(a for at, ins in instrs
+                                         for a in range(at, at + ins.size, 4))
+    for inside in covered & ctx.warmth.keys():
+        ctx.warmth[inside] = hot_after
 
 
 _CACHE: dict[str, Callable[..., Block]] = {}
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 4096             # compiled block factories kept per process
+MAX_BLOCKS_PER_CONTEXT = 2048   # then further entries stay interpreted: memory is bounded
 
 
 # --- what the translator knows about each instruction ---------------------------------

@@ -4,33 +4,40 @@ from __future__ import annotations
 import pytest
 
 from hsx.debug import DebugError, parse_condition
+from hsx.debug.cexpr import EvalError
 from hsx.debug.conditions import ConditionError
+from hsx.debug.ctype import TypeTable
 
 
 class Env:
+    """A stopped task as a condition sees it (hsx.debug.cexpr.Scope), with no C types:
+    labels stand for their addresses."""
+
+    types = TypeTable([])
+
     def __init__(self):
         self.regs = [0] * 16
         self.regs[1], self.regs[2], self.regs[15] = 5, 0xFFFFFFFF, 0xFF00
-        self.memory = {0x4000: 7, 0x4004: 0x80}
+        self.memory = bytearray(0x10000)
+        self.memory[0x4000] = 7
+        self.memory[0x4004] = 0x80
+
+    def variable(self, name):
+        return None
+
+    def label(self, name):
+        return 0x4000 if name == "counter" else None
 
     def register(self, index):
         return self.regs[index]
 
-    def pc(self):
-        return 0x20
+    def special(self, name):
+        return {"pc": 0x20, "psw": 0b0101}[name]
 
-    def psw(self):
-        return 0b0101
-
-    def read(self, addr, width):
-        if addr >= 0x10000:
-            raise ConditionError("outside")
-        return self.memory.get(addr, 0) & ((1 << 8 * width) - 1)
-
-    def symbol(self, name):
-        if name != "counter":
-            raise ConditionError(f"unknown symbol {name!r}")
-        return 0x4000
+    def read(self, addr, size):
+        if addr + size > len(self.memory):
+            raise EvalError("outside")
+        return bytes(self.memory[addr:addr + size])
 
 
 @pytest.mark.parametrize("text, expected", [

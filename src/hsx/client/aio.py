@@ -12,6 +12,7 @@ import contextlib
 from typing import Any, AsyncIterator
 
 from .errors import ConnectionClosed
+from .helpers import install
 from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
                    session_open_fields)
 
@@ -170,3 +171,6 @@ class AsyncClient:
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(ConnectionClosed(str(error)))
+
+
+install(AsyncClient, asynchronous=True)  # frame_variables, evaluate, ... (helpers.py)

@@ -14,6 +14,7 @@ from collections import deque
 from typing import Any, Iterator
 
 from .errors import ConnectionClosed
+from .helpers import install
 from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
                    session_open_fields)
 
@@ -183,3 +184,6 @@ class Client:
             if not chunk:
                 raise ConnectionClosed("the executive closed the connection")
             self._buf += chunk
+
+
+install(Client, asynchronous=False)      # frame_variables, evaluate, ... (helpers.py)

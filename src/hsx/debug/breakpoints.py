@@ -9,13 +9,14 @@ there; a false one lets it run on as if nothing happened.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 from hsx.kernel.task import Task
 from hsx.vm import Machine
 
 from . import errors as E
-from .conditions import Condition, ConditionError, TaskEnv, parse_condition
+from .cexpr import Scope
+from .conditions import Condition, ConditionError, parse_condition
 from .errors import DebugError
 from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where
@@ -74,10 +75,12 @@ class Breakpoint:
 
 class BreakpointTable:
     def __init__(self, symbols: SymbolService, machine: MachineBreakpoints,
-                 store: DebugStore | None) -> None:
+                 store: DebugStore | None, scope_of: Callable[[Task], Scope]) -> None:
+        """`scope_of(task)` is what a condition sees: the stopped task's frame 0."""
         self.symbols = symbols
         self.machine = machine
         self.store = store
+        self.scope_of = scope_of
         self._by_id: dict[int, Breakpoint] = {}
         self._next_id = 1
 
@@ -135,7 +138,7 @@ class BreakpointTable:
         addr = self.symbols.resolve_code(pid, where)
         parsed = parse_condition(condition) if condition is not None else None
         if parsed is not None:
-            self._check_names(pid, parsed)
+            self._check_names(pid, parsed, addr)
         if not temporary:
             for bp in self.at(pid, addr):
                 if not bp.temporary and bp.kind == "breakpoint" and _text(bp.condition) == _text(parsed):
@@ -216,7 +219,6 @@ class BreakpointTable:
         """The task reached a machine breakpoint at `addr`: the first enabled breakpoint
         whose condition holds (a condition that cannot be evaluated counts as holding,
         with its error), or None.  Counts hits and removes hit temporaries."""
-        table = self.symbols.get(task.pid).table
         hits: list[tuple[Breakpoint, str | None]] = []
         for bp in self.at(task.pid, addr):
             if not bp.enabled or bp.kind != "breakpoint":
@@ -224,7 +226,7 @@ class BreakpointTable:
             error = None
             if bp.condition is not None:
                 try:
-                    if not bp.condition.holds(TaskEnv(task.ctx, table)):
+                    if not bp.condition.holds(self.scope_of(task)):
                         continue
                 except ConditionError as exc:
                     error = f"condition {bp.condition.text!r} failed: {exc}"
@@ -268,11 +270,14 @@ class BreakpointTable:
             raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
         return task
 
-    def _check_names(self, pid: int, condition: Condition) -> None:
+    def _check_names(self, pid: int, condition: Condition, addr: int) -> None:
+        """Every name must be a symbol, a C global, or a local in scope at `addr`."""
         table = self.symbols.get(pid).table
         if table is None:
             return                                   # checked when evaluated
-        unknown = sorted(n for n in condition.symbols if table.symbol(n) is None)
+        in_scope = {v.name for v in table.locals_at(addr)}
+        unknown = sorted(n for n in condition.symbols if table.symbol(n) is None
+                         and table.global_variable(n) is None and n not in in_scope)
         if unknown:
             raise DebugError(E.BAD_CONDITION, f"condition {condition.text!r}: unknown symbol "
                              f"{unknown[0]!r}")

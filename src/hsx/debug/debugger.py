@@ -24,6 +24,7 @@ from . import memory, stack
 from .breakpoints import BreakpointTable, MachineBreakpoints
 from .disasm import DEFAULT_COUNT, disassemble
 from .errors import BAD_ARGUMENT, TASK_ENDED, DebugError
+from .inspector import Inspector
 from .stepping import RunControl
 from .store import DebugStore
 from .symbols import SymbolService, Where
@@ -44,7 +45,9 @@ class Debugger:
         self.store = DebugStore(Path(state_dir) / STORE_FILE) if state_dir is not None else None
         self.symbols = SymbolService(kernel, self.store)
         self._machine = MachineBreakpoints(kernel.machine)
-        self.breakpoints = BreakpointTable(self.symbols, self._machine, self.store)
+        self.inspector = Inspector(self.symbols, lambda task: self._watches.host_wrote(task))
+        self.breakpoints = BreakpointTable(self.symbols, self._machine, self.store,
+                                           lambda task: self.inspector.frame0(task.pid))
         taps = Taps()
         self._watches = WatchTable(self.symbols, taps, self._machine, kernel.events.emit)
         self._traces = TraceBuffers(taps, kernel.profile.trace_records)
@@ -128,6 +131,22 @@ class Debugger:
         return {"pid": pid, "address": addr, "mode": mode, "pc": task.ctx.pc,
                 "count": len(lines), "instructions": lines, "warnings": list(entry.warnings)}
 
+    # -- variables and expressions --------------------------------------------------------
+
+    def frame_variables(self, pid: int, frame: int = 0, scope: str = "all") -> dict[str, Any]:
+        """Arguments, locals, globals and registers of frame `frame` (0 = innermost)."""
+        return self.inspector.variables(pid, frame, scope)
+
+    def expand(self, ref: int, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The fields, elements (a page of them) or pointee of an expandable value."""
+        return self.inspector.expand(ref, start, count or 100)
+
+    def evaluate(self, pid: int, frame: int, expression: str) -> dict[str, Any]:
+        return self.inspector.evaluate(pid, frame, expression)
+
+    def assign(self, pid: int, frame: int, target: str, value: str) -> dict[str, Any]:
+        return self.inspector.assign(pid, frame, target, value)
+
     # -- symbols --------------------------------------------------------------------------
 
     def load_symbols(self, pid: int, source: str | os.PathLike | SymbolTable) -> dict[str, Any]:
@@ -165,7 +184,15 @@ class Debugger:
     def watch_add(self, pid: int, where: int | str, length: int | None = None, *,
                   stop: bool = False, owner: str | None = None) -> dict[str, Any]:
         """Watch `length` bytes (default: the symbol's size, else 4) at an address or data
-        symbol; `stop` also pauses the task after the instruction that changes them."""
+        symbol, or the object a C expression names (`list->head->value`: its address is
+        resolved now, its size is its type's); `stop` also pauses the task after the
+        instruction that changes them."""
+        if isinstance(where, str):
+            place = self.inspector.lvalue(pid, 0, where)
+            if place is not None:
+                addr, size = place
+                return self._watches.add(pid, addr, length or size, stop=stop, owner=owner,
+                                         label=where)
         return self._watches.add(pid, where, length, stop=stop, owner=owner)
 
     def watch_remove(self, watch_id: int) -> dict[str, Any]:

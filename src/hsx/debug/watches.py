@@ -55,11 +55,14 @@ class WatchTable:
         self._next_id = 1
 
     def add(self, pid: int, where: int | str, length: int | None = None, *, stop: bool = False,
-            owner: str | None = None) -> dict[str, Any]:
+            owner: str | None = None, label: str | None = None) -> dict[str, Any]:
+        """`label` names what is watched when `where` is an address resolved elsewhere
+        (a C expression)."""
         task = self.symbols.get(pid).task
         if task.ended:
             raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
         addr, size, name = self.symbols.resolve_data(pid, where)
+        name = label or name
         length = length if length is not None else min(size or DEFAULT_LENGTH, MAX_LENGTH)
         if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
             raise DebugError(E.BAD_ARGUMENT, f"watch length must be 1..{MAX_LENGTH}, not {length!r}")

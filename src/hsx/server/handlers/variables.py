@@ -1,0 +1,64 @@
+"""C-level inspection over protocol v1: `frame.variables`, `variables.expand`,
+`evaluate` and `set` (docs/protocol.md, "Variables and expressions").
+
+Thin translations to `hsx.debug.Debugger`; reading needs no lock, `set` needs control
+of the PID like any other write.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from hsx.debug.inspector import SCOPES
+from hsx.debug.stack import MAX_FRAMES
+from hsx.debug.variables import DEFAULT_PAGE
+
+from ..dispatch import Call, Group
+from ..errors import bad_argument
+from .debug import controlled_pid, debugger
+
+group = Group("variables", features=("variables", "expressions"))
+
+
+def _frame(call: Call) -> int:
+    return call.int("frame", 0, min=0, max=MAX_FRAMES - 1, aliases=("frame_id",))
+
+
+@group.command("frame.variables", "locals", "variables")
+def frame_variables(call: Call) -> dict[str, Any]:
+    """Arguments, locals, globals and registers of a frame (`scope` picks one)."""
+    pid = call.task().pid
+    scope = call.str("scope", "all")
+    if scope not in SCOPES:
+        raise bad_argument(f"'scope' must be one of {', '.join(SCOPES)}, not {scope!r}")
+    return {"variables": debugger(call).frame_variables(pid, _frame(call), scope)}
+
+
+@group.command("variables.expand", "expand")
+def variables_expand(call: Call) -> dict[str, Any]:
+    """The children of an expandable value (`ref` from a listing): fields, a page of
+    array elements (`start`, `count`), or what a pointer points to."""
+    return {"variables": debugger(call).expand(call.int("ref", min=1),
+                                               call.int("start", 0, min=0),
+                                               call.int("count", DEFAULT_PAGE, min=1,
+                                                        max=10_000))}
+
+
+@group.command("evaluate", "eval", "print")
+def evaluate(call: Call) -> dict[str, Any]:
+    """A C expression in a frame: its value, type and (for aggregates) a `ref`."""
+    pid = call.task().pid
+    return {"result": debugger(call).evaluate(pid, _frame(call),
+                                              call.str("expr", aliases=("expression",)))}
+
+
+@group.command("set", "var.set", "variables.set", writes=True)
+def set_variable(call: Call) -> dict[str, Any]:
+    """Store `value` (a C expression) into `lvalue` (a variable, field, element or
+    register) in a frame; the PID lock is needed."""
+    pid = controlled_pid(call)
+    target = call.str("lvalue", aliases=("target", "name", "var"))
+    value = call.args.get("value")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise bad_argument("'value' must be a C expression (a string) or a number")
+    return {"result": debugger(call).assign(pid, _frame(call), target,
+                                            value if isinstance(value, str) else repr(value))}

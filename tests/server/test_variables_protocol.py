@@ -1,0 +1,230 @@
+"""Source-level inspection over a real socket, on a real C program built by `hsx cc -g`:
+the variables of every frame of a 4-deep call stack, a struct holding an array of
+structs expanded two levels, expressions with pointers and fields, a variable set and
+the program's output changing, an expression watch, and the errors people meet."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hsx.client import ProtocolError
+from hsx.image.hxe import write_hxe
+from hsx.image.sym import write_sym
+from hsx.server import BackgroundServer, ServerConfig
+from hsx.toolchain.cc.driver import Options, build_c
+
+SOURCE = """\
+#include <stdio.h>
+struct point { int x, y; };
+struct shape { char name[8]; struct point pts[3]; int sides; };
+struct node { int value; struct node *next; };
+struct shape global_shape = { "tri", {{1, 2}, {3, 4}, {5, 6}}, 3 };
+int counter = 7;
+#define KEEP __attribute__((noinline))
+KEEP int depth3(int a, struct node *n) {
+    int local = a + n->value;
+    counter += local;
+    return local * 2;
+}
+KEEP int depth2(int b) {
+    struct node n = { b * 10, 0 };
+    char c = 'x';
+    return depth3(b + 1, &n) + c;
+}
+KEEP int depth1(long long big, double d) {
+    short s = -3;
+    return depth2((int)(big / 1000)) + s + (int)d;
+}
+int main(void) {
+    int k = 5;
+    int r = depth1(4000LL, 2.5);
+    global_shape.pts[2].y = r;
+    printf("%d %d %d\\n", r, counter, global_shape.pts[2].y + k);
+    return 0;
+}
+"""
+RETURN_LINE = SOURCE.splitlines().index("    return local * 2;") + 1
+
+
+@pytest.fixture
+def server(tmp_path):
+    with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as srv:
+        yield srv
+
+
+def build(tmp_path, opt: int) -> str:
+    source = tmp_path / "prog.c"
+    source.write_text(SOURCE)
+    result, _ = build_c([str(source)], Options(opt=opt, debug=True), "prog")
+    path = tmp_path / f"prog{opt}.hxe"
+    path.write_bytes(write_hxe(result.image))
+    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
+    return str(path)
+
+
+def stopped_in_depth3(connect, tmp_path, opt: int = 0):
+    """The program loaded paused, locked, run to `return local * 2` in depth3."""
+    client = connect()
+    pid = client.request("load", path=build(tmp_path, opt), paused=True)["pid"]
+    client.open_session("test", pid_lock=pid)
+    client.subscribe(["debug_break", "stdout", "task_state"], pids=[pid])
+    client.run_to(pid, f"prog.c:{RETURN_LINE}")
+    wait(client, "debug_break")
+    return client, pid
+
+
+def wait(client, type_: str, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        event = client.next_event(timeout=left)
+        if event is not None and event["type"] == type_:
+            return event
+    raise AssertionError(f"no {type_} event")
+
+
+def named(items: list[dict]) -> dict[str, str]:
+    return {item["name"]: item["value"] for item in items}
+
+
+@pytest.fixture
+def connect(server):
+    from hsx.client import Client
+    clients = []
+
+    def make():
+        clients.append(Client(server.host, server.port, timeout=30))
+        return clients[-1]
+    yield make
+    for c in clients:
+        c.close()
+
+
+def test_every_frame_of_a_four_deep_stack(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    frames = [f["function"] for f in client.stack(pid)["frames"]]
+    assert frames[:4] == ["depth3", "depth2", "depth1", "main"]
+
+    f0 = client.frame_variables(pid, 0)
+    assert f0["function"] == "depth3" and f0["line"] == RETURN_LINE
+    assert named(f0["arguments"])["a"] == "5"
+    assert named(f0["arguments"])["n"].endswith("") and f0["arguments"][1]["type"] == "struct node *"
+    assert named(f0["locals"]) == {"local": "45"}
+    f1 = client.frame_variables(pid, 1)
+    assert named(f1["arguments"]) == {"b": "4"}
+    assert named(f1["locals"])["c"] == "120 'x'"
+    assert named(f1["locals"])["n"] == "{value = 40, next = 0x00000000 (NULL)}"
+    f2 = client.frame_variables(pid, 2, "arguments")
+    assert named(f2["arguments"]) == {"big": "4000", "d": "2.5"}
+    assert "locals" not in f2 and "globals" not in f2
+    assert named(client.frame_variables(pid, 2, "locals")["locals"]) == {"s": "-3"}
+    assert named(client.frame_variables(pid, 3, "locals")["locals"])["k"] == "5"
+    # the pointer argument points at depth2's struct: expanding it shows the node
+    pointer = f0["arguments"][1]
+    (pointee,) = client.expand(pointer["ref"])["variables"]
+    assert pointee["name"] == "*n" and pointee["value"] == "{value = 40, next = 0x00000000 (NULL)}"
+    registers = named(f0["registers"])
+    assert registers["pc"] == f"0x{f0['pc']:08X}" and "psw" in registers
+
+
+def test_a_struct_of_an_array_of_structs_expands_two_levels(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    shape = next(g for g in client.frame_variables(pid, 0, "globals")["globals"]
+                 if g["name"] == "global_shape")
+    assert shape["type"] == "struct shape" and shape["children"] == 3
+    fields = {v["name"]: v for v in client.expand(shape["ref"])["variables"]}
+    assert fields["name"]["value"] == '"tri"' and fields["sides"]["value"] == "3"
+    points = client.expand(fields["pts"]["ref"])
+    assert points["total"] == 3
+    assert [p["value"] for p in points["variables"]] == [
+        "{x = 1, y = 2}", "{x = 3, y = 4}", "{x = 5, y = 6}"]
+    second = client.expand(points["variables"][1]["ref"])["variables"]
+    assert named(second) == {"x": "3", "y": "4"}
+    # paging through an array
+    page = client.expand(fields["pts"]["ref"], start=2, count=5)
+    assert [p["name"] for p in page["variables"]] == ["[2]"]
+
+
+def test_expressions_with_pointers_fields_casts_and_registers(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    value = lambda expr, frame=0: client.evaluate(pid, expr, frame)["value"]   # noqa: E731
+    assert value("n->value + a") == "45"
+    assert value("(*n).value * 2") == "80"
+    assert value("global_shape.pts[1].x + global_shape.pts[2].y") == "9"
+    assert value("global_shape.name[1]") == "114 'r'"
+    assert value("sizeof(struct shape)") == "36"
+    assert value("(unsigned char)300") == "44 ','"
+    assert value("counter") == "52"
+    assert value("c", frame=1) == "120 'x'"
+    assert value("big / 3", frame=2) == "1333"
+    assert value("d * 2", frame=2) == "5.0"
+    assert value("&global_shape.pts[1] - &global_shape.pts[0]") == "1"
+    result = client.evaluate(pid, "&global_shape.sides")
+    assert result["type"] == "int *" and "<global_shape+32>" in result["value"]
+    assert int(value("$sp")) == client.request("regs", pid=pid)["registers"]["regs"][15]
+    assert client.evaluate(pid, "global_shape")["ref"] > 0
+    for bad, why in [("nosuch + 1", "no variable"), ("n->nosuch", "no member"),
+                     ("1 +", "incomplete"), ("a / 0", "division by zero"),
+                     ("*a", "cannot dereference"), ("k", "no variable")]:
+        with pytest.raises(ProtocolError) as error:
+            client.evaluate(pid, bad)
+        assert error.value.code == "bad_expression" and why in error.value.message, bad
+
+
+def test_setting_a_variable_changes_what_the_program_prints(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    assert client.set_variable(pid, "local", "100")["value"] == "100"
+    assert client.set_variable(pid, "n->value", "n->value + 1")["value"] == "41"
+    assert client.set_variable(pid, "c", "'y'", frame=1)["value"] == "121 'y'"
+    client.request("resume", pid=pid)
+    out = ""
+    while "\n" not in out:
+        event = wait(client, "stdout")
+        out += event["data"].get("text", "")
+    # depth3 returns 200; depth2 adds 'y' (121) -> 321; depth1: 321 - 3 + 2 = 320
+    assert out.split() == ["320", "52", "325"]
+
+
+def test_set_needs_the_pid_lock_and_a_place(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    other = connect()
+    with pytest.raises(ProtocolError) as error:
+        other.set_variable(pid, "local", "1")
+    assert error.value.code.startswith("pid_locked")
+    with pytest.raises(ProtocolError) as error:
+        client.set_variable(pid, "local + 1", "3")
+    assert "cannot be assigned" in error.value.message
+
+
+def test_an_expression_watch_resolves_its_address_when_set(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    client.subscribe(["watch_update", "debug_break", "stdout"], pids=[pid])
+    watch = client.add_watch(pid, "global_shape.pts[2].y")
+    assert watch["length"] == 4 and watch["symbol"] == "global_shape.pts[2].y"
+    client.request("resume", pid=pid)
+    update = wait(client, "watch_update")
+    assert int.from_bytes(bytes.fromhex(update["data"]["new"]), "little") == 209
+
+
+def test_optimised_build_reports_what_it_knows(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path, opt=2)
+    f0 = client.frame_variables(pid, 0)
+    assert f0["function"] == "depth3"
+    for item in f0["arguments"] + f0["locals"]:        # known, or honestly not
+        assert item["available"] or "not available" in item["value"]
+    assert client.evaluate(pid, "global_shape.pts[1].x")["value"] == "3"
+
+
+def test_breakpoint_conditions_read_c_variables(connect, tmp_path):
+    client = connect()
+    pid = client.request("load", path=build(tmp_path, 0), paused=True)["pid"]
+    client.open_session("test", pid_lock=pid)
+    client.subscribe(["debug_break", "task_state"], pids=[pid])
+    never = client.set_breakpoint(pid, f"prog.c:{RETURN_LINE}", "local > 1000")
+    hit = client.set_breakpoint(pid, f"prog.c:{RETURN_LINE}", "n->value == 40 && local == 45")
+    with pytest.raises(ProtocolError) as error:
+        client.set_breakpoint(pid, "depth2", "nosuch > 1")
+    assert error.value.code == "bad_condition" and "nosuch" in error.value.message
+    client.request("resume", pid=pid)
+    event = wait(client, "debug_break")
+    assert event["data"]["breakpoint_id"] == hit["breakpoint_id"] != never["breakpoint_id"]

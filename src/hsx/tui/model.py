@@ -1,0 +1,194 @@
+"""What the panels show, as small immutable values built from protocol replies.
+
+The app keeps these in reactive attributes; a panel re-renders when the value it is bound
+to is replaced, and compares old and new to highlight what changed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ENDED_STATES = frozenset({"returned", "faulted", "killed"})
+FLAG_BITS = (("Z", 1), ("C", 2), ("N", 4), ("V", 8))
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """The attached task: its `ps` row, reduced to what the status bar and title need."""
+
+    pid: int
+    app_name: str
+    state: str
+    pc: int = 0
+    program: str | None = None
+    exit_status: int | None = None
+    fault: str | None = None          # "kind at 0xPC: message"
+    stop_reason: str | None = None    # the last debug_break's reason, in words
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ENDED_STATES
+
+    @property
+    def stopped(self) -> bool:
+        """Its registers hold still: paused by the debugger, or ended."""
+        return self.state == "paused" or self.ended
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], stop_reason: str | None = None) -> TaskInfo:
+        fault = row.get("fault")
+        return cls(pid=row["pid"], app_name=row.get("app_name", "?"), state=row["state"],
+                   pc=row.get("pc", 0), program=row.get("program"),
+                   exit_status=row.get("exit_status"),
+                   fault=(f"{fault.get('kind')} at {fault.get('pc', 0):#06x}: "
+                          f"{fault.get('message', '')}" if fault else None),
+                   stop_reason=stop_reason)
+
+
+@dataclass(frozen=True)
+class Registers:
+    """R0..R15, PC and PSW of one frame; `changed` names the registers that differ from
+    the previous stop (what the last step did)."""
+
+    regs: tuple[int, ...]
+    pc: int
+    psw: int
+    steps: int = 0
+    changed: frozenset[str] = frozenset()
+    frame: int = 0                    # >0: an outer frame (only PC, SP and FP are its own)
+
+    @property
+    def flags(self) -> str:
+        return "".join(name if self.psw & bit else "-" for name, bit in FLAG_BITS)
+
+    @classmethod
+    def from_reply(cls, reply: dict[str, Any], previous: Registers | None = None) -> Registers:
+        regs = tuple(reply["regs"])
+        registers = cls(regs=regs, pc=reply["pc"], psw=reply["psw"], steps=reply.get("steps", 0))
+        if previous is None:
+            return registers
+        if (previous.regs, previous.pc, previous.psw, previous.steps) == (
+                regs, registers.pc, registers.psw, registers.steps):
+            return previous                 # the same stop read again: keep its changes
+        changed = {f"R{n}" for n, (a, b) in enumerate(zip(previous.regs, regs)) if a != b}
+        if previous.pc != registers.pc:
+            changed.add("PC")
+        if previous.psw != registers.psw:
+            changed.add("PSW")
+        return cls(regs=regs, pc=registers.pc, psw=registers.psw, steps=registers.steps,
+                   changed=frozenset(changed))
+
+    def for_frame(self, frame: Frame) -> Registers:
+        """This frame's view: its PC, SP and FP; the rest as in frame 0."""
+        if frame.index == 0:
+            return self
+        regs = list(self.regs)
+        regs[14], regs[15] = frame.fp, frame.sp
+        return Registers(regs=tuple(regs), pc=frame.pc, psw=self.psw, steps=self.steps,
+                         frame=frame.index)
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int
+    pc: int
+    sp: int
+    fp: int
+    function: str | None = None
+    offset: int = 0
+    file: str | None = None
+    line: int | None = None
+
+    @classmethod
+    def from_reply(cls, frame: dict[str, Any]) -> Frame:
+        return cls(index=frame["index"], pc=frame["pc"], sp=frame.get("sp", 0),
+                   fp=frame.get("fp", 0), function=frame.get("function"),
+                   offset=frame.get("offset", 0), file=frame.get("file"),
+                   line=frame.get("line"))
+
+    @property
+    def where(self) -> str:
+        name = f"{self.function}+{self.offset:#x}" if self.function else f"{self.pc:#06x}"
+        return f"{name} {self.file.rsplit('/', 1)[-1]}:{self.line}" if self.file else name
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where the selected frame is: what the source and disassembly panels centre on.
+    `current` is False for outer frames (their pc is a return address)."""
+
+    pc: int
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
+    current: bool = True
+
+    @classmethod
+    def of(cls, frame: Frame) -> Location:
+        return cls(pc=frame.pc, file=frame.file, line=frame.line, function=frame.function,
+                   current=frame.index == 0)
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    id: int
+    address: int
+    kind: str = "breakpoint"
+    location: str = ""
+    file: str | None = None
+    line: int | None = None
+    hits: int = 0
+    enabled: bool = True
+    temporary: bool = False
+    condition: str | None = None
+
+    @classmethod
+    def from_listing(cls, bp: dict[str, Any]) -> Breakpoint:
+        return cls(id=bp["id"], address=bp["address"], kind=bp.get("kind", "breakpoint"),
+                   location=bp.get("location") or f"{bp['address']:#06x}",
+                   file=bp.get("file"), line=bp.get("line"), hits=bp.get("hits", 0),
+                   enabled=bp.get("enabled", True), temporary=bp.get("temporary", False),
+                   condition=bp.get("condition"))
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One row of the locals or watch panel.  `children` is None for scalars; structs and
+    arrays list theirs (read when the value is).  `key` identifies the row across stops,
+    so a changed value can be highlighted."""
+
+    key: str
+    name: str
+    value: str
+    type: str = ""
+    address: int | None = None
+    children: tuple[Variable, ...] | None = None
+    changed: bool = False
+    error: bool = False
+    watch_id: int | None = None
+
+    def marked(self, previous: dict[str, str]) -> Variable:
+        """A copy with `changed` set where the value differs from `previous[key]`."""
+        children = None if self.children is None else tuple(
+            child.marked(previous) for child in self.children)
+        old = previous.get(self.key)
+        return Variable(self.key, self.name, self.value, self.type, self.address, children,
+                        old is not None and old != self.value, self.error, self.watch_id)
+
+    def values(self) -> dict[str, str]:
+        """key -> value for this row and every row below it."""
+        found = {self.key: self.value}
+        for child in self.children or ():
+            found.update(child.values())
+        return found
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything read at one stop of the attached task."""
+
+    registers: Registers | None = None
+    frames: tuple[Frame, ...] = ()
+    breakpoints: tuple[Breakpoint, ...] = ()
+    note: str | None = None           # why the stack walk ended early
+    extra: dict[str, Any] = field(default_factory=dict)

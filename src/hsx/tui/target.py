@@ -1,0 +1,272 @@
+"""The executive and the one task the debugger is attached to, through `hsx.client`.
+
+`Target` owns the connection (an `AsyncClient` on the app's event loop), the session that
+holds the task's PID lock, and the event subscription.  Everything the panels show is
+read here with protocol requests (docs/protocol.md), and every key that runs the task
+becomes one here.  No Textual: the app turns these results into reactive state.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
+
+from .model import ENDED_STATES, Breakpoint, Frame, Registers, TaskInfo
+
+CLIENT_NAME = "hsx dbg"
+HEARTBEAT_S = 10.0
+CALLS = frozenset({"CALL", "LCALL", "CALLR"})
+PROLOGUE_SCAN = 16               # instructions searched for the end of a prologue
+STEP_INTO_LIMIT = 2000           # instructions `step_into` single-steps before giving up
+
+__all__ = ["Target", "ConnectionClosed", "ProtocolError"]
+
+
+class Target:
+    def __init__(self, host: str, port: int, token: str | None = None, *,
+                 timeout: float = 10.0) -> None:
+        self.host, self.port, self.token, self.timeout = host, port, token, timeout
+        self.client: AsyncClient | None = None
+        self.pid: int | None = None
+        self.app_name: str | None = None
+        self._stop_waiters: list[asyncio.Future] = []
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    # ------------------------------------------------------------------ connection
+
+    async def connect(self) -> None:
+        await self.close()
+        self.client = await AsyncClient.connect(self.host, self.port, timeout=self.timeout,
+                                                token=self.token)
+
+    async def close(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+
+    async def attach(self, pid: int) -> TaskInfo:
+        """Own `pid` (its PID lock) and subscribe to every event of the executive: the
+        panels show other tasks, mailboxes and values too."""
+        task = await self.task_info(pid)
+        await self._client.open_session(CLIENT_NAME, pid_lock=pid, heartbeat_s=HEARTBEAT_S)
+        await self._client.subscribe()
+        self.pid, self.app_name = pid, task.app_name
+        return task
+
+    async def find_app(self, name: str) -> int:
+        """The PID of the live task called `name` (the newest one)."""
+        rows = [row for row in await self.tasks()
+                if name in (row.get("app_name"), row.get("app_name_base"))]
+        live = [row for row in rows if row["state"] not in ("returned", "faulted", "killed")]
+        if not (live or rows):
+            raise ProtocolError("unknown_app", f"no task called {name!r} is loaded")
+        return max(live or rows, key=lambda row: row["pid"])["pid"]
+
+    async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        return await self._client.request(cmd, **fields)
+
+    async def next_event(self) -> dict[str, Any]:
+        """The next event; a stop of the attached task also wakes `_run_to_return`."""
+        event = await self._client.next_event()
+        assert event is not None            # no timeout: only a closed link ends the wait
+        if event.get("pid") == self.pid and self._stop_waiters and is_stop(event):
+            waiters, self._stop_waiters = self._stop_waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(event)
+        return event
+
+    @property
+    def _client(self) -> AsyncClient:
+        if self.client is None:
+            raise ConnectionClosed("not connected to an executive")
+        return self.client
+
+    # ------------------------------------------------------------------ reading
+
+    async def task_info(self, pid: int | None = None, stop_reason: str | None = None) -> TaskInfo:
+        reply = await self.request("ps", pid=self.pid if pid is None else pid)
+        return TaskInfo.from_row(reply["tasks"]["tasks"][0], stop_reason)
+
+    async def tasks(self) -> list[dict[str, Any]]:
+        return (await self.request("ps"))["tasks"]["tasks"]
+
+    async def registers(self, previous: Registers | None = None) -> Registers:
+        reply = await self.request("regs", pid=self.pid)
+        return Registers.from_reply(reply["registers"], previous)
+
+    async def stack(self, max_frames: int = 32) -> tuple[tuple[Frame, ...], str | None]:
+        stack = (await self.request("stack.info", pid=self.pid, max_frames=max_frames))["stack"]
+        return tuple(Frame.from_reply(f) for f in stack["frames"]), stack.get("note")
+
+    async def breakpoints(self) -> tuple[Breakpoint, ...]:
+        reply = await self.request("bp.list", pid=self.pid)
+        return tuple(Breakpoint.from_listing(bp) for bp in reply["breakpoints"])
+
+    async def disasm(self, addr: int | str | None = None, count: int = 32,
+                     mode: str = "around") -> list[dict[str, Any]]:
+        fields: dict[str, Any] = {"pid": self.pid, "count": count, "mode": mode}
+        if addr is not None:
+            fields["addr"] = addr
+        return (await self.request("disasm.read", **fields))["disasm"]["instructions"]
+
+    async def read_memory(self, addr: int, length: int) -> bytes:
+        reply = await self.request("peek", pid=self.pid, addr=addr, length=length)
+        return bytes.fromhex(reply["data"])
+
+    async def write_memory(self, addr: int, data: bytes) -> None:
+        await self.request("poke", pid=self.pid, addr=addr, data=data.hex())
+
+    async def symbols(self, kind: str = "all") -> dict[str, Any]:
+        return (await self.request("symbols.list", pid=self.pid, type=kind))["symbols"]
+
+    async def symbols_info(self) -> dict[str, Any]:
+        return (await self.request("symbols.info", pid=self.pid))["symbols"]
+
+    async def lookup(self, key: int | str, space: str = "code") -> dict[str, Any]:
+        return (await self.request("symbols.lookup", pid=self.pid, addr=key, space=space)
+                if isinstance(key, int) else
+                await self.request("symbols.lookup", pid=self.pid, name=key, space=space)
+                )["symbol"]
+
+    async def watches(self) -> list[dict[str, Any]]:
+        return (await self.request("watch.list", pid=self.pid))["watches"]
+
+    # ------------------------------------------------------------------ run control
+
+    async def resume(self) -> None:
+        await self.request("resume", pid=self.pid)
+
+    async def pause(self) -> None:
+        await self.request("pause", pid=self.pid)
+
+    async def step_instruction(self, count: int = 1) -> None:
+        await self.request("step", pid=self.pid, count=count)
+
+    async def next_instruction(self) -> None:
+        """One instruction, running a call to its return."""
+        await self.request("step.over", pid=self.pid)
+
+    async def next_line(self) -> None:
+        """To the next source line of this function, running calls to their return."""
+        await self.request("step.line", pid=self.pid)
+
+    async def step_out(self) -> None:
+        await self.request("step.out", pid=self.pid)
+
+    async def run_to(self, where: int | str | tuple[str, int]) -> None:
+        await self.request("run.to", pid=self.pid, **location_fields(where))
+
+    async def start(self) -> None:
+        """gdb's `start`: run to the first line of `main` (past its prologue); a program
+        without a `main` (MVASM) stays at its entry point."""
+        try:
+            where = await self.function_body("main")
+        except ProtocolError as error:
+            if error.code in ("unknown_symbol", "no_symbols"):
+                return
+            raise
+        await self.run_to(where)
+
+    async def function_body(self, name: str) -> int:
+        """Where function `name`'s first source line after the prologue starts (its entry
+        when it has no line information): where gdb puts `break NAME`."""
+        instructions = await self.disasm(name, count=PROLOGUE_SCAN, mode="from")
+        first = instructions[0]
+        for instruction in instructions[1:]:
+            if instruction.get("symbol") != first.get("symbol"):
+                break
+            if instruction.get("line") is not None and instruction["line"] != first.get("line"):
+                return instruction["pc"]
+        return first["pc"]
+
+    async def step_into(self) -> None:
+        """To the next source line, entering calls that have source lines (gdb's `step`).
+
+        The protocol's `step.line` runs calls to their return; entering them is done here
+        with instruction steps: stop on another line, or at the entry of a callee that has
+        source lines; a callee without lines (the C library) is run to its return."""
+        start = await self.instruction_at_pc()
+        for _ in range(STEP_INTO_LIMIT):
+            here = await self.instruction_at_pc()
+            result = (await self.request("step", pid=self.pid, count=1))["result"]
+            if result["state"] != "paused" or not result["executed"]:
+                return
+            now = await self.instruction_at_pc()
+            if here["mnemonic"] in CALLS:
+                if now.get("line") is not None:
+                    return
+                await self._run_to_return()
+                continue
+            if now.get("symbol") != start.get("symbol"):
+                return                                  # returned (or jumped) elsewhere
+            if now.get("line") is not None and now.get("line") != start.get("line"):
+                return
+
+    async def instruction_at_pc(self) -> dict[str, Any]:
+        (instruction,) = await self.disasm(count=1, mode="from")
+        return instruction
+
+    async def _run_to_return(self) -> None:
+        """Run the function just entered to its return, and wait until the task stops."""
+        waiter = self._stop_waiter()
+        await self.step_out()
+        await waiter
+
+    def _stop_waiter(self) -> asyncio.Future:
+        waiter = asyncio.get_running_loop().create_future()
+        self._stop_waiters.append(waiter)
+        return waiter
+
+    # ------------------------------------------------------------------ breakpoints
+
+    async def set_breakpoint(self, where: int | str | tuple[str, int],
+                             condition: str | None = None) -> Breakpoint:
+        fields = location_fields(where)
+        if condition:
+            fields["condition"] = condition
+        reply = await self.request("bp.set", pid=self.pid, **fields)
+        return Breakpoint.from_listing(reply["breakpoint"])
+
+    async def clear_breakpoint(self, bp_id: int) -> None:
+        await self.request("bp.clear", breakpoint_id=bp_id)
+
+    async def enable_breakpoint(self, bp_id: int, enabled: bool) -> None:
+        await self.request("bp.enable" if enabled else "bp.disable", breakpoint_id=bp_id)
+
+    async def toggle_breakpoint(self, where: int | str | tuple[str, int]) -> Breakpoint | None:
+        """Clear the breakpoints at `where`, or set one there; the new one, or None."""
+        address = await self.code_address(where)
+        mine = [bp for bp in await self.breakpoints()
+                if bp.address == address and bp.kind == "breakpoint"]
+        for bp in mine:
+            await self.clear_breakpoint(bp.id)
+        return None if mine else await self.set_breakpoint(address)
+
+    async def code_address(self, where: int | str | tuple[str, int]) -> int:
+        """The instruction address a location names (as the executive resolves it)."""
+        if isinstance(where, int):
+            return where
+        text = f"{where[0]}:{where[1]}" if isinstance(where, tuple) else where
+        (instruction,) = await self.disasm(text, count=1, mode="from")
+        return instruction["pc"]
+
+
+def is_stop(event: dict[str, Any]) -> bool:
+    """Does this event say its task stopped (a debug_break, or the end of the task)?"""
+    if event.get("type") == "debug_break":
+        return True
+    return (event.get("type") == "task_state"
+            and event.get("data", {}).get("new_state") in ENDED_STATES)
+
+
+def location_fields(where: int | str | tuple[str, int]) -> dict[str, Any]:
+    """A code location as protocol fields: an address, "main+8", "prog.c:12", or a
+    (file, line) pair."""
+    if isinstance(where, tuple):
+        return {"file": where[0], "line": where[1]}
+    return {"addr": where}

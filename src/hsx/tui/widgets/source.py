@@ -1,0 +1,176 @@
+"""The source panel: the file of the selected frame, its current line, breakpoints in the
+gutter, and (with `m`) each line's instructions under it."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+
+from ..model import Breakpoint, Location
+from ..sources import SourceCache, SourceFile
+from .lineview import LineView
+
+GUTTER = 7                       # "●▶ 123 "
+
+
+class SourceView(LineView):
+    """Rows are source lines, or in mixed mode source lines each followed by the
+    instructions compiled from it (`instructions`: line -> disassembled instructions)."""
+
+    BINDINGS = [Binding("m", "toggle_mixed", "Mixed src/asm")]
+
+    location: reactive[Location | None] = reactive(None, init=False)
+    breakpoints: reactive[tuple[Breakpoint, ...]] = reactive((), init=False)
+    mixed: reactive[bool] = reactive(False, init=False)
+
+    def __init__(self, sources: SourceCache, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sources = sources
+        self.file: SourceFile | None = None
+        self.instructions: dict[int, list[dict[str, Any]]] = {}
+        self._rows: list[tuple[int, dict[str, Any] | None]] = []   # (line, instruction)
+        self._marks: dict[int, bool] = {}                          # line -> enabled
+
+    # ------------------------------------------------------------------ what is shown
+
+    def show(self, name: str | None, line: int | None = None) -> bool:
+        """Show file `name` (as the symbols name it) with the cursor on `line`."""
+        found = self.sources.get(name)
+        if found is not self.file:
+            self.file = found
+            self.instructions = {}
+            self._rebuild()
+        if found is not None and line:
+            self.move_cursor(self.row_of(line), center=True)
+        self.border_subtitle = found.path.name if found else ""
+        return found is not None
+
+    def set_instructions(self, name: str, by_line: dict[int, list[dict[str, Any]]]) -> None:
+        if self.file is not None and self.file.name == name:
+            self.instructions = by_line
+            self._rebuild()
+
+    def watch_location(self, location: Location | None) -> None:
+        if location is None:
+            return
+        if location.file and self.show(location.file, location.line):
+            return
+        if self.file is not None and self.file.name == location.file:
+            return
+        self.file = None
+        self._rebuild()
+
+    def watch_breakpoints(self, breakpoints: tuple[Breakpoint, ...]) -> None:
+        self._marks = {}
+        if self.file is not None:
+            for bp in breakpoints:
+                if bp.file and bp.line and _same_file(bp.file, self.file.name):
+                    self._marks[bp.line] = self._marks.get(bp.line, False) or bp.enabled
+        self.refresh()
+
+    def watch_mixed(self) -> None:
+        line = self.cursor_line()
+        self._rebuild()
+        if line:
+            self.move_cursor(self.row_of(line), center=True)
+
+    def action_toggle_mixed(self) -> None:
+        self.mixed = not self.mixed
+
+    def _rebuild(self) -> None:
+        rows: list[tuple[int, dict[str, Any] | None]] = []
+        if self.file is not None:
+            for number in range(1, len(self.file.lines) + 1):
+                rows.append((number, None))
+                if self.mixed:
+                    rows += [(number, ins) for ins in self.instructions.get(number, ())]
+        self._rows = rows
+        width = max((len(t.plain) for t in self.file.lines), default=0) if self.file else 0
+        self.watch_breakpoints(self.breakpoints)
+        self.set_rows(len(rows) if self.file else 1, width + GUTTER)
+
+    # ------------------------------------------------------------------ cursor
+
+    def row_of(self, line: int) -> int:
+        for row, (number, instruction) in enumerate(self._rows):
+            if number >= line and instruction is None:
+                return row
+        return max(0, len(self._rows) - 1)
+
+    def cursor_line(self) -> int | None:
+        if not self._rows:
+            return None
+        return self._rows[min(self.cursor, len(self._rows) - 1)][0]
+
+    def cursor_location(self) -> int | tuple[str, int] | None:
+        """What the cursor names: an instruction's address in mixed mode, else the line."""
+        if self.file is None or not self._rows:
+            return None
+        line, instruction = self._rows[min(self.cursor, len(self._rows) - 1)]
+        return instruction["pc"] if instruction else (self.file.name, line)
+
+    def row_clicked(self, row: int, x: int) -> None:
+        if x < GUTTER - 1:
+            self.app.run_action("toggle_breakpoint")
+
+    # ------------------------------------------------------------------ rendering
+
+    def _current(self, line: int) -> bool:
+        location = self.location
+        return (location is not None and self.file is not None and location.line == line
+                and location.file is not None and _same_file(location.file, self.file.name))
+
+    def row_style(self, row: int) -> str | None:
+        if self.file is None or row >= len(self._rows):
+            return None
+        line, instruction = self._rows[row]
+        if instruction is not None:
+            return "line-view--current" if (self.location and instruction["pc"] == self.location.pc) \
+                else None
+        return "line-view--current" if self._current(line) and not self.mixed else None
+
+    def render_row(self, row: int) -> Text:
+        if self.file is None:
+            return self._no_source()
+        line, instruction = self._rows[row]
+        if instruction is not None:
+            return self._instruction_row(instruction)
+        mark = self._marks.get(line)
+        text = Text()
+        text.append("●" if mark else "○" if mark is False else " ",
+                    style="bold red" if mark else "red")
+        current = self._current(line)
+        arrow = "▶" if self.location and self.location.current else "▷"
+        text.append(arrow if current else " ", style="bold yellow")
+        text.append(f"{line:>4} ", style="bold" if current else "dim")
+        text.append_text(self.file.lines[line - 1])
+        return text
+
+    def _instruction_row(self, instruction: dict[str, Any]) -> Text:
+        text = Text()
+        here = self.location is not None and instruction["pc"] == self.location.pc
+        marked = bool(instruction.get("breakpoints"))
+        text.append("●" if marked else " ", style="bold red")
+        text.append("▶" if here else " ", style="bold yellow")
+        text.append(f"     {instruction['pc']:#06x}  ", style="dim")
+        text.append(instruction["text"], style="italic cyan")
+        return text
+
+    def _no_source(self) -> Text:
+        location = self.location
+        if location is None:
+            return Text("not attached", style="dim")
+        if location.file:
+            return Text(f"{location.file}:{location.line} is not on this machine; "
+                        "see the disassembly", style="dim")
+        where = location.function or f"{location.pc:#06x}"
+        return Text(f"no source line for {where} (no line information); "
+                    "see the disassembly", style="dim")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Names match when equal or when one ends with the other at a path separator."""
+    a, b = a.replace("\\", "/"), b.replace("\\", "/")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)

@@ -1,0 +1,42 @@
+"""Fixtures for the terminal debugger's tests: a real `hsx execd` (a child process), the
+test programs built as a user builds them, and a way to wait for the app."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tuikit import PROGRAMS  # noqa: E402
+
+HSX = [sys.executable, "-m", "hsx"]
+
+
+@pytest.fixture(scope="session")
+def execd(tmp_path_factory):
+    """An executive daemon for the whole session; each test loads its own task."""
+    root = tmp_path_factory.mktemp("execd")
+    proc = subprocess.Popen([*HSX, "execd", "--port", "0", "--root", str(root)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("hsx execd listening on "), (line, proc.stderr.read())
+    host, port = line.split()[-1].rsplit(":", 1)
+    yield host, int(port)
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def walk(tmp_path_factory) -> Path:
+    """programs/walk.c built with -g -O0 (an .hxe with its .sym and sources.json)."""
+    out = tmp_path_factory.mktemp("walk")
+    source = out / "walk.c"
+    source.write_text((PROGRAMS / "walk.c").read_text())
+    subprocess.run([*HSX, "cc", "-g", "-O0", str(source), "-o", str(out / "walk.hxe")],
+                   check=True, capture_output=True, timeout=300)
+    return out / "walk.hxe"
+
+

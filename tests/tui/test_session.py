@@ -1,0 +1,114 @@
+"""The debugger driven with Textual's Pilot against a real `hsx execd`, on a C program
+built with -g: attach, breakpoints from the source view, stepping, frames, the end."""
+from __future__ import annotations
+
+from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
+
+from hsx.tui.target import Target
+from hsx.tui.widgets.disasm import DisassemblyView
+from hsx.tui.widgets.source import SourceView
+from hsx.tui.widgets.stack import StackView
+
+
+def test_break_step_frames_and_run_to_exit(execd, walk, tmp_path):
+    run(lambda: _break_step_frames_and_run_to_exit(execd, walk, tmp_path))
+
+
+async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
+    pid = load(execd, walk)
+    app = make_app(execd, tmp_path, pid, start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        source = app.query_one(SourceView)
+        assert source.file is not None and source.file.path.name == "walk.c"
+
+        source.focus()
+        source.move_cursor(source.row_of(21))
+        await pilot.press("b")                                   # F9/b: breakpoint at cursor
+        await until(pilot, lambda: user_lines(app) == [21])
+        assert "●" in source.render_row(source.row_of(21)).plain
+
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 21, "sum_squares"), what="the breakpoint")
+        assert [f.function for f in app.frames] == ["sum_squares", "main", "_start"]
+        assert "breakpoint" in app.task.stop_reason
+
+        before = app.registers
+        await pilot.press("n")                                   # step over square(i)
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="the next line")
+        assert app.registers.changed and "PC" in app.registers.changed
+        assert app.registers.pc != before.pc
+        assert "▶" in source.render_row(source.row_of(22)).plain
+
+        await pilot.press("c")                                   # i = 2: the breakpoint again
+        await until(pilot, lambda: stopped_at(app, 21)() and app.registers.steps > before.steps)
+        await pilot.press("s")                                   # step into square
+        await until(pilot, stopped_at(app, function="square"), what="square")
+        assert [f.function for f in app.frames][:2] == ["square", "sum_squares"]
+
+        stack = app.query_one(StackView)
+        stack.highlighted = 1                                    # select the caller's frame
+        await until(pilot, lambda: app.frame == 1 and app.location.function == "sum_squares")
+        assert app.location.line == 21 and not app.location.current
+        assert app.frame_registers.frame == 1
+
+        await pilot.press("f")                                   # step out
+        await until(pilot, stopped_at(app, function="sum_squares"), what="back in the caller")
+
+        source.focus()
+        source.move_cursor(source.row_of(21))
+        await pilot.press("b")                                   # the breakpoint goes
+        await until(pilot, lambda: user_lines(app) == [])
+        await pilot.press("c")
+        await until(pilot, lambda: app.task.state == "returned", what="the end")
+        assert app.task.exit_status == 0
+        assert "result 14\n" in "".join(app.output)
+
+
+def user_lines(app) -> list[int]:
+    """Lines of the breakpoints the user set (not the BRKs compiled into crt0)."""
+    return [bp.line for bp in app.breakpoints if bp.kind == "breakpoint"]
+
+
+def test_mvasm_program_without_symbols(execd, tmp_path):
+    run(lambda: _mvasm_program_without_symbols(execd, tmp_path))
+
+
+async def _mvasm_program_without_symbols(execd, tmp_path):
+    program = tmp_path / "count.mvasm"
+    program.write_text((PROGRAMS / "count.mvasm").read_text())
+    pid = load(execd, program)
+    app = make_app(execd, tmp_path, pid, start=Target.start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, stopped_at(app), what="attached at the entry point")
+        assert app.location.pc == 0 and app.location.file is None
+        disasm = app.query_one(DisassemblyView)
+        await until(pilot, lambda: disasm.display and disasm.instructions, what="disassembly")
+        assert "no source line" in app.query_one(SourceView).render_row(0).plain
+        assert disasm.has_focus
+        row = disasm.row_of(0)
+        assert "▶" in disasm.render_row(row).plain and "LDI" in disasm.render_row(row).plain
+
+        await pilot.press("i")                                   # LDI R1, 0: R1 was 0
+        await until(pilot, lambda: stopped_at(app)() and app.location.pc == 4)
+        assert app.registers.changed == {"PC"}
+        await pilot.press("i")                                   # ADDI R1, R1, 1
+        await until(pilot, lambda: stopped_at(app)() and app.location.pc == 8)
+        assert app.registers.changed == {"PC", "R1"}
+
+        disasm.move_cursor(disasm.row_of(8))                     # CMPI R1, 3
+        await pilot.press("b")
+        await until(pilot, lambda: any(bp.address == 8 for bp in app.breakpoints))
+        await pilot.press("c")
+        await until(pilot, lambda: stopped_at(app)() and app.location.pc == 8
+                    and app.registers.regs[1] == 2, what="the breakpoint in the loop")
+        await pilot.press("enter")                               # follow: no branch here
+        disasm.move_cursor(disasm.row_of(12))                    # JNZ loop
+        await pilot.press("enter")
+        assert disasm.cursor_location() == 4                     # followed to `loop`
+        disasm.move_cursor(disasm.row_of(8))
+        await pilot.press("b")                                   # breakpoint off again
+        await until(pilot, lambda: not any(bp.address == 8 for bp in app.breakpoints))
+        await pilot.press("c")
+        await until(pilot, lambda: app.task.state == "returned", what="the end")
+        assert app.task.exit_status == 3

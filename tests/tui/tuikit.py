@@ -1,0 +1,52 @@
+"""Helpers for the terminal debugger's tests: loading a task, making the app, waiting
+for it, and running a Pilot scenario from a plain (synchronous) test."""
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from hsx.client import Client
+from hsx.tui import DebuggerApp
+from hsx.tui.layout import LayoutStore
+from hsx.tui.target import Target
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def run(scenario) -> None:
+    """Run an async Pilot scenario to its end."""
+    asyncio.run(scenario())
+
+
+def load(execd, path: Path) -> int:
+    """Load `path` paused; its PID."""
+    with Client(*execd) as client:
+        return client.request("load", path=str(path), paused=True)["pid"]
+
+
+def make_app(execd, tmp_path, pid: int, **kwargs) -> DebuggerApp:
+    store = LayoutStore(tmp_path / "layout.json")
+    return DebuggerApp(Target(*execd), pid=pid, layouts=store, **kwargs)
+
+
+async def until(pilot, predicate, timeout: float = 10.0, what: str = "condition"):
+    """Let the app run until `predicate()` holds; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        await pilot.pause(0.02)
+    raise AssertionError(f"{what} not reached within {timeout} s")
+
+
+def stopped_at(app, line: int | None = None, function: str | None = None):
+    """A predicate: the app shows the task paused (at that line / in that function)."""
+    def check():
+        location = app.location
+        return (app.task is not None and app.task.state == "paused" and not app.running
+                and location is not None and not app._refreshing
+                and (line is None or location.line == line)
+                and (function is None or location.function == function))
+    return check

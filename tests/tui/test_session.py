@@ -8,6 +8,7 @@ from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
 from hsx.tui.widgets.source import SourceView
 from hsx.tui.widgets.stack import StackView
+from hsx.tui.widgets.variables import WatchesView
 
 
 def test_break_step_frames_and_run_to_exit(execd, walk, tmp_path):
@@ -32,6 +33,11 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         await until(pilot, stopped_at(app, 21, "sum_squares"), what="the breakpoint")
         assert [f.function for f in app.frames] == ["sum_squares", "main", "_start"]
         assert "breakpoint" in app.task.stop_reason
+        await until(pilot, lambda: values(app.locals_scope) == {"n": "3", "total": "0", "i": "1"})
+
+        await pilot.press("w")                                   # add a watch
+        await pilot.press(*"counter", "enter")
+        await until(pilot, lambda: values(app.watch_scope) == {"counter": "0"})
 
         before = app.registers
         await pilot.press("n")                                   # step over square(i)
@@ -39,6 +45,12 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         assert app.registers.changed and "PC" in app.registers.changed
         assert app.registers.pc != before.pc
         assert "▶" in source.render_row(source.row_of(22)).plain
+        await until(pilot, lambda: values(app.locals_scope)["total"] == "1")
+
+        watches = app.query_one(WatchesView)
+        await pilot.press("n")                                   # counter = counter + 1
+        await until(pilot, lambda: values(app.watch_scope) == {"counter": "1"})
+        await until(pilot, lambda: watches.changed_keys() == {"watch/counter"})
 
         await pilot.press("c")                                   # i = 2: the breakpoint again
         await until(pilot, lambda: stopped_at(app, 21)() and app.registers.steps > before.steps)
@@ -51,6 +63,7 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         await until(pilot, lambda: app.frame == 1 and app.location.function == "sum_squares")
         assert app.location.line == 21 and not app.location.current
         assert app.frame_registers.frame == 1
+        await until(pilot, lambda: values(app.locals_scope) == {"n": "3", "total": "1", "i": "2"})
 
         await pilot.press("f")                                   # step out
         await until(pilot, stopped_at(app, function="sum_squares"), what="back in the caller")
@@ -112,3 +125,7 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
         await pilot.press("c")
         await until(pilot, lambda: app.task.state == "returned", what="the end")
         assert app.task.exit_status == 3
+
+
+def values(scope) -> dict[str, str]:
+    return {v.name: v.value for v in scope.items}

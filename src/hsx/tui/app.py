@@ -13,31 +13,38 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from textual import on, work
+from textual import work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, Log
 
 from . import keys
-from .layout import AREAS, Layout, LayoutStore, default_for
-from .model import Breakpoint, Frame, Location, Registers, TaskInfo
+from .actions import DebuggerActions
+from .layout import Layout, LayoutStore, default_for
+from .model import Breakpoint, Frame, Location, Registers, Scope, TaskInfo, Variable
 from .sources import SourceCache
 from .target import ConnectionClosed, ProtocolError, Target
 from .widgets.area import PanelArea
 from .widgets.disasm import DisassemblyView
+from .widgets.memory import MemoryView
 from .widgets.registers import RegistersView
 from .widgets.source import SourceView
 from .widgets.stack import StackView
 from .widgets.status import StatusBar
+from .widgets.tables import BreakpointsTable, MailboxesTable, TasksTable, ValuesTable
+from .widgets.variables import VariablesView, WatchesView
 
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
+LOG_FLUSH_S = 0.03              # output and events reach their panels in batches this often
+TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most this often
+LOG_LINES = 10_000
 STOP_WORDS = {"breakpoint": "breakpoint", "brk": "BRK instruction", "step": "step",
               "watch": "watch", "fault": "fault"}
 
 
-class DebuggerApp(App):
+class DebuggerApp(DebuggerActions, App):
     CSS_PATH = "app.tcss"
     TITLE = "hsx dbg"
     BINDINGS = keys.bindings()
@@ -50,6 +57,11 @@ class DebuggerApp(App):
     frame: reactive[int] = reactive(0, init=False)
     location: reactive[Location | None] = reactive(None, init=False)
     breakpoints: reactive[tuple[Breakpoint, ...]] = reactive((), init=False)
+    locals_scope: reactive[Scope] = reactive(Scope(note="not stopped"), init=False)
+    watch_scope: reactive[Scope] = reactive(Scope(note="no watches: w adds one"), init=False)
+    task_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
+    mailbox_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
+    value_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     connection: reactive[str] = reactive("connecting…", init=False)
     running: reactive[bool] = reactive(False, init=False)
 
@@ -62,7 +74,12 @@ class DebuggerApp(App):
         self.sources = SourceCache()
         self.store = layouts or LayoutStore()
         self.layout_name, self.layouts = self.store.load()
-        self.output: deque[str] = deque(maxlen=10_000)
+        self.output: deque[str] = deque(maxlen=LOG_LINES)
+        self.event_lines: deque[str] = deque(maxlen=LOG_LINES)
+        self._pending: dict[str, list[str]] = {"output": [], "events": []}
+        self._flush_scheduled = False
+        self._dirty_tables: set[str] = set()
+        self.watch_exprs: list[str] = []
         self._refresh_wanted = False
         self._refreshing = False
         self._busy = 0
@@ -109,6 +126,24 @@ class DebuggerApp(App):
                 registers=app.frame_registers, location=app.location, running=app.running)
         if name == "stack":
             return StackView(id=name).data_bind(app.frames, app.frame, note=app.stack_note)
+        if name == "locals":
+            return VariablesView(self.target, id=name).data_bind(scope=app.locals_scope)
+        if name == "watches":
+            return WatchesView(self.target, id=name).data_bind(scope=app.watch_scope)
+        if name == "breakpoints":
+            return BreakpointsTable(id=name).data_bind(items=app.breakpoints)
+        if name == "memory":
+            return MemoryView(self.target, id=name).data_bind(app.location, app.frame)
+        if name in ("output", "events"):
+            log = Log(max_lines=LOG_LINES, id=name)
+            log.write("".join(self.output) if name == "output"
+                      else "".join(line + "\n" for line in self.event_lines))
+            return log
+        tables = {"tasks": (TasksTable, app.task_rows), "mailboxes": (MailboxesTable,
+                  app.mailbox_rows), "values": (ValuesTable, app.value_rows)}
+        if name in tables:
+            table, rows = tables[name]
+            return table(id=name).data_bind(items=rows)
         return None
 
     async def on_mount(self) -> None:
@@ -149,6 +184,13 @@ class DebuggerApp(App):
                 self.connection = f"cannot attach: {error.message or error.code}"
                 await asyncio.sleep(RECONNECT_DELAYS[-1])
 
+    def switch_task(self, pid: int) -> None:
+        """Debug another task: a new session locks it (the old one, with the breakpoints
+        it set, is closed)."""
+        self.pid, self.app_name = pid, None
+        self.registers = None
+        self.run_session()
+
     async def _attach(self) -> None:
         """Attach to the PID given, or after an executive restart to the app's new task."""
         pid = self.pid
@@ -159,6 +201,8 @@ class DebuggerApp(App):
         info = await self.target.symbols_info()
         self.sources.set_context(info.get("path"), task.program)
         self.task = task
+        for table in ("tasks", "mailboxes", "values"):
+            self._table_dirty(table)
 
     async def _same_app(self, pid: int) -> bool:
         try:
@@ -169,17 +213,63 @@ class DebuggerApp(App):
     # ------------------------------------------------------------------ events
 
     def on_target_event(self, event: dict[str, Any]) -> None:
-        kind, data = event.get("type"), event.get("data") or {}
+        kind, data = str(event.get("type")), event.get("data") or {}
         mine = event.get("pid") == self.pid
-        if mine and kind in ("stdout", "stderr"):
-            self.output.append(data.get("text", ""))
-        elif mine and kind == "debug_break":
+        if kind in ("stdout", "stderr"):
+            if mine:
+                self._log("output", data.get("text", ""))
+            return
+        self._log("events", _event_line(event) + "\n")
+        if kind in ("task_state", "fault"):
+            self._table_dirty("tasks")
+        elif kind.startswith("mailbox_"):
+            self._table_dirty("mailboxes")
+        elif kind.startswith("value_"):
+            self._table_dirty("values")
+        if mine and kind == "debug_break":
             self._stop_reason = _describe_stop(data)
             self.request_refresh()
         elif mine and kind == "task_state":
             self.running = data.get("new_state") not in ("paused", "returned", "faulted",
                                                          "killed")
             self.request_refresh()
+
+    def _log(self, name: str, text: str) -> None:
+        """Queue text for the output or event log; they are written in batches."""
+        (self.output if name == "output" else self.event_lines).append(text.rstrip("\n")
+                                                                         if name == "events"
+                                                                         else text)
+        self._pending[name].append(text)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self.set_timer(LOG_FLUSH_S, self._flush_logs)
+
+    def _flush_logs(self) -> None:
+        self._flush_scheduled = False
+        for name, texts in self._pending.items():
+            if texts:
+                for log in self.query(f"Log#{name}"):
+                    log.write("".join(texts))
+                texts.clear()
+
+    def _table_dirty(self, name: str) -> None:
+        if not self._dirty_tables:
+            self.set_timer(TABLES_S, self._read_tables)
+        self._dirty_tables.add(name)
+
+    @work(group="tables")
+    async def _read_tables(self) -> None:
+        dirty, self._dirty_tables = self._dirty_tables, set()
+        try:
+            if "tasks" in dirty:
+                self.task_rows = tuple(await self.target.tasks())
+            if "mailboxes" in dirty:
+                reply = await self.target.request("mailbox.snapshot")
+                self.mailbox_rows = tuple(reply["descriptors"])
+            if "values" in dirty:
+                self.value_rows = tuple((await self.target.request("val.list"))["values"])
+        except (ProtocolError, ConnectionClosed, OSError):
+            pass
 
     def request_refresh(self) -> None:
         """Read the task's state again -- once, however many events asked meanwhile."""
@@ -224,6 +314,32 @@ class DebuggerApp(App):
         self.frame = index
         self.frame_registers = self.registers.for_frame(frame)
         self.location = Location.of(frame)
+        self.load_values(index)
+
+    @work(exclusive=True, group="values")
+    async def load_values(self, frame: int) -> None:
+        """The locals of frame `frame` and every watch expression evaluated in it."""
+        stop = self.registers.steps if self.registers else -1
+        try:
+            reply = await self.target.variables(frame)
+            scope = reply.get("function") or "?"
+            items = tuple(Variable.from_reply(v, scope=scope)
+                          for v in reply.get("arguments", []) + reply.get("locals", []))
+            note = None if items else ("; ".join(reply.get("warnings") or ())
+                                       or "no locals here")
+            self.locals_scope = Scope(stop, items, note)
+        except ProtocolError as error:
+            self.locals_scope = Scope(stop, (), error.message or error.code)
+        watches = []
+        for expr in self.watch_exprs:
+            try:
+                result = await self.target.evaluate(expr, frame)
+                watches.append(Variable.from_reply({**result, "name": expr}, scope="watch"))
+            except ProtocolError as error:
+                watches.append(Variable(f"watch/{expr}", expr, error.message or error.code,
+                                        error=True, expr=expr))
+        self.watch_scope = Scope(stop, tuple(watches),
+                                 None if watches else "no watches: w adds one")
 
     def watch_location(self, location: Location | None) -> None:
         """Without a source line to show, bring the disassembly forward."""
@@ -232,124 +348,6 @@ class DebuggerApp(App):
         for area in self.query(PanelArea):
             if "disassembly" in area.panels and "source" in area.panels:
                 area.show("disassembly", focus=self.focused is area.panels["source"])
-
-    @on(StackView.FrameSelected)
-    def _frame_selected(self, message: StackView.FrameSelected) -> None:
-        self.select_frame(message.index)
-
-    # ------------------------------------------------------------------ commands
-
-    async def _command(self, awaitable: Awaitable[Any]) -> Any:
-        """Run one request to the executive; its error becomes a notification."""
-        self._busy += 1
-        try:
-            return await awaitable
-        except ProtocolError as error:
-            self.notify(error.message or error.code, title=error.code, severity="error")
-        except (ConnectionClosed, OSError) as error:
-            self.notify(str(error), title="not connected", severity="error")
-        finally:
-            self._busy -= 1
-            if self._refresh_wanted:
-                self.request_refresh()
-        return None
-
-    def _run(self, make: Callable[[], Awaitable[Any]]) -> None:
-        self.run_worker(self._command(make()), group="command")
-
-    def action_continue(self) -> None:
-        self._run(self.target.resume)
-
-    def action_pause(self) -> None:
-        self._run(self.target.pause)
-
-    def action_next_line(self) -> None:
-        self._run(self._next_line)
-
-    async def _next_line(self) -> None:
-        try:
-            await self.target.next_line()
-        except ProtocolError as error:
-            if error.code not in ("no_symbols", "no_line_info"):
-                raise
-            await self.target.next_instruction()      # no lines here: over one instruction
-
-    def action_step_into(self) -> None:
-        self._run(self.target.step_into)
-
-    def action_step_out(self) -> None:
-        self._run(self.target.step_out)
-
-    def action_step_instruction(self) -> None:
-        self._run(self.target.step_instruction)
-
-    def action_next_instruction(self) -> None:
-        self._run(self.target.next_instruction)
-
-    def action_run_to_cursor(self) -> None:
-        where = self._cursor_location()
-        if where is not None:
-            self._run(lambda: self.target.run_to(where))
-
-    def action_toggle_breakpoint(self) -> None:
-        where = self._cursor_location()
-        if where is None:
-            return
-        self._run(lambda: self._toggle(where))
-
-    async def _toggle(self, where: int | tuple[str, int]) -> None:
-        await self.target.toggle_breakpoint(where)
-        self.breakpoints = await self.target.breakpoints()
-
-    def _cursor_location(self) -> int | tuple[str, int] | None:
-        """The code location under the cursor of the focused code panel (or the pc)."""
-        for widget in (self.focused, *self.query(SourceView), *self.query(DisassemblyView)):
-            locate = getattr(widget, "cursor_location", None)
-            if locate is not None and widget is not None and widget.display:
-                where = locate()
-                if where is not None:
-                    return where
-        return self.location.pc if self.location else None
-
-    def action_step_back(self) -> None:
-        self._run(lambda: self.target.request("step.back", pid=self.pid))
-
-    def action_continue_back(self) -> None:
-        self._run(lambda: self.target.request("continue.back", pid=self.pid))
-
-    def action_reload(self) -> None:
-        self.request_refresh()
-
-    def action_zoom(self) -> None:
-        focused = self.focused
-        if self.screen.maximized is not None:
-            self.screen.minimize()
-        elif focused is not None:
-            self.screen.maximize(focused)
-
-    async def action_cycle_layout(self) -> None:
-        names = list(self.layouts)
-        self.layout_name = names[(names.index(self.current_layout.name) + 1) % len(names)]
-        await self.recompose()
-        self._save_layout()
-        self.request_refresh()
-
-    def action_help(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
-
-    def _save_layout(self) -> None:
-        self.store.save(self.current_layout.name, self.layouts)
-
-    async def action_quit(self) -> None:
-        self._save_layout()
-        try:
-            await self.target.close()
-        finally:
-            self.exit()
-
 
 def _describe_stop(data: dict[str, Any]) -> str:
     reason = data.get("reason", "")
@@ -364,6 +362,14 @@ def _describe_stop(data: dict[str, Any]) -> str:
     if data.get("condition_error"):
         words += f" (condition: {data['condition_error']})"
     return f"{words} at {where}"
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    data = event.get("data") or {}
+    detail = " ".join(f"{k}={v}" for k, v in data.items() if k != "pid")
+    pid = event.get("pid")
+    return f"{event.get('seq', ''):>6} {event.get('type', '?'):<16} " \
+           f"{'' if pid is None else f'pid {pid} '}{detail}"[:200]
 
 
 def _reason(error: BaseException) -> str:

@@ -37,8 +37,10 @@ GROUPS = {"Run": RUN, "Breakpoints and watches": BREAK, "Navigate": NAVIGATE}
 
 
 def bindings() -> list[Binding]:
+    """The app's bindings (the palette's ctrl+p is Textual's own)."""
     return [Binding(keys, action, description, show=shown, key_display=label(keys.split(",")[0]))
-            for table in GROUPS.values() for keys, action, description, shown in table]
+            for table in GROUPS.values() for keys, action, description, shown in table
+            if action != "command_palette"]
 
 
 def label(key: str) -> str:

@@ -5,7 +5,7 @@ to is replaced, and compares old and new to highlight what changed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 ENDED_STATES = frozenset({"returned", "faulted", "killed"})
@@ -153,42 +153,48 @@ class Breakpoint:
 
 @dataclass(frozen=True)
 class Variable:
-    """One row of the locals or watch panel.  `children` is None for scalars; structs and
-    arrays list theirs (read when the value is).  `key` identifies the row across stops,
-    so a changed value can be highlighted."""
+    """One row of the locals or watch panel, as `frame.variables`, `evaluate` and
+    `variables.expand` describe a value.  `ref` (non-zero when `children` > 0) reads its
+    fields or elements; `key` names the row across stops, so a changed value shows."""
 
     key: str
     name: str
     value: str
     type: str = ""
-    address: int | None = None
-    children: tuple[Variable, ...] | None = None
-    changed: bool = False
+    ref: int = 0
+    children: int = 0
+    available: bool = True
     error: bool = False
-    watch_id: int | None = None
+    expr: str = ""                    # a C expression for it (what `set` writes to)
 
-    def marked(self, previous: dict[str, str]) -> Variable:
-        """A copy with `changed` set where the value differs from `previous[key]`."""
-        children = None if self.children is None else tuple(
-            child.marked(previous) for child in self.children)
-        old = previous.get(self.key)
-        return Variable(self.key, self.name, self.value, self.type, self.address, children,
-                        old is not None and old != self.value, self.error, self.watch_id)
+    @classmethod
+    def from_reply(cls, item: dict[str, Any], parent: Variable | None = None, *,
+                   scope: str = "") -> Variable:
+        """A value of a listing; `parent` for fields, elements and pointer targets."""
+        name = str(item.get("name", "?"))
+        expr = name if parent is None else child_expr(parent.expr, name)
+        key = f"{parent.key if parent else scope}/{name}"
+        return cls(key=key, name=name, value=str(item.get("value", "")),
+                   type=str(item.get("type") or ""), ref=int(item.get("ref") or 0),
+                   children=int(item.get("children") or 0),
+                   available=bool(item.get("available", True)), expr=expr)
 
-    def values(self) -> dict[str, str]:
-        """key -> value for this row and every row below it."""
-        found = {self.key: self.value}
-        for child in self.children or ():
-            found.update(child.values())
-        return found
+
+def child_expr(parent: str, name: str) -> str:
+    """The C expression of a child as `variables.expand` names it: a field `x`, an
+    element `[3]`, or the target `*p` of a pointer."""
+    if name.startswith("["):
+        return f"({parent}){name}" if parent.startswith("*") else f"{parent}{name}"
+    if name.startswith("*"):
+        return f"*{parent}" if parent.isidentifier() else f"*({parent})"
+    return f"({parent}).{name}" if parent.startswith("*") else f"{parent}.{name}"
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """Everything read at one stop of the attached task."""
+class Scope:
+    """The values a variables panel shows at one stop (`stop` tells stops apart: values
+    are compared with the previous stop's to highlight changes), or why there are none."""
 
-    registers: Registers | None = None
-    frames: tuple[Frame, ...] = ()
-    breakpoints: tuple[Breakpoint, ...] = ()
-    note: str | None = None           # why the stack walk ended early
-    extra: dict[str, Any] = field(default_factory=dict)
+    stop: int = -1
+    items: tuple[Variable, ...] = ()
+    note: str | None = None

@@ -20,6 +20,8 @@ CALLS = frozenset({"CALL", "LCALL", "CALLR"})
 PROLOGUE_SCAN = 16               # instructions searched for the end of a prologue
 STEP_INTO_LIMIT = 2000           # instructions `step_into` single-steps before giving up
 
+REGISTER_NAMES = frozenset({f"R{n}" for n in range(16)} | {"SP", "FP", "PC", "PSW"})
+
 __all__ = ["Target", "ConnectionClosed", "ProtocolError"]
 
 
@@ -133,8 +135,40 @@ class Target:
                 await self.request("symbols.lookup", pid=self.pid, name=key, space=space)
                 )["symbol"]
 
-    async def watches(self) -> list[dict[str, Any]]:
-        return (await self.request("watch.list", pid=self.pid))["watches"]
+    async def variables(self, frame: int = 0, scope: str = "all") -> dict[str, Any]:
+        return await self._client.frame_variables(self.pid, frame, scope)
+
+    async def expand(self, ref: int, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        return await self._client.expand(ref, start, count)
+
+    async def evaluate(self, expr: str, frame: int = 0) -> dict[str, Any]:
+        return await self._client.evaluate(self.pid, expr, frame)
+
+    async def data_address(self, text: str, frame: int = 0) -> int:
+        """The data address `text` names: a number, a register (`SP`, `R3`), a data
+        symbol, a variable (where it lives) or any C expression (its value)."""
+        text = text.strip()
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+        if text.upper() in REGISTER_NAMES:
+            text = "$" + text.lower()
+        try:
+            result = await self.evaluate(text, frame)
+        except ProtocolError as error:
+            if error.code not in ("bad_expression", "no_symbols"):
+                raise
+            try:
+                return (await self.lookup(text, "data"))["address"]
+            except ProtocolError:
+                raise error from None
+        if result.get("address") is not None:
+            return int(result["address"])
+        return parse_number(result.get("value", ""))
+
+    async def set_variable(self, lvalue: str, value: str, frame: int = 0) -> dict[str, Any]:
+        return await self._client.set_variable(self.pid, lvalue, value, frame)
 
     # ------------------------------------------------------------------ run control
 
@@ -238,6 +272,16 @@ class Target:
     async def enable_breakpoint(self, bp_id: int, enabled: bool) -> None:
         await self.request("bp.enable" if enabled else "bp.disable", breakpoint_id=bp_id)
 
+    async def change_condition(self, bp: Breakpoint, condition: str) -> Breakpoint:
+        """Replace `bp` by one at its address with `condition` (empty: none); the old
+        one goes only once the new one is set (a bad condition leaves it as it was)."""
+        new = await self.set_breakpoint(bp.address, condition or None)
+        if new.id != bp.id:
+            await self.clear_breakpoint(bp.id)
+        if not bp.enabled:
+            await self.enable_breakpoint(new.id, False)
+        return new
+
     async def toggle_breakpoint(self, where: int | str | tuple[str, int]) -> Breakpoint | None:
         """Clear the breakpoints at `where`, or set one there; the new one, or None."""
         address = await self.code_address(where)
@@ -262,6 +306,15 @@ def is_stop(event: dict[str, Any]) -> bool:
         return True
     return (event.get("type") == "task_state"
             and event.get("data", {}).get("new_state") in ENDED_STATES)
+
+
+def parse_number(text: str) -> int:
+    """The number a formatted value starts with ("0x00004000 (buf)", "42 '*'")."""
+    word = text.split()[0] if text.split() else ""
+    try:
+        return int(word, 0)
+    except ValueError:
+        raise ProtocolError("bad_expression", f"{text!r} is not an address") from None
 
 
 def location_fields(where: int | str | tuple[str, int]) -> dict[str, Any]:

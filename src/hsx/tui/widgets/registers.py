@@ -20,9 +20,9 @@ class RegistersView(Widget, can_focus=True):
     """
     BINDINGS = [Binding("x", "toggle_format", "Hex/dec")]
 
-    registers: reactive[Registers | None] = reactive(None)
+    registers: reactive[Registers | None] = reactive(None, layout=True)
     location: reactive[Location | None] = reactive(None)
-    decimal: reactive[bool] = reactive(False)
+    decimal: reactive[bool] = reactive(False, layout=True)
     running: reactive[bool] = reactive(False)
 
     def action_toggle_format(self) -> None:

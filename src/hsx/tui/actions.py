@@ -1,0 +1,300 @@
+"""What the keys, the palette and the panels' requests do: run control, breakpoints,
+watches, writes, going places, switching tasks and layouts.  A mixin of `DebuggerApp`
+(which holds the state these read); each request's error becomes a notification."""
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from .screens import Confirm, Prompt
+from .target import ConnectionClosed, ProtocolError
+from .widgets.area import PanelArea
+from .widgets.disasm import DisassemblyView
+from .widgets.memory import MemoryView
+from .widgets.source import SourceView
+from .widgets.stack import StackView
+from .widgets.tables import BreakpointsTable, TasksTable
+from .widgets.variables import VariablesView, WatchesView
+
+
+class DebuggerActions:
+    # ------------------------------------------------------------------ running requests
+
+    async def _command(self, awaitable: Awaitable[Any]) -> Any:
+        """Run requests to the executive; an error becomes a notification.  Refreshes
+        asked for meanwhile happen once, after it."""
+        self._busy += 1
+        try:
+            return await awaitable
+        except ProtocolError as error:
+            self.notify(error.message or error.code, title=error.code, severity="error")
+        except (ConnectionClosed, OSError) as error:
+            self.notify(str(error), title="not connected", severity="error")
+        finally:
+            self._busy -= 1
+            if self._refresh_wanted:
+                self.request_refresh()
+        return None
+
+    def _run(self, make: Callable[[], Awaitable[Any]]) -> None:
+        self.run_worker(self._command(make()), group="command")
+
+    # ------------------------------------------------------------------ run control
+
+    def action_continue(self) -> None:
+        self._run(self.target.resume)
+
+    def action_pause(self) -> None:
+        self._run(self.target.pause)
+
+    def action_next_line(self) -> None:
+        self._run(self._next_line)
+
+    async def _next_line(self) -> None:
+        try:
+            await self.target.next_line()
+        except ProtocolError as error:
+            if error.code not in ("no_symbols", "no_line_info"):
+                raise
+            await self.target.next_instruction()      # no lines here: over one instruction
+
+    def action_step_into(self) -> None:
+        self._run(self.target.step_into)
+
+    def action_step_out(self) -> None:
+        self._run(self.target.step_out)
+
+    def action_step_instruction(self) -> None:
+        self._run(self.target.step_instruction)
+
+    def action_next_instruction(self) -> None:
+        self._run(self.target.next_instruction)
+
+    def action_run_to_cursor(self) -> None:
+        where = self._cursor_location()
+        if where is not None:
+            self._run(lambda: self.target.run_to(where))
+
+    def action_step_back(self) -> None:
+        self._run(lambda: self._reverse("step.back"))
+
+    def action_continue_back(self) -> None:
+        self._run(lambda: self._reverse("continue.back"))
+
+    async def _reverse(self, cmd: str) -> None:
+        try:
+            await self.target.request(cmd, pid=self.pid)
+        except ProtocolError as error:
+            if error.code != "unknown_cmd":
+                raise
+            self.notify("this executive cannot run backwards", severity="warning")
+
+    # ------------------------------------------------------------------ breakpoints
+
+    def action_toggle_breakpoint(self) -> None:
+        where = self._cursor_location()
+        if where is not None:
+            self._run(lambda: self._toggle(where))
+
+    async def _toggle(self, where: int | tuple[str, int]) -> None:
+        await self.target.toggle_breakpoint(where)
+        self.breakpoints = await self.target.breakpoints()
+
+    def _cursor_location(self) -> int | tuple[str, int] | None:
+        """The code location under the cursor of the focused code panel, else of the
+        panel in front, else the pc."""
+        views = [self.focused, *self.query(SourceView), *self.query(DisassemblyView)]
+        for view in views:
+            if isinstance(view, (SourceView, DisassemblyView)) and view.display:
+                where = view.cursor_location()
+                if where is not None:
+                    return where
+        return self.location.pc if self.location else None
+
+    def action_add_breakpoint(self) -> None:
+        def add(text: str | None) -> None:
+            if text:
+                where, _, condition = text.partition(" if ")
+                self._run(lambda: self._add_breakpoint(where.strip(), condition.strip()))
+        self.push_screen(Prompt("Breakpoint at", placeholder="square, walk.c:21, 0x40 [if i == 2]",
+                                hint="A function stops after its prologue; `if EXPR` makes "
+                                     "it conditional."), add)
+
+    async def _add_breakpoint(self, where: str, condition: str) -> None:
+        location: int | str = where
+        if where.isidentifier():
+            location = await self.target.function_body(where)
+        await self.target.set_breakpoint(location, condition or None)
+        self.breakpoints = await self.target.breakpoints()
+
+    def on_breakpoints_table_act(self, message: BreakpointsTable.Act) -> None:
+        bp = message.breakpoint
+        if message.what == "toggle":
+            self._run(lambda: self._breakpoint_change(
+                self.target.enable_breakpoint(bp.id, not bp.enabled)))
+        elif message.what == "clear":
+            self._run(lambda: self._breakpoint_change(self.target.clear_breakpoint(bp.id)))
+        elif message.what == "show":
+            self.show_code(bp.address, bp.file, bp.line)
+        elif message.what == "condition":
+            def change(condition: str | None) -> None:
+                if condition is not None:
+                    self._run(lambda: self._breakpoint_change(
+                        self.target.change_condition(bp, condition)))
+            self.push_screen(Prompt(f"Condition of breakpoint {bp.id} ({bp.location})",
+                                    value=bp.condition or "",
+                                    hint="A C expression; empty: always stop."), change)
+
+    async def _breakpoint_change(self, awaitable: Awaitable[Any]) -> None:
+        await awaitable
+        self.breakpoints = await self.target.breakpoints()
+
+    # ------------------------------------------------------------------ values
+
+    def action_add_watch(self) -> None:
+        def add(expr: str | None) -> None:
+            if expr and expr not in self.watch_exprs:
+                self.watch_exprs.append(expr)
+                self.load_values(self.frame)
+        self.push_screen(Prompt("Watch expression", placeholder="counter, p->next, buf[3]",
+                                hint="A C expression, evaluated at every stop in the "
+                                     "selected frame."), add)
+
+    def on_watches_view_remove(self, message: WatchesView.Remove) -> None:
+        if message.expr in self.watch_exprs:
+            self.watch_exprs.remove(message.expr)
+            self.load_values(self.frame)
+
+    def on_variables_view_edit(self, message: VariablesView.Edit) -> None:
+        variable, frame = message.variable, self.frame
+
+        def store(value: str | None) -> None:
+            if value is not None:
+                self._run(lambda: self._set(variable.expr, value, frame))
+        self.push_screen(Prompt(f"Set {variable.expr} ({variable.type})", value=variable.value,
+                                hint="A C expression; the task must be paused."), store)
+
+    async def _set(self, lvalue: str, value: str, frame: int) -> None:
+        await self.target.set_variable(lvalue, value, frame)
+        self.request_refresh()
+
+    def on_memory_view_follow_asked(self, message: MemoryView.FollowAsked) -> None:
+        view = message.view
+
+        def follow(text: str | None) -> None:
+            if text:
+                view.follow = text
+        self.push_screen(Prompt("Memory at", value=view.follow,
+                                placeholder="SP, R3, 0x4000, counter, &buf[2], p",
+                                hint="Followed at every stop: a register, an address, a "
+                                     "symbol or a C expression."), follow)
+
+    def on_memory_view_write_asked(self, message: MemoryView.WriteAsked) -> None:
+        address = message.address
+
+        def write(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                data = bytes.fromhex(text)
+            except ValueError:
+                self.notify(f"not hex bytes: {text!r}", severity="error")
+                return
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._run(lambda: self._write(address, data))
+            self.push_screen(Confirm(f"Write {len(data)} byte(s) at {address:#06x}?\n"
+                                     f"{data.hex(' ')}"), confirmed)
+        self.push_screen(Prompt(f"Bytes at {address:#06x} (hex)",
+                                value=message.current.hex(" ")), write)
+
+    async def _write(self, address: int, data: bytes) -> None:
+        await self.target.write_memory(address, data)
+        self.request_refresh()
+
+    # ------------------------------------------------------------------ going places
+
+    def action_go_to(self) -> None:
+        def go(text: str | None) -> None:
+            if text:
+                self._run(lambda: self._go_to(text))
+        self.push_screen(Prompt("Go to", placeholder="main, walk.c:21, 0x40",
+                                hint="Shows the place in the source and disassembly."), go)
+
+    async def _go_to(self, text: str) -> None:
+        (instruction,) = await self.target.disasm(text, count=1, mode="from")
+        self.show_code(instruction["pc"], instruction.get("file"), instruction.get("line"))
+
+    def show_code(self, address: int, file: str | None, line: int | None) -> None:
+        """Bring the source (or, without one, the disassembly) of a place forward."""
+        for view in self.query(DisassemblyView):
+            view.show(address)
+        shown = False
+        for view in self.query(SourceView):
+            shown = view.show(file, line) or shown
+        self.focus_panel("source" if shown else "disassembly")
+
+    def focus_panel(self, name: str) -> None:
+        for area in self.query(PanelArea):
+            if name in area.panels:
+                area.show(name)
+
+    def on_stack_view_frame_selected(self, message: StackView.FrameSelected) -> None:
+        self.select_frame(message.index)
+
+    # ------------------------------------------------------------------ tasks
+
+    def action_switch_task(self) -> None:
+        self.focus_panel("tasks")
+
+    def on_tasks_table_switch(self, message: TasksTable.Switch) -> None:
+        if message.pid != self.pid:
+            self.switch_task(message.pid)
+
+    # ------------------------------------------------------------------ the screen
+
+    def action_reload(self) -> None:
+        self.request_refresh()
+
+    def action_zoom(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        elif self.focused is not None:
+            self.screen.maximize(self.focused)
+
+    async def action_cycle_layout(self) -> None:
+        names = list(self.layouts)
+        await self.use_layout(names[(names.index(self.current_layout.name) + 1) % len(names)])
+
+    async def action_toggle_panel(self, name: str) -> None:
+        layout = self.current_layout
+        self.layouts[layout.name] = layout.toggled(name)
+        await self.use_layout(layout.name)
+
+    async def action_resize(self, side: int, bottom: int) -> None:
+        layout = self.current_layout
+        self.layouts[layout.name] = layout.resized(side=side, bottom=bottom)
+        await self.use_layout(layout.name)
+
+    async def use_layout(self, name: str) -> None:
+        self.layout_name = name
+        await self.recompose()
+        self.save_layout()
+        self.request_refresh()
+
+    def save_layout(self) -> None:
+        self.store.save(self.current_layout.name, self.layouts)
+
+    def action_help(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    async def action_quit(self) -> None:
+        self.save_layout()
+        try:
+            await self.target.close()
+        finally:
+            self.exit()
+

@@ -5,6 +5,7 @@ import click
 
 from hsx import __version__
 from hsx.cli.cc import cc_command
+from hsx.cli.dbg import dbg_command
 from hsx.cli.execd import execd_command
 from hsx.cli.run import run_command
 from hsx.cli.shell import shell_command
@@ -21,11 +22,12 @@ def cli() -> None:
       hsx asm prog.mvasm -o prog.hxe     assemble (and link) MVASM
       hsx run prog.hxe                   run an image
       hsx disasm prog.hxe                list its code
+      hsx dbg prog.c                     debug it, full screen
     """
 
 
 for command in (asm_command, link_command, disasm_command, run_command, cc_command,
-                execd_command, shell_command):
+                execd_command, shell_command, dbg_command):
     cli.add_command(command)
 
 

@@ -1,0 +1,111 @@
+"""`hsx dbg`: the terminal debugger (hsx.tui), or one debugger command as JSON.
+
+    hsx dbg prog.c                  build with -g -O0, load, run to main, debug
+    hsx dbg prog.mvasm              assemble, load, stop at the entry point
+    hsx dbg --pid 3                 attach to a running task (taking its PID lock)
+    hsx dbg --app sensor            ... found by its app name
+    hsx dbg --pid 3 --json regs     one command, its result as JSON (exit 0 on success)
+
+Without an executive on --host/--port, `hsx dbg FILE` starts one for the session and
+stops it on exit.  Exit status: 0 ok, 1 the command failed, 2 bad usage or no executive.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import click
+
+from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+@click.command("dbg", context_settings={"ignore_unknown_options": False})
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--host", default=DEFAULT_HOST, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
+@click.option("--pid", type=int, help="Attach to this task.")
+@click.option("--app", "app_name", help="Attach to the (newest live) task of this app.")
+@click.option("-O", "optimise", type=click.IntRange(0, 2), default=0, show_default=True,
+              help="Optimisation level when building a .c FILE (always with -g).")
+@click.option("--json", "json_command", metavar="CMD",
+              help="Run one debugger command (e.g. 'regs', 'bt', 'print x') and print "
+                   "its result as JSON instead of starting the interface.")
+def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: int | None,
+                app_name: str | None, optimise: int, json_command: str | None) -> None:
+    """Debug FILE (.c, .mvasm, .hxe), or a running task (--pid, --app), full screen."""
+    from hsx.tui.launch import LaunchError, launch
+    if sum(x is not None for x in (file, pid, app_name)) != 1:
+        _usage("give one of FILE, --pid or --app (hsx dbg --help)")
+    session = None
+    if file is not None:
+        try:
+            session = launch(file, host, port, token=token, optimise=optimise,
+                             progress=lambda text: click.echo(text, err=True))
+        except LaunchError as error:
+            _usage(str(error))
+        pid = session.pid
+    try:
+        if json_command is not None:
+            code = asyncio.run(_one_command(host, port, token, pid, app_name, json_command,
+                                            start=session is not None))
+        else:
+            code = _interactive(host, port, token, pid, app_name, start=session is not None)
+    finally:
+        if session is not None:
+            session.close()
+    sys.exit(code)
+
+
+def _interactive(host, port, token, pid, app_name, *, start: bool) -> int:
+    from hsx.tui import DebuggerApp
+    from hsx.tui.target import Target
+    app = DebuggerApp(Target(host, port, token), pid=pid, app_name=app_name,
+                      start=Target.start if start else None)
+    app.run()
+    return app.return_code or EXIT_OK
+
+
+async def _one_command(host, port, token, pid, app_name, line: str, *, start: bool) -> int:
+    from hsx.tui.commands import CommandError, execute
+    from hsx.tui.target import ConnectionClosed, ProtocolError, Target, is_stop
+    target = Target(host, port, token)
+    try:
+        await target.connect()
+        if pid is None:
+            pid = await target.find_app(app_name)
+        await target.attach(pid)
+        if start:
+            waiter = asyncio.ensure_future(_next_stop(target, is_stop))
+            await target.start()
+            await asyncio.wait_for(waiter, 30)
+        result = await execute(target, line, wait=True)
+    except CommandError as error:
+        click.echo(f"hsx: {error}", err=True)
+        return EXIT_USAGE
+    except ProtocolError as error:
+        click.echo(json.dumps({"error": error.code, "message": error.message}))
+        click.echo(f"hsx: error {error.code}: {error.message}", err=True)
+        return EXIT_ERROR
+    except (ConnectionClosed, OSError, TimeoutError) as error:
+        click.echo(f"hsx: cannot talk to the executive on {host}:{port}: {error}", err=True)
+        return EXIT_USAGE
+    finally:
+        await target.close()
+    click.echo(json.dumps(result, indent=2, default=str))
+    return EXIT_OK
+
+
+async def _next_stop(target, is_stop) -> dict:
+    while True:
+        event = await target.next_event()
+        if event.get("pid") == target.pid and is_stop(event):
+            return event
+
+
+def _usage(message: str) -> None:
+    click.echo(f"hsx: {message}", err=True)
+    sys.exit(EXIT_USAGE)

@@ -46,14 +46,17 @@ def _write(path: Path, data: bytes | str) -> None:
 @click.option("-c", "emit_object", is_flag=True, help="Stop after assembly: write .hxo.")
 @click.option("--clang", "clang", metavar="PATH", envvar="HSX_CLANG",
               help="Use this clang instead of the bundled one (also $HSX_CLANG).")
+@click.option("--soft-float", is_flag=True,
+              help="float, double and 64-bit division through the C library instead of the "
+                   "VM's instructions (for a VM without them; same results).")
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: int, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
-               emit_object: bool, clang: str | None) -> None:
+               emit_object: bool, clang: str | None, soft_float: bool) -> None:
     """Compile C files to an HSX image (linked with crt0 and the C library)."""
     from hsx.toolchain.cc.driver import Options, build_c, compile_c_file, sources_json
 
     options = Options(opt=min(opt, 2), debug=debug, include_dirs=include_dirs,
-                      defines=defines, clang=clang)
+                      defines=defines, clang=clang, soft_float=soft_float)
     if (emit_asm or emit_object) and output is not None and len(sources) > 1:
         _fail(["hsx: -o with -S or -c needs exactly one source file"])
     try:

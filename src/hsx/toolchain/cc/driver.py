@@ -49,6 +49,7 @@ class Options:
     include_dirs: tuple[str, ...] = ()
     defines: tuple[str, ...] = ()
     clang: str | None = None        # a system clang instead of the bundled one
+    soft_float: bool = False        # float/double/i64 division through the library (fpu.py)
 
 
 @dataclass
@@ -128,7 +129,8 @@ def prepare_ir(ir: str, prefix: str | None = None) -> tuple[str, frozenset[str]]
 
 
 def compile_ir(ir: str, source: str, debug: bool,
-               pieces: list[tuple[str, str]] | None = None) -> tuple[str, list, dict]:
+               pieces: list[tuple[str, str]] | None = None,
+               hard_float: bool = True) -> tuple[str, list, dict]:
     """MVASM text, per-line source locations and debug facts for one IR module.
     With `pieces`, also append (symbol, MVASM) for each function and variable."""
     module = read_module(ir, source)
@@ -139,7 +141,7 @@ def compile_ir(ir: str, source: str, debug: bool,
     for fn in module.functions:
         if fn.is_declaration:
             continue
-        mf = select_function(module, fn, evaluator)
+        mf = select_function(module, fn, evaluator, hard_float)
         allocate(mf)
         layout_frame(mf)
         if collector is not None:
@@ -167,7 +169,8 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     ir, weak = prepare_ir(ir, f"__hsx.{symbol_name(stem)}." if split else None)
     pieces: list[tuple[str, str]] | None = [] if split else None
     try:
-        text, locs, facts = compile_ir(ir, source, options.debug, pieces)
+        text, locs, facts = compile_ir(ir, source, options.debug, pieces,
+                                       not options.soft_float)
     except CompileError as exc:
         raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
     except IRSyntaxError as exc:        # IR the back end cannot handle: a clear error, not wrong code
@@ -218,7 +221,7 @@ def _runtime_sources() -> list[Path]:
     return sorted(list((root / "src").glob("*.c")) + list((root / "src").glob("*.mvasm")))
 
 
-def _fingerprint() -> str:
+def _fingerprint(soft_float: bool) -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for path in sorted(here.glob("*.py")) + _runtime_sources() + \
@@ -227,6 +230,7 @@ def _fingerprint() -> str:
         h.update(path.name.encode())
         h.update(path.read_bytes())
     h.update(" ".join(clang_command()).encode())
+    h.update(b"soft-float" if soft_float else b"hard-float")
     return h.hexdigest()[:24]
 
 
@@ -261,10 +265,11 @@ def _assemble_lib(name: str) -> ObjectModule:
     return module
 
 
-def _build_library() -> list[Member]:
+def _build_library(soft_float: bool) -> list[Member]:
     """Every library source, C files split into one member per function and variable
     (their statics renamed `__hsx.<file>.<name>` and exported), MVASM files whole."""
-    options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),))
+    options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),),
+                      soft_float=soft_float)
     members: list[Member] = []
     for path in _runtime_sources():
         if path.suffix == ".c":
@@ -281,16 +286,16 @@ def _build_library() -> list[Member]:
     return members
 
 
-def runtime_objects() -> Runtime:
+def runtime_objects(soft_float: bool = False) -> Runtime:
     """crt0, the library members (compiled at -O2, cached on disk by content), crtend."""
-    key = _fingerprint()
+    key = _fingerprint(soft_float)
     cached = _RUNTIME.get(key)
     if cached is not None:
         return cached
     folder = _cache_dir() / key
     members = _load_library(folder)
     if members is None:
-        members = _build_library()
+        members = _build_library(soft_float)
         _store_library(folder, members)
     runtime = Runtime(_assemble_lib("crt0.mvasm"), members, _assemble_lib("crtend.mvasm"))
     _RUNTIME[key] = runtime
@@ -366,10 +371,10 @@ def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Me
 # programs
 
 def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
-                 weak: Sequence[frozenset[str]] = ()) -> LinkResult:
+                 weak: Sequence[frozenset[str]] = (), soft_float: bool = False) -> LinkResult:
     """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
     library members they need and crtend."""
-    runtime = runtime_objects()
+    runtime = runtime_objects(soft_float)
     user = [Member(runtime.crt0)] + [
         Member(m, weak[i] if i < len(weak) else frozenset()) for i, m in enumerate(units)]
     chosen = select_runtime(user, runtime.library)
@@ -445,7 +450,8 @@ def build_c(sources: Iterable[str], options: Options | None = None,
             app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
     options = options or Options()
     units = [compile_c_file(s, options) for s in sources]
-    result = link_program([u.module for u in units], app_name, [u.weak for u in units])
+    result = link_program([u.module for u in units], app_name, [u.weak for u in units],
+                          options.soft_float)
     if options.debug:
         result.symbols = attach_debug_variables(result.symbols, units)
     return result, units

@@ -21,6 +21,7 @@ from .reader import Argument, Block, CompileError, Const, Function, Instr, Modul
 from .types import (ArrayT, FloatT, FuncT, IntT, PtrT, StructT, Type, VectorT, VoidT,
                     words_of)
 from .naming import symbol_name
+from . import fpu
 
 # Soft-float and 64-bit helper routines in lib/ (standard libgcc names where one exists).
 FLOAT_BINOPS = {
@@ -96,8 +97,10 @@ PRINTF_FLOAT = "__hsx_printf_float"
 class Selector:
     """Lowers one IR function."""
 
-    def __init__(self, module: Module, fn: Function, evaluator: ConstEvaluator) -> None:
+    def __init__(self, module: Module, fn: Function, evaluator: ConstEvaluator,
+                 hard_float: bool = True) -> None:
         self.module = module
+        self.hard_float = hard_float     # float/double/i64 division as VM instructions (fpu.py)
         self.fn = fn
         self.layout = module.layout
         self.ev = evaluator
@@ -693,6 +696,8 @@ class Selector:
             return self.libcall(I64_LIBCALLS[op], [ra[0], ra[1], self.get(b)[0]], 2)
         if op in ("sdiv", "srem", "udiv", "urem"):
             rb = self.ext64(self.get(b), bits, op[0] == "s")
+            if self.hard_float:
+                return fpu.divide64(self, op, ra, rb)
             return self.libcall(I64_LIBCALLS[op], [ra[0], ra[1], rb[0], rb[1]], 2)
         rb = self.get(b)
         if op in ("add", "sub"):
@@ -1135,7 +1140,13 @@ class Selector:
                 raise self.error("frem on half is not supported", i)
             self.define(i, [self.alu(HALF_BINOPS[i.opcode], a[0], b[0])])
             return
-        self.define(i, self.libcall(FLOAT_BINOPS[(i.opcode, bits)], a + b, bits // 32))
+        self.define(i, self.float_op(i.opcode, bits, a, b))
+
+    def float_op(self, opcode: str, bits: int, a: list, b: list) -> list:
+        """fadd/fsub/fmul/fdiv/frem of two float (32) or double (64) values."""
+        if self.hard_float and (opcode, bits) in fpu.ARITHMETIC:
+            return fpu.arithmetic(self, opcode, bits, a, b)
+        return self.libcall(FLOAT_BINOPS[(opcode, bits)], a + b, bits // 32)
 
     op_fadd = op_fsub = op_fmul = op_fdiv = op_frem = _float_binary
 
@@ -1155,6 +1166,9 @@ class Selector:
             self.define(i, [self.li(1 if pred == "true" else 0)])
             return
         a, b = (self._to_float(self.get(v), bits) for v in i.ops)
+        if self.hard_float and pred in fpu.BRANCHES:
+            self.define(i, [fpu.compare(self, pred, 64 if bits == 64 else 32, a, b)])
+            return
         wide = bits == 64
         result = self.libcall("__hsx_cmpdf2" if wide else "__hsx_cmpsf2", a + b, 1)[0]
         masked = self.alui("ANDI", result, FCMP_MASKS[pred])
@@ -1176,8 +1190,14 @@ class Selector:
         if sbits == 16:
             regs = self.libcall("__extendhfsf2", regs, 1)
         if dbits == 64:
-            regs = self.libcall("__extendsfdf2", regs, 2)
+            regs = self.widen(regs)
         self.define(i, regs)
+
+    def widen(self, regs: list) -> list:
+        """float -> double."""
+        if self.hard_float:
+            return fpu.convert(self, "S2D", regs, 2)
+        return self.libcall("__extendsfdf2", regs, 2)
 
     def op_fptrunc(self, i: Instr) -> None:
         sbits = self._float_bits(i.ops[0].ty, i)
@@ -1186,7 +1206,8 @@ class Selector:
         if sbits == 64 and dbits == 16:
             regs = self.libcall("__truncdfhf2", regs, 1)
         elif sbits == 64:
-            regs = self.libcall("__truncdfsf2", regs, 1)
+            regs = (fpu.convert(self, "D2S", regs, 1) if self.hard_float
+                    else self.libcall("__truncdfsf2", regs, 1))
         elif dbits == 16:
             regs = self.libcall("__truncsfhf2", regs, 1)
         self.define(i, regs)
@@ -1198,6 +1219,10 @@ class Selector:
         if fbits == 16:
             regs = self.libcall("__extendhfsf2", regs, 1)
             fbits = 32
+        if self.hard_float:
+            self.define(i, fpu.convert(self, fpu.TO_INT[fbits, ibits > 32, sign], regs,
+                                       2 if ibits > 32 else 1))
+            return
         f = "sf" if fbits == 32 else "df"
         if ibits > 32:
             name = f"__fix{'' if sign else 'uns'}{f}di"
@@ -1219,10 +1244,15 @@ class Selector:
         f = "sf" if fbits != 64 else "df"
         if ibits > 32:
             regs = self.ext64(regs, ibits, sign)
+        else:
+            regs = [self.ext(regs[0], ibits, sign)]
+        if self.hard_float:
+            out = fpu.convert(self, fpu.FROM_INT[64 if fbits == 64 else 32, ibits > 32, sign],
+                              regs, 2 if fbits == 64 else 1)
+        elif ibits > 32:
             out = self.libcall(f"__float{'' if sign else 'un'}di{f}", regs, 1 if f == "sf" else 2)
         else:
-            r = self.ext(regs[0], ibits, sign)
-            out = self.libcall(f"__float{'' if sign else 'un'}si{f}", [r], 1 if f == "sf" else 2)
+            out = self.libcall(f"__float{'' if sign else 'un'}si{f}", regs, 1 if f == "sf" else 2)
         if fbits == 16:
             out = self.libcall("__truncsfhf2", out, 1)
         self.define(i, out)
@@ -1720,8 +1750,7 @@ class Selector:
         if bits == 16:
             self.define(i, [self.alu("FADD", self.alu("FMUL", a[0], b[0]), c[0])])
             return
-        product = self.libcall(FLOAT_BINOPS[("fmul", bits)], a + b, bits // 32)
-        self.define(i, self.libcall(FLOAT_BINOPS[("fadd", bits)], product + c, bits // 32))
+        self.define(i, self.float_op("fadd", bits, self.float_op("fmul", bits, a, b), c))
 
     def intr_convert(self, i: Instr, args: list) -> None:
         """llvm.convert.to.fp16 / llvm.convert.from.fp16 (clang's __fp16 on wasm32)."""
@@ -1733,7 +1762,7 @@ class Selector:
         else:
             out = self.libcall("__extendhfsf2", [self.zext(regs[0], 16)], 1)
             if self._float_bits(i.ty, i) == 64:
-                out = self.libcall("__extendsfdf2", out, 2)
+                out = self.widen(out)
             self.define(i, out)
 
     # -- inline assembly ----------------------------------------------------------------
@@ -1827,5 +1856,6 @@ def _substitute_asm(template: str, operands: list[str]) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.split("\n") if line.strip())
 
 
-def select_function(module: Module, fn: Function, evaluator: ConstEvaluator) -> MFunction:
-    return Selector(module, fn, evaluator).run()
+def select_function(module: Module, fn: Function, evaluator: ConstEvaluator,
+                    hard_float: bool = True) -> MFunction:
+    return Selector(module, fn, evaluator, hard_float).run()

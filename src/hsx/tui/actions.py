@@ -3,11 +3,14 @@ watches, writes, going places, switching tasks and layouts.  A mixin of `Debugge
 (which holds the state these read); each request's error becomes a notification."""
 from __future__ import annotations
 
+import json
 from typing import Any, Awaitable, Callable
 
+from . import commands
 from .screens import Confirm, Prompt
 from .target import ConnectionClosed, ProtocolError
 from .widgets.area import PanelArea
+from .widgets.commandline import CommandLine
 from .widgets.disasm import DisassemblyView
 from .widgets.memory import MemoryView
 from .widgets.source import SourceView
@@ -113,8 +116,7 @@ class DebuggerActions:
     def action_add_breakpoint(self) -> None:
         def add(text: str | None) -> None:
             if text:
-                where, _, condition = text.partition(" if ")
-                self._run(lambda: self._add_breakpoint(where.strip(), condition.strip()))
+                self.break_at_text(text)
         self.push_screen(Prompt("Breakpoint at", placeholder="square, walk.c:21, 0x40 [if i == 2]",
                                 hint="A function stops after its prologue; `if EXPR` makes "
                                      "it conditional."), add)
@@ -217,9 +219,16 @@ class DebuggerActions:
     def action_go_to(self) -> None:
         def go(text: str | None) -> None:
             if text:
-                self._run(lambda: self._go_to(text))
+                self.go_to_text(text)
         self.push_screen(Prompt("Go to", placeholder="main, walk.c:21, 0x40",
                                 hint="Shows the place in the source and disassembly."), go)
+
+    def go_to_text(self, text: str) -> None:
+        self._run(lambda: self._go_to(text))
+
+    def break_at_text(self, text: str) -> None:
+        where, _, condition = text.partition(" if ")
+        self._run(lambda: self._add_breakpoint(where.strip(), condition.strip()))
 
     async def _go_to(self, text: str) -> None:
         (instruction,) = await self.target.disasm(text, count=1, mode="from")
@@ -251,6 +260,31 @@ class DebuggerActions:
         if message.pid != self.pid:
             self.switch_task(message.pid)
 
+    # ------------------------------------------------------------------ the command line
+
+    def action_command_line(self) -> None:
+        self.query_one(CommandLine).open()
+
+    def on_command_line_run(self, message: CommandLine.Run) -> None:
+        self.run_worker(self._command_line(message.line), group="command")
+
+    async def _command_line(self, line: str) -> None:
+        self._log("output", f"(dbg) {line}\n")
+        if line in ("help", "?"):
+            self._log("output", "commands: " + " ".join(commands.names()) +
+                      "\nor any protocol command as NAME field=value ...\n")
+            return
+        try:
+            result = await self._command(commands.execute(self.target, line, wait=False))
+        except commands.CommandError as error:
+            self._log("output", f"{error}\n")
+            return
+        if result is not None:
+            self._log("output", json.dumps(result, indent=1, default=str) + "\n")
+        self.focus_panel("output")
+        self.query_one(CommandLine).focus()
+        self.request_refresh()
+
     # ------------------------------------------------------------------ the screen
 
     def action_reload(self) -> None:
@@ -275,6 +309,9 @@ class DebuggerActions:
         layout = self.current_layout
         self.layouts[layout.name] = layout.resized(side=side, bottom=bottom)
         await self.use_layout(layout.name)
+
+    async def action_use_layout(self, name: str) -> None:
+        await self.use_layout(name)
 
     async def use_layout(self, name: str) -> None:
         self.layout_name = name

@@ -23,10 +23,12 @@ from textual.widgets import Footer, Log
 from . import keys
 from .actions import DebuggerActions
 from .layout import Layout, LayoutStore, default_for
+from .palette import DebuggerCommands
 from .model import Breakpoint, Frame, Location, Registers, Scope, TaskInfo, Variable
 from .sources import SourceCache
 from .target import ConnectionClosed, ProtocolError, Target
 from .widgets.area import PanelArea
+from .widgets.commandline import CommandLine
 from .widgets.disasm import DisassemblyView
 from .widgets.memory import MemoryView
 from .widgets.registers import RegistersView
@@ -48,6 +50,7 @@ class DebuggerApp(DebuggerActions, App):
     CSS_PATH = "app.tcss"
     TITLE = "hsx dbg"
     BINDINGS = keys.bindings()
+    COMMANDS = App.COMMANDS | {DebuggerCommands}
 
     task: reactive[TaskInfo | None] = reactive(None, init=False)
     registers: reactive[Registers | None] = reactive(None, init=False)
@@ -104,6 +107,7 @@ class DebuggerApp(DebuggerActions, App):
             bottom.styles.height = layout.bottom_height
             yield from self._area(layout, "bottom")
             yield from self._area(layout, "bottom2")
+        yield CommandLine(id="command-line")
         yield StatusBar(id="status").data_bind(DebuggerApp.task, DebuggerApp.connection,
                                                 address=self.target.address)
         yield Footer(compact=True)

@@ -1,0 +1,85 @@
+"""The command line, the palette, the breakpoints table, memory, and the layout that is
+remembered -- driven with Pilot against a real `hsx execd`."""
+from __future__ import annotations
+
+import json
+
+from tuikit import load, make_app, run, stopped_at, until
+
+from textual.widgets import Input
+
+from hsx.tui.layout import LayoutStore
+from hsx.tui.screens import Confirm, Prompt
+from hsx.tui.target import Target
+from hsx.tui.widgets.memory import MemoryView
+from hsx.tui.widgets.tables import BreakpointsTable
+
+
+def test_command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
+    run(lambda: _command_line_breakpoints_table_and_memory(execd, walk, tmp_path))
+
+
+async def _command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"))
+        await pilot.press("colon", *"break square if x == 2", "enter")
+        await until(pilot, lambda: [bp.condition for bp in app.breakpoints
+                                    if bp.kind == "breakpoint"] == ["x == 2"])
+        assert "(dbg) break square if x == 2" in "".join(app.output)
+        await pilot.press("escape")
+
+        await pilot.press("c")                                    # stops when x == 2
+        await until(pilot, stopped_at(app, 14, "square"), what="the conditional breakpoint")
+        assert {v.name: v.value for v in app.locals_scope.items}["x"] == "2"
+
+        table = app.query_one(BreakpointsTable)
+        app.focus_panel("breakpoints")
+        table.move_cursor(row=[bp.kind for bp in app.breakpoints].index("breakpoint"))
+        await pilot.press("space")                                # disable it
+        await until(pilot, lambda: [bp.enabled for bp in app.breakpoints
+                                    if bp.kind == "breakpoint"] == [False])
+
+        memory = app.query_one(MemoryView)
+        app.focus_panel("memory")
+        memory.follow = "&counter"
+        with_address = await app.target.evaluate("&counter")
+        expected = int(with_address["value"].split()[0], 0)
+        await until(pilot, lambda: memory.address == expected, what="memory at &counter")
+        row = memory.render_row(memory.cursor).plain
+        assert row.startswith(f"{expected & ~15:08x}")
+
+        memory.move_cursor((expected - memory.base) // 16)
+        column = expected % 16
+        for answer, value in (("n", "1"), ("y", "9")):           # refused, then confirmed
+            await pilot.press("e")
+            prompt = await until(pilot, lambda: app.screen.query(Input))
+            row_bytes = bytearray.fromhex(prompt.first().value)
+            row_bytes[column:column + 4] = (9).to_bytes(4, "little")
+            prompt.first().value = row_bytes.hex(" ")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, Confirm))
+            await pilot.press(answer)
+            await until(pilot, lambda: not isinstance(app.screen, (Confirm, Prompt)))
+            await until(pilot, lambda: app._busy == 0)
+            assert (await app.target.evaluate("counter"))["value"] == value
+
+
+def test_palette_hides_a_panel_and_the_layout_is_remembered(execd, walk, tmp_path):
+    run(lambda: _palette_hides_a_panel(execd, walk, tmp_path))
+
+
+async def _palette_hides_a_panel(execd, walk, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, walk))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, stopped_at(app))
+        assert app.current_layout.name == "compact"
+        await pilot.press("ctrl+p", *"hide panel: registers", "enter")
+        await until(pilot, lambda: not app.query("#registers"), what="registers hidden")
+        await pilot.press("f2")                                   # the next layout
+        await until(pilot, lambda: app.current_layout.name == "wide")
+    saved = json.loads((tmp_path / "layout.json").read_text())
+    assert saved["current"] == "wide"
+    assert saved["layouts"]["compact"]["hidden"] == ["registers"]
+    name, layouts = LayoutStore(tmp_path / "layout.json").load()
+    assert name == "wide" and "registers" in layouts["compact"].hidden

@@ -35,6 +35,7 @@ class EventBus:
     def __init__(self, now: Callable[[], float], history: int = 4096) -> None:
         self._now = now
         self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
+        self._routes: dict[str, list[Listener]] = {}     # event type -> who gets it
         self._seq = 0
         self.history: deque[Event] = deque(maxlen=history)
         self._wanted_high_rate: set[str] = set()
@@ -59,9 +60,13 @@ class EventBus:
         event = Event(self._seq, self._now(), type_, pid, data or {})
         if type_ not in self.HIGH_RATE:
             self.history.append(event)
-        for listener, wanted in self._listeners:
-            if wanted is None or type_matches(type_, wanted):
-                listener(event)
+        listeners = self._routes.get(type_)
+        if listeners is None:
+            listeners = self._routes[type_] = [
+                listener for listener, wanted in self._listeners
+                if wanted is None or type_matches(type_, wanted)]
+        for listener in listeners:
+            listener(event)
         return event
 
     @property
@@ -69,6 +74,7 @@ class EventBus:
         return self._seq
 
     def _refresh_high_rate(self) -> None:
+        self._routes = {}
         self._wanted_high_rate = {
             t for t in self.HIGH_RATE
             if any(w is None or type_matches(t, w) for _, w in self._listeners)}

@@ -83,13 +83,9 @@ class Handle:
     overrun: bool = False    # fan-out: messages were dropped before this reader saw them
     tap: TapBuffer | None = None
 
-    @property
-    def can_read(self) -> bool:
-        return bool(self.access & MbxMode.RDONLY)
-
-    @property
-    def can_write(self) -> bool:
-        return bool(self.access & MbxMode.WRONLY)
+    def __post_init__(self) -> None:
+        self.can_read = bool(self.access & MbxMode.RDONLY)
+        self.can_write = bool(self.access & MbxMode.WRONLY)
 
     @property
     def is_reader(self) -> bool:
@@ -120,14 +116,14 @@ class Descriptor:
     binders: set[int] = field(default_factory=set)   # pids whose BIND keeps it alive
     waiters: list[Waiter] = field(default_factory=list)  # FIFO: first blocked, first served
 
-    @property
-    def fanout(self) -> bool:
-        return bool(self.mode & MbxMode.FANOUT)
+    def __post_init__(self) -> None:
+        self._derive()
 
-    @property
-    def blocks_when_full(self) -> bool:
-        """Queue mode and FANOUT_BLOCK refuse a send; FANOUT(_DROP) drops the oldest instead."""
-        return not self.fanout or bool(self.mode & MbxMode.FANOUT_BLOCK)
+    def _derive(self) -> None:
+        """The mode's bits as plain booleans: Flag arithmetic is slow on the send path."""
+        self.fanout = bool(self.mode & MbxMode.FANOUT)
+        # Queue mode and FANOUT_BLOCK refuse a send; FANOUT(_DROP) drops the oldest instead.
+        self.blocks_when_full = not self.fanout or bool(self.mode & MbxMode.FANOUT_BLOCK)
 
     @property
     def head_seq(self) -> int:
@@ -164,6 +160,7 @@ class Descriptor:
         """
         switched = self.fanout != bool(mode & MbxMode.FANOUT)
         self.capacity, self.mode = capacity, mode
+        self._derive()
         if switched:
             for handle in self.handles:
                 handle.cursor, handle.overrun = self.head_seq, False

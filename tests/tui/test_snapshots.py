@@ -1,38 +1,58 @@
 """Snapshots of the main layouts (pytest-textual-snapshot): `compact` at 80x24 and
-`wide` at 160x50, stopped at a breakpoint in a C program with a watch.  After a
-deliberate change of the look: `pytest tests/tui --snapshot-update`, and check the SVGs."""
+`wide` at 160x50, stopped in a recursive call of an assembled MVASM program (assembled,
+not compiled: the compiler's changes do not move these pictures).  After a deliberate
+change of the look: `pytest tests/tui --snapshot-update`, and look at the SVGs."""
 from __future__ import annotations
 
-from tuikit import load, make_app, stopped_at, until
+import subprocess
+import sys
 
-from hsx.tui.target import Target
+import pytest
+from tuikit import PROGRAMS, load, make_app, stopped_at, until
+
 from hsx.tui.widgets.status import StatusBar
 
 
-def scenario(execd, walk, tmp_path, size):
-    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
+@pytest.fixture(scope="module")
+def fact(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fact")
+    source = out / "fact.mvasm"
+    source.write_text((PROGRAMS / "fact.mvasm").read_text())
+    subprocess.run([sys.executable, "-m", "hsx", "asm", str(source), "-o", str(out / "fact.hxe")],
+                   check=True, capture_output=True, timeout=60)
+    return out / "fact.hxe"
+
+
+def scenario(execd, fact, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, fact))
 
     async def run_before(pilot) -> None:
-        await pilot.resize_terminal(*size)
-        await until(pilot, stopped_at(app, 29, "main"))
-        app.break_at_text("sum_squares")
+        await until(pilot, stopped_at(app))
+        app.break_at_text("fact")
         await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
         await pilot.press("c")
-        await until(pilot, stopped_at(app, 19, "sum_squares"))
-        await pilot.press("n", "n")
-        await until(pilot, stopped_at(app, 21, "sum_squares"))
-        await pilot.press("w", *"last", "enter")
-        await until(pilot, lambda: app.watch_scope.items and len(app.locals_scope.items) == 3)
+        await until(pilot, lambda: stopped_at(app, function="fact")() and len(app.frames) == 2,
+                    what="fact called")
+        await pilot.press("c")                                    # one level deeper
+        await until(pilot, lambda: stopped_at(app, function="fact")() and len(app.frames) == 3,
+                    what="fact called again")
+        entry = app.location.pc
+        for _ in range(2):                                        # MOV R14, R15; CMPI
+            pc = app.location.pc
+            await pilot.press("n")
+            await until(pilot, lambda: stopped_at(app)() and app.location.pc == pc + 4,
+                        what=f"a step from {pc:#x}")
+        assert app.location.pc == entry + 8                       # on the JNZ
         app.query_one(StatusBar).address = "127.0.0.1:9998"      # the port differs per run
         await pilot.pause(0.3)
     return app, run_before
 
 
-def test_compact_layout_at_80x24(execd, walk, tmp_path, snap_compare):
-    app, run_before = scenario(execd, walk, tmp_path, (80, 24))
+def test_compact_layout_at_80x24(execd, fact, tmp_path, snap_compare):
+    app, run_before = scenario(execd, fact, tmp_path)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def test_wide_layout_at_160x50(execd, walk, tmp_path, snap_compare):
-    app, run_before = scenario(execd, walk, tmp_path, (160, 50))
+def test_wide_layout_at_160x50(execd, fact, tmp_path, snap_compare):
+    app, run_before = scenario(execd, fact, tmp_path)
     assert snap_compare(app, terminal_size=(160, 50), run_before=run_before)

@@ -18,7 +18,10 @@ HSX = [sys.executable, "-m", "hsx"]
 @pytest.fixture(scope="session")
 def execd(tmp_path_factory):
     """An executive daemon for the whole session; each test loads its own task."""
-    root = tmp_path_factory.mktemp("execd")
+    yield from daemon(tmp_path_factory.mktemp("execd"))
+
+
+def daemon(root):
     proc = subprocess.Popen([*HSX, "execd", "--port", "0", "--root", str(root)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()

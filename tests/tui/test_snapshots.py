@@ -8,9 +8,16 @@ import subprocess
 import sys
 
 import pytest
+from conftest import daemon
 from tuikit import PROGRAMS, load, make_app, stopped_at, until
 
 from hsx.tui.widgets.status import StatusBar
+
+
+@pytest.fixture
+def own_execd(tmp_path):
+    """An executive of its own, so the task is always pid 1."""
+    yield from daemon(tmp_path / "execd")
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +55,11 @@ def scenario(execd, fact, tmp_path):
     return app, run_before
 
 
-def test_compact_layout_at_80x24(execd, fact, tmp_path, snap_compare):
-    app, run_before = scenario(execd, fact, tmp_path)
+def test_compact_layout_at_80x24(own_execd, fact, tmp_path, snap_compare):
+    app, run_before = scenario(own_execd, fact, tmp_path)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def test_wide_layout_at_160x50(execd, fact, tmp_path, snap_compare):
-    app, run_before = scenario(execd, fact, tmp_path)
+def test_wide_layout_at_160x50(own_execd, fact, tmp_path, snap_compare):
+    app, run_before = scenario(own_execd, fact, tmp_path)
     assert snap_compare(app, terminal_size=(160, 50), run_before=run_before)

@@ -78,6 +78,15 @@ HELPERS: dict[str, Helper] = {
     "step_out": Helper("step.out", ("pid",), "result", "Run until the function returns."),
     "run_to": Helper("run.to", ("pid", "addr"), "result",
                      "Run until an address, symbol or file:line is reached."),
+    "history_on": Helper("history.on", ("pid", "budget_mb"), "history",
+                         "Record the task so it can go back (budget in MiB, default 32).",
+                         {"budget_mb": None}),
+    "history_off": Helper("history.off", ("pid",), "history", "Stop recording the task."),
+    "step_back": Helper("step.back", ("pid", "unit"), "result",
+                        "One instruction back, or (unit=\"line\") to the previous line's start.",
+                        {"unit": None}),
+    "continue_back": Helper("continue.back", ("pid",), "result",
+                            "Back to the latest breakpoint hit, or to the history's start."),
 }
 
 

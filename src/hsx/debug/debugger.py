@@ -25,6 +25,7 @@ from .breakpoints import BreakpointTable, MachineBreakpoints
 from .disasm import DEFAULT_COUNT, disassemble
 from .errors import BAD_ARGUMENT, TASK_ENDED, DebugError
 from .inspector import Inspector
+from .reverse import ReverseControl
 from .stepping import RunControl
 from .store import DebugStore
 from .symbols import SymbolService, Where
@@ -45,7 +46,7 @@ class Debugger:
         self.store = DebugStore(Path(state_dir) / STORE_FILE) if state_dir is not None else None
         self.symbols = SymbolService(kernel, self.store)
         self._machine = MachineBreakpoints(kernel.machine)
-        self.inspector = Inspector(self.symbols, lambda task: self._watches.host_wrote(task))
+        self.inspector = Inspector(self.symbols, lambda task: self._host_wrote(task))
         self.breakpoints = BreakpointTable(self.symbols, self._machine, self.store,
                                            lambda task: self.inspector.frame0(task.pid))
         taps = Taps()
@@ -53,6 +54,9 @@ class Debugger:
         self._traces = TraceBuffers(taps, kernel.profile.trace_records)
         self._control = RunControl(kernel, self.symbols, self._machine, self.breakpoints,
                                    self._watches, self._announce)
+        self._reverse = ReverseControl(kernel, self.symbols, self.breakpoints,
+                                       lambda task: self.inspector.frame0(task.pid),
+                                       self._announce)
         kernel.debug_hook = self._on_stop
         self._listener = self._on_task_state       # one bound method: unsubscribe matches by identity
         kernel.events.subscribe(self._listener, {"task_state"})
@@ -177,7 +181,32 @@ class Debugger:
         """Write data memory (registers included); watches report what changed, pc None."""
         task = self.symbols.get(pid).task
         memory.write(task, addr, data)
+        self._host_wrote(task)
+
+    def _host_wrote(self, task: Task) -> None:
+        """Memory or registers changed from outside the task (a `set`, a write)."""
         self._watches.host_wrote(task)
+        self._reverse.changed(task)
+
+    # -- reverse execution ----------------------------------------------------------------
+
+    def history_on(self, pid: int, budget: int | None = None) -> dict[str, Any]:
+        """Record the task from now on so it can go back (budget: bytes of history)."""
+        return self._reverse.on(pid, budget)
+
+    def history_off(self, pid: int) -> dict[str, Any]:
+        return self._reverse.off(pid)
+
+    def history_status(self, pid: int) -> dict[str, Any]:
+        return self._reverse.status(pid)
+
+    def step_back(self, pid: int, unit: str = "instruction") -> dict[str, Any]:
+        """Go back one instruction, or to where the previous source line began."""
+        return self._reverse.step_back(pid, unit)
+
+    def continue_back(self, pid: int) -> dict[str, Any]:
+        """Go back to the latest breakpoint hit, or to the start of the history."""
+        return self._reverse.continue_back(pid)
 
     # -- watches --------------------------------------------------------------------------
 
@@ -262,6 +291,7 @@ class Debugger:
         self._control.cancel(task.pid)
         self._watches.detach(task)
         self._traces.off(task)
+        self._reverse.forget(task)
         self.breakpoints.detach(task)
 
     def _on_stop(self, task: Task, stop: Stop) -> dict[str, Any] | None:

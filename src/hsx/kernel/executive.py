@@ -280,7 +280,8 @@ class Kernel:
         contexts = []
         for task in tasks:
             ctx = task.ctx
-            if task.quantum != 1 or ctx.trace is not None or ctx.skip_breakpoint is not None:
+            if (task.quantum != 1 or ctx.trace is not None or ctx.skip_breakpoint is not None
+                    or ctx.history is not None):
                 return 0
             contexts.append(ctx)
         rounds = budget // count

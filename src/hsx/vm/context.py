@@ -41,6 +41,7 @@ class Context:
         "image", "layout", "mem", "regs", "words", "code_len", "decoded",
         "pc", "psw", "steps", "state", "exit_status", "fault",
         "ops", "itab", "btab", "blocks", "warmth", "breakpoints", "skip_breakpoint", "trace",
+        "history",
     )
 
     def __init__(self, image: HxeImage, layout: Layout) -> None:
@@ -79,6 +80,9 @@ class Context:
         self.breakpoints: set[int] = set()
         self.skip_breakpoint: int | None = None   # resume from this PC without re-hitting
         self.trace: deque | None = None           # TraceRecord ring buffer when tracing
+        # A run interceptor (`run(ctx, budget)`, `step(ctx)`) while a debugger records the
+        # task for reverse execution (hsx.debug.history); None otherwise.
+        self.history = None
 
     # --- guest memory as SVC handlers see it: bounds-checked like loads and stores ---
 

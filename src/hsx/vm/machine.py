@@ -73,7 +73,14 @@ class Machine:
 
     def run(self, ctx: Context, budget: int) -> Stop:
         """Execute up to `budget` instructions of `ctx`, stopping early at a fault, exit,
-        return, BRK, breakpoint or an SVC handler's request."""
+        return, BRK, breakpoint or an SVC handler's request.  A context with a `history`
+        (a debugger recording it for reverse execution) runs through it."""
+        if ctx.history is not None:
+            return ctx.history.run(ctx, budget)
+        return self.run_plain(ctx, budget)
+
+    def run_plain(self, ctx: Context, budget: int) -> Stop:
+        """`run` without the history's interception (what a history itself calls)."""
         if ctx.state is not _READY:
             self._check_ready(ctx)
         if budget <= 0:
@@ -115,6 +122,11 @@ class Machine:
     def step(self, ctx: Context) -> Stop:
         """Execute exactly the instruction at PC with the exact interpreter (a breakpoint
         at PC does not stop it: a debugger's single step)."""
+        if ctx.history is not None:
+            return ctx.history.step(ctx)
+        return self.step_plain(ctx)
+
+    def step_plain(self, ctx: Context) -> Stop:
         self._check_ready(ctx)
         if ctx.trace is not None:
             return self._run_traced(ctx, 1, ctx.ops)

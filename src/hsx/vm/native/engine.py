@@ -163,7 +163,7 @@ class NativeMachine(Machine):
 
     # --- execution ---
 
-    def run(self, ctx: NativeContext, budget: int) -> Stop:
+    def run_plain(self, ctx: NativeContext, budget: int) -> Stop:
         if ctx.state is not _READY:
             self._check_ready(ctx)
         if budget <= 0:
@@ -172,7 +172,7 @@ class NativeMachine(Machine):
             return self._run_traced(ctx, budget, ctx.itab)
         return self._native(ctx, budget)
 
-    def step(self, ctx: NativeContext) -> Stop:
+    def step_plain(self, ctx: NativeContext) -> Stop:
         self._check_ready(ctx)
         if ctx.trace is not None:
             return self._run_traced(ctx, 1, ctx.ops)

@@ -66,6 +66,26 @@ def test_async_client_sees_the_server_go(tmp_path):
     asyncio.run(main())
 
 
+def test_async_event_waiter_wakes_when_the_server_goes(tmp_path):
+    """A next_event() already waiting when the link drops raises, rather than waiting
+    forever (and so does the next one)."""
+    srv = BackgroundServer(ServerConfig(port=0, root=tmp_path)).start()
+
+    async def main() -> None:
+        client = await AsyncClient.connect(srv.host, srv.port)
+        await client.subscribe()
+        waiting = asyncio.ensure_future(client.next_event())
+        await asyncio.sleep(0.1)
+        srv.stop()
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(waiting, 5)
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(client.next_event(), 5)
+        await client.close()
+
+    asyncio.run(main())
+
+
 def test_shell_prompt(server, tmp_path):
     (tmp_path / "hello.mvasm").write_text(HELLO)
     script = "session.open repl pid_lock=1\nload hello.mvasm\nps\nbogus\nquit\n"

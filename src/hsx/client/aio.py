@@ -17,6 +17,7 @@ from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is
                    session_open_fields)
 
 LINE_LIMIT = 64 << 20
+_LINK_GONE: dict[str, Any] = {"type": "<link gone>"}   # queued when the reader ends
 
 
 class AsyncClient:
@@ -136,9 +137,13 @@ class AsyncClient:
         if self._closed is not None and self._events.empty():
             raise ConnectionClosed(str(self._closed))
         try:
-            return await asyncio.wait_for(self._events.get(), timeout)
+            event = await asyncio.wait_for(self._events.get(), timeout)
         except asyncio.TimeoutError:
             return None
+        if event is _LINK_GONE:               # the reader ended while we waited
+            self._events.put_nowait(event)    # for any other waiter
+            raise ConnectionClosed(str(self._closed))
+        return event
 
     async def events(self, timeout: float | None = None) -> AsyncIterator[dict[str, Any]]:
         """Events as they come; stops after `timeout` seconds without one."""
@@ -171,6 +176,10 @@ class AsyncClient:
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(ConnectionClosed(str(error)))
+            if self._events.full():
+                self._events.get_nowait()
+                self.events_dropped += 1
+            self._events.put_nowait(_LINK_GONE)   # wakes a next_event() waiting now
 
 
 install(AsyncClient, asynchronous=True)  # frame_variables, evaluate, ... (helpers.py)

@@ -10,26 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tuikit import PROGRAMS  # noqa: E402
-
-HSX = [sys.executable, "-m", "hsx"]
-
+from tuikit import PROGRAMS, daemon  # noqa: E402
 
 @pytest.fixture(scope="session")
 def execd(tmp_path_factory):
     """An executive daemon for the whole session; each test loads its own task."""
     yield from daemon(tmp_path_factory.mktemp("execd"))
-
-
-def daemon(root):
-    proc = subprocess.Popen([*HSX, "execd", "--port", "0", "--root", str(root)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    assert line.startswith("hsx execd listening on "), (line, proc.stderr.read())
-    host, port = line.split()[-1].rsplit(":", 1)
-    yield host, int(port)
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -38,8 +24,6 @@ def walk(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("walk")
     source = out / "walk.c"
     source.write_text((PROGRAMS / "walk.c").read_text())
-    subprocess.run([*HSX, "cc", "-g", "-O0", str(source), "-o", str(out / "walk.hxe")],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "hsx", "cc", "-g", "-O0", str(source),
+                    "-o", str(out / "walk.hxe")], check=True, capture_output=True, timeout=300)
     return out / "walk.hxe"
-
-

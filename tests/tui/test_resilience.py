@@ -5,8 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from test_terminal import free_port
-from tuikit import load, make_app, run, stopped_at, until
+from tuikit import free_port, load, make_app, run, stopped_at, until
 
 from hsx.tui.widgets.status import StatusBar
 

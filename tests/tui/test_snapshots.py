@@ -8,8 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import daemon
-from tuikit import PROGRAMS, load, make_app, stopped_at, until
+from tuikit import PROGRAMS, daemon, load, make_app, stopped_at, until
 
 from hsx.tui.widgets.status import StatusBar
 

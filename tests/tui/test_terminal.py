@@ -9,15 +9,10 @@ import sys
 from pathlib import Path
 
 import pexpect
+from tuikit import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HSX = [sys.executable, "-m", "hsx"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def listening(port: int) -> bool:

@@ -3,6 +3,9 @@ for it, and running a Pilot scenario from a plain (synchronous) test."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -50,3 +53,22 @@ def stopped_at(app, line: int | None = None, function: str | None = None):
                 and (line is None or location.line == line)
                 and (function is None or location.function == function))
     return check
+
+
+def daemon(root):
+    """`hsx execd` on a free port as a child process: yields (host, port), then stops it."""
+    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0",
+                             "--root", str(root)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("hsx execd listening on "), line
+    host, port = line.split()[-1].rsplit(":", 1)
+    yield host, int(port)
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

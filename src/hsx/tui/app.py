@@ -42,6 +42,7 @@ RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
 LOG_FLUSH_S = 0.03              # output and events reach their panels in batches this often
 TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most this often
 LOG_LINES = 10_000
+EVENT_BATCH = 64                # events handled before keys and repaints get a turn
 STOP_WORDS = {"breakpoint": "breakpoint", "brk": "BRK instruction", "step": "step",
               "watch": "watch", "fault": "fault"}
 
@@ -177,7 +178,9 @@ class DebuggerApp(DebuggerActions, App):
                 first = False
                 self.request_refresh()
                 while True:
-                    self.on_target_event(await self.target.next_event())
+                    for _ in range(EVENT_BATCH):
+                        self.on_target_event(await self.target.next_event())
+                    await asyncio.sleep(0)       # let keys and repaints in between
             except (ConnectionClosed, OSError, TimeoutError) as error:
                 delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
                 attempt += 1

@@ -51,7 +51,7 @@ class Debugger:
                                            lambda task: self.inspector.frame0(task.pid))
         taps = Taps()
         self._watches = WatchTable(self.symbols, taps, self._machine, kernel.events.emit)
-        self._traces = TraceBuffers(taps, kernel.profile.trace_records)
+        self._traces = TraceBuffers(taps, kernel.profile.trace_records, kernel.events)
         self._control = RunControl(kernel, self.symbols, self._machine, self.breakpoints,
                                    self._watches, self._announce)
         self._reverse = ReverseControl(kernel, self.symbols, self.breakpoints,

@@ -28,9 +28,12 @@ _KEY = "trace"
 
 
 class TraceBuffers:
-    def __init__(self, taps: Taps, default_size: int) -> None:
+    def __init__(self, taps: Taps, default_size: int, events=None) -> None:
+        """`events` (the kernel's EventBus) gets a `trace_step` event per traced
+        instruction while anyone subscribes to them."""
         self.taps = taps
         self.default_size = default_size
+        self.events = events
         self._rings: dict[int, deque[TraceRecord]] = {}
         self._on: set[int] = set()
 
@@ -42,8 +45,19 @@ class TraceBuffers:
         ring: deque[TraceRecord] = deque(maxlen=size)
         self._rings[task.pid] = ring
         self._on.add(task.pid)
-        self.taps.add(task, _KEY, ring.append)
+        self.taps.add(task, _KEY, self._observer(task.pid, ring))
         return self.status(task.pid)
+
+    def _observer(self, pid: int, ring: deque[TraceRecord]):
+        events = self.events
+        if events is None:
+            return ring.append
+
+        def observe(record: TraceRecord) -> None:
+            ring.append(record)
+            if events.wants("trace_step"):
+                events.emit("trace_step", pid, step_event(record))
+        return observe
 
     def off(self, task: Task) -> dict[str, Any]:
         """Stop recording; what was recorded stays readable."""
@@ -86,6 +100,37 @@ def record_json(pid: int, record: TraceRecord) -> dict[str, Any]:
         m = record.memory
         out["mem_access"] = {"op": m.op, "address": m.addr, "width": m.width, "value": m.value}
     return out
+
+
+_SPELLED: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+_REG_NAMES = tuple(f"R{n}" for n in range(16))
+
+
+def _spelled(word: int, pc: int) -> tuple[str | None, str | None]:
+    """(mnemonic, text) of the instruction `word` at `pc`, decoded once."""
+    found = _SPELLED.get((word, pc))
+    if found is None:
+        if len(_SPELLED) > 1 << 16:
+            _SPELLED.clear()
+        ins = decode(word)
+        found = _SPELLED[(word, pc)] = (
+            (ins.op.mnemonic, format_instruction(ins, pc)) if ins is not None else (None, None))
+    return found
+
+
+def step_event(record: TraceRecord) -> dict[str, Any]:
+    """The data of a `trace_step` event: pc, the instruction, the registers it changed
+    (new values) and the memory it wrote (old and new)."""
+    mnemonic, text = _spelled(record.word, record.pc)
+    data: dict[str, Any] = {
+        "pc": record.pc, "steps": record.steps, "mnemonic": mnemonic, "text": text,
+        "changed_regs": {_REG_NAMES[n]: new for n, (_, new) in record.changed.items()},
+        "psw": record.psw_after,
+    }
+    m = record.memory
+    if m is not None and m.op == "write":
+        data["mem_writes"] = [{"addr": m.addr, "width": m.width, "old": m.old, "new": m.value}]
+    return data
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ import json
 import math
 from typing import Any, Iterator
 
+import orjson
+
 from .errors import RequestError
 
 PROTOCOL_VERSION = 1
@@ -22,9 +24,20 @@ _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan
                             default=lambda o: o.to_dict() if hasattr(o, "to_dict") else str(o))
 
 
+def _default(value: Any) -> Any:
+    return value.to_dict() if hasattr(value, "to_dict") else str(value)
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One wire line (compact JSON + newline).  NaN and infinities, which JSON cannot
-    carry, are sent as null rather than breaking the line."""
+    carry, are sent as null rather than breaking the line.  orjson does the common case
+    (several times faster: every event goes through here); what it refuses (integers
+    beyond 64 bits, text that is not valid Unicode, keys that are not strings) takes the
+    standard library's path."""
+    try:
+        return orjson.dumps(message, default=_default, option=orjson.OPT_APPEND_NEWLINE)
+    except (orjson.JSONEncodeError, TypeError):
+        pass
     try:
         text = _encoder.encode(message)
     except ValueError:

@@ -22,7 +22,7 @@ from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
 from .translate import HOT_AFTER
-from .trace import TraceRecord, make_record, predict_access
+from .trace import TraceRecord, make_record, old_value, predict_access
 
 # Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
 # which matters when run() is called once per instruction (quantum 1).
@@ -217,10 +217,11 @@ class Machine:
             before, psw = ctx.regs.tolist(), ctx.psw
             access = predict_access(ctx.decoded[pc >> 2] if pc < ctx.code_len else None,
                                     before, ctx.layout.stack_top)
+            old = old_value(ctx, access)
             stop = self._run(ctx, 1, table, blocks=False)
             executed += stop.executed
             if stop.executed:
-                ctx.trace.append(make_record(ctx, pc, before, psw, access))
+                ctx.trace.append(make_record(ctx, pc, before, psw, access, old))
             if stop.reason is not _BUDGET:
                 break
         return replace(stop, executed=executed)

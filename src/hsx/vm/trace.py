@@ -25,6 +25,7 @@ class MemoryAccess:
     addr: int
     width: int
     value: int
+    old: int | None = None    # a write: what was there before
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,24 @@ def predict_access(ins: Instruction | None, regs: list[int],
     return None
 
 
+def old_value(ctx, access: tuple[str, int, int] | None) -> int | None:
+    """What a predicted write will overwrite (read before the instruction runs)."""
+    if access is None or access[0] != "write":
+        return None
+    _, addr, width = access
+    if addr < 0 or addr + width > len(ctx.mem):
+        return None
+    return int.from_bytes(ctx.mem[addr:addr + width], "little")
+
+
 def make_record(ctx, pc: int, before: list[int], psw_before: int,
-                access: tuple[str, int, int] | None) -> TraceRecord:
+                access: tuple[str, int, int] | None, old: int | None = None) -> TraceRecord:
     after = ctx.regs.tolist()
     changed = {i: (old, new) for i, (old, new) in enumerate(zip(before, after)) if old != new}
     memory = None
     if access is not None:
         op, addr, width = access
         value = int.from_bytes(ctx.mem[addr:addr + width], "little")
-        memory = MemoryAccess(op, addr, width, value)
+        memory = MemoryAccess(op, addr, width, value, old)
     word = int.from_bytes(ctx.image.code[pc:pc + 4], "big")
     return TraceRecord(pc, word, changed, psw_before, ctx.psw, memory, ctx.steps)

@@ -1,0 +1,313 @@
+"""The commands: one row each, with their arguments, help and an example.
+
+Names are the shell's; aliases include the protocol's names and gdb's words, so a user
+of either finds them.  Everything else on a line that is not a command here is sent as
+a protocol command (`NAME field=value ...`).
+"""
+from __future__ import annotations
+
+from . import plans
+from .parse import Table
+from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, FLAG, HEX,
+                     INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET, TEXT,
+                     VALUE, WATCH, Arg, Command, Request, UsageError)
+
+PID_ARG = Arg("pid", PID)
+ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
+
+
+def C(name: str, summary: str, *args: Arg, **kw) -> Command:
+    return Command(name, summary, args, **kw)
+
+
+TASKS = "tasks"
+RUN = "run control"
+BREAK = "breakpoints and watches"
+LOOK = "inspect"
+VARS = "variables"
+MAIL = "mailboxes and stdio"
+VALS = "values and commands"
+SESS = "sessions and events"
+SHELL = "the console"
+
+COMMANDS = [
+    # ---------------------------------------------------------------- tasks
+    C("ps", "List the tasks (or one).", ANY_PID, cmd="ps", aliases=("list_tasks", "tasks"),
+      examples=("ps", "ps 2"), group=TASKS, view="tasks"),
+    C("info", "The executive: version, limits, clock, sessions (with PID: its registers).",
+      ANY_PID, cmd="info", examples=("info",), group=TASKS, view="info"),
+    C("load", "Load an image (.hxe, or .mvasm/.c built on the fly) as a new task.",
+      Arg("path", PATH),
+      Arg("paused", FLAG, flag=True, help="pause before its first instruction"),
+      Arg("name", TEXT, optional=True, help="app name"),
+      cmd="load", aliases=("exec",), examples=("load examples/mvasm/hello.mvasm",
+                                               "load prog.c --paused"),
+      group=TASKS, view="load"),
+    C("kill", "End a task (killing an ended task removes it from ps).", PID_ARG, cmd="kill",
+      confirm="danger", examples=("kill 2",), group=TASKS, view="task"),
+    C("pause", "Pause a task, or every task.", ANY_PID, cmd="pause",
+      examples=("pause 1", "pause"), group=TASKS, view="task"),
+    C("resume", "Resume a task (past a breakpoint), or every task.", ANY_PID, cmd="resume",
+      aliases=("continue", "cont", "c"), examples=("resume 1", "c"), group=RUN, view="task"),
+    C("restart", "Load a task's image again (a rebuilt file is picked up) as a new PID.",
+      PID_ARG, Arg("paused", FLAG, flag=True), cmd="restart", aliases=("reload",),
+      examples=("restart 1 --paused",), group=TASKS, view="load"),
+    C("sched", "Scheduler overview, or set a task's quantum and priority.", ANY_PID,
+      Arg("quantum", INT, optional=True), Arg("priority", INT, optional=True), cmd="sched",
+      examples=("sched", "sched 2 4 20"), group=TASKS, view="sched"),
+    C("dmesg", "The executive's log.", Arg("limit", INT, optional=True), cmd="dmesg",
+      aliases=("log",), extras=("level", "pid", "filter_session"),
+      examples=("dmesg 20", "dmesg level=warning"), group=TASKS, view="logs"),
+    C("ping", "Is the executive there?", cmd="ping", examples=("ping",), group=TASKS,
+      view="ping"),
+    C("shutdown", "Stop the executive (every task is killed).", cmd="shutdown",
+      confirm="danger", examples=("shutdown -y",), group=TASKS),
+    C("clock", "The auto clock's state.", cmd="clock.status", aliases=("clock status",),
+      examples=("clock",), group=RUN, view="clock"),
+    C("clock start", "Start the auto clock.", cmd="clock.start", examples=("clock start",),
+      group=RUN, view="clock"),
+    C("clock stop", "Stop the auto clock (tasks move only by step).", cmd="clock.stop",
+      examples=("clock stop",), group=RUN, view="clock"),
+    C("clock rate", "Limit the clock to HZ instructions per second (0: unlimited).",
+      Arg("rate", INT), cmd="clock.rate", examples=("clock rate 1000",), group=RUN,
+      view="clock"),
+    C("clock step", "Run COUNT instructions of the scheduler over all ready tasks.",
+      Arg("count", INT, optional=True), cmd="step", examples=("clock step 1000",),
+      group=RUN, view="step"),
+    # ---------------------------------------------------------------- run control
+    C("step", "Execute COUNT instructions of a task (default 1), then stop.", PID_ARG,
+      Arg("count", INT, optional=True), cmd="step", aliases=("stepi", "si"),
+      examples=("step 1", "step 1 10"), group=RUN, view="step"),
+    C("next", "Run to the next source line, over calls.", PID_ARG, cmd="step.line",
+      aliases=("n", "step.line"), examples=("next 1",), group=RUN, view="started"),
+    C("nexti", "One instruction, but a call runs to its return.", PID_ARG, cmd="step.over",
+      aliases=("ni", "step.over"), examples=("nexti 1",), group=RUN, view="started"),
+    C("finish", "Run until the current function returns.", PID_ARG, cmd="step.out",
+      aliases=("step.out", "out"), examples=("finish 1",), group=RUN, view="started"),
+    C("until", "Run until a code location is reached.", PID_ARG,
+      Arg("addr", CODE), cmd="run.to",
+      aliases=("advance", "run.to", "runto"), examples=("until 1 main", "until 1 prog.c:12"),
+      group=RUN, view="started"),
+    C("back", "Step back one instruction (or `line`) in a recorded task.", PID_ARG,
+      Arg("unit", TEXT, optional=True, choices=("instruction", "line")), cmd="step.back",
+      aliases=("step.back", "reverse-step"), examples=("back 1", "back 1 line"), group=RUN,
+      view="started"),
+    C("back continue", "Run back to the latest breakpoint hit (or the history's start).",
+      PID_ARG, cmd="continue.back", aliases=("continue.back", "reverse-continue", "rc"),
+      examples=("back continue 1",), group=RUN, view="started"),
+    C("record", "Record a task (on), stop (off), or show its history (status).", PID_ARG,
+      Arg("op", TEXT, optional=True, choices=("on", "off", "status")),
+      Arg("budget_mb", INT, optional=True), plan=lambda inv: _history(inv),
+      aliases=("history",), examples=("record 1 on", "record 1 status"), group=RUN,
+      view="history"),
+    # ---------------------------------------------------------------- breakpoints, watches
+    C("bp", "List breakpoints (of one task, or all).", ANY_PID, cmd="bp.list",
+      aliases=("bp list", "bp ls", "breakpoints", "bp.list", "info breakpoints"),
+      examples=("bp", "bp list 1"), group=BREAK, view="breakpoints"),
+    C("bp set", "Set a breakpoint at an address, symbol or file:line, with a condition.",
+      PID_ARG, Arg("addr", CODE),
+      Arg("condition", TEXT, optional=True, rest=True, keyword="if"),
+      Arg("temporary", FLAG, flag=True, help="removed at its first hit"), cmd="bp.set",
+      aliases=("break", "b", "bp add", "bp.set"),
+      examples=("bp set 1 main", "break 1 prog.c:12", "bp set 1 loop if R1 == 5"),
+      group=BREAK, view="breakpoint"),
+    C("bp clear", "Remove a breakpoint by id.", Arg("breakpoint_id", BREAKPOINT),
+      cmd="bp.clear", aliases=("delete", "d", "bp rm", "bp del", "bp.clear"),
+      examples=("bp clear 3",), group=BREAK, view="cleared"),
+    C("bp clearall", "Remove every breakpoint of a task (not its BRKs).", PID_ARG,
+      cmd="bp.clear_all", aliases=("bp clear_all", "bp.clear_all"),
+      examples=("bp clearall 1",), group=BREAK, view="cleared"),
+    C("bp enable", "Enable a breakpoint.", Arg("breakpoint_id", BREAKPOINT),
+      cmd="bp.enable", aliases=("enable", "bp.enable"), examples=("bp enable 3",),
+      group=BREAK, view="breakpoint"),
+    C("bp disable", "Disable a breakpoint (a disabled BRK does not stop its task).",
+      Arg("breakpoint_id", BREAKPOINT), cmd="bp.disable", aliases=("disable", "bp.disable"),
+      examples=("bp disable 3",), group=BREAK, view="breakpoint"),
+    C("watch", "List watches (of one task, or all).", ANY_PID, cmd="watch.list",
+      aliases=("watch list", "watch ls", "watches", "watch.list"),
+      examples=("watch", "watch list 1"), group=BREAK, view="watches"),
+    C("watch add", "Watch the bytes a symbol, address, register or C expression names.",
+      PID_ARG, Arg("expr", DATA, help="symbol, address or C expression"),
+      Arg("length", INT, optional=True),
+      Arg("stop", FLAG, flag=True, help="stop the task when they change"),
+      plan=plans.watch_add, aliases=("watch.add",),
+      examples=("watch add 1 counter", "watch add 1 buf+4 2 --stop"), group=BREAK,
+      view="watch"),
+    C("watch rm", "Remove a watch by id.", Arg("watch_id", WATCH), cmd="watch.remove",
+      aliases=("watch remove", "watch del", "watch.remove"), examples=("watch rm 1",),
+      group=BREAK, view="watch"),
+    # ---------------------------------------------------------------- inspect
+    C("regs", "A task's registers, with the flags decoded.", PID_ARG, cmd="regs",
+      aliases=("registers", "dumpregs", "info registers"), examples=("regs 1",), group=LOOK,
+      view="registers"),
+    C("stack", "A task's call stack, innermost first, with source lines.", PID_ARG,
+      Arg("max_frames", INT, optional=True), plan=plans.stack,
+      aliases=("bt", "backtrace", "where", "stack.info"), examples=("stack 1", "bt 1 4"),
+      group=LOOK, view="stack"),
+    C("disasm", "Disassemble around the PC, or at a code location.", PID_ARG,
+      Arg("addr", CODE, optional=True), Arg("count", INT, optional=True), cmd="disasm.read",
+      aliases=("dis", "disassemble", "disasm.read"), extras=("mode",),
+      examples=("disasm 1", "disasm 1 main 8", "disasm 1 0x40 4 mode=from"), group=LOOK,
+      view="disasm"),
+    C("peek", "Memory as hex and ASCII, at an address, symbol, register or expression.",
+      PID_ARG, Arg("addr", DATA), Arg("length", INT, optional=True), plan=plans.peek,
+      aliases=("mem.read", "read_mem", "mem"), extras=("space",),
+      examples=("peek 1 0x4000", "peek 1 counter 32", "peek 1 SP 64", "peek 1 0 16 space=code"),
+      group=LOOK, view="memory"),
+    C("x", "Examine memory gdb-style: x/COUNT FORMAT UNIT (x d u o t c s i; b h w g).",
+      PID_ARG, Arg("addr", DATA), plan=plans.examine, formats=True, extras=("space",),
+      examples=("x/16xb 1 counter", "x/4dw 1 SP", "x/s 1 msg", "x/8i 1 main"), group=LOOK,
+      view="memory"),
+    C("poke", "Write hex bytes into a task's memory.", PID_ARG, Arg("addr", DATA),
+      Arg("data", HEX, rest=True), plan=plans.poke,
+      aliases=("mem.write", "write_mem"), confirm="write",
+      examples=("poke 1 counter 2a000000", "poke 1 0x4000 de ad be ef"), group=LOOK,
+      view="written"),
+    C("reg", "Set a register (R0..R15, SP, FP, PC, PSW) to a value or expression.", PID_ARG,
+      Arg("register", REGISTER), Arg("value", TEXT, rest=True), plan=plans.set_register,
+      aliases=("setreg",), confirm="write", examples=("reg 1 R3 42", "reg 1 PC main"),
+      group=LOOK, view="value"),
+    C("memory", "A task's memory map: code, data sections, heap, stack, registers.", PID_ARG,
+      cmd="memory.regions", aliases=("regions", "memory.regions", "map"),
+      examples=("memory 1",), group=LOOK, view="regions"),
+    C("symbols", "A task's symbols (functions, variables or all).", PID_ARG,
+      Arg("type", TEXT, optional=True, choices=("all", "functions", "variables")),
+      cmd="symbols.list", aliases=("symbols.list",), examples=("symbols 1 functions",),
+      group=LOOK, view="symbols"),
+    C("sym", "What is at an address (function, line, label), or where a symbol is.", PID_ARG,
+      Arg("what", CODE), plan=lambda inv: _lookup(inv), aliases=("symbols.lookup", "info symbol"),
+      extras=("space",), examples=("sym 1 0x24", "sym 1 counter"), group=LOOK, view="symbol"),
+    C("sym load", "Load a .sym file (on the executive's machine) for a task.", PID_ARG,
+      Arg("path", REMOTE_PATH), cmd="symbols.load", aliases=("symbols.load",),
+      examples=("sym load 1 build/prog.sym",), group=LOOK, view="reply"),
+    C("trace", "Trace a task's instructions (on/off), or show its last records.", PID_ARG,
+      Arg("op", TEXT, optional=True, choices=("on", "off", "status", "records", "export")),
+      Arg("limit", INT, optional=True), plan=lambda inv: _trace(inv),
+      examples=("trace 1 on", "trace 1 records 20", "trace 1 export"), group=LOOK,
+      view="trace"),
+    # ---------------------------------------------------------------- variables
+    C("locals", "Arguments and locals of a frame (0 = innermost).", PID_ARG,
+      Arg("frame", INT, optional=True), cmd="frame.variables", fixed={"scope": "all"},
+      aliases=("frame.variables",), examples=("locals 1", "locals 1 2"), group=VARS,
+      view="locals"),
+    C("vars", "Variables of a frame by scope (all, arguments, locals, globals, registers).",
+      PID_ARG, Arg("frame", INT, optional=True),
+      Arg("scope", TEXT, optional=True,
+          choices=("all", "arguments", "locals", "globals", "registers")),
+      cmd="frame.variables", aliases=("variables",), examples=("vars 1 0 globals",),
+      group=VARS, view="variables"),
+    C("print", "Evaluate a C expression in a task (frame=N for an outer frame).", PID_ARG,
+      Arg("expr", TEXT, rest=True), cmd="evaluate", aliases=("p", "eval", "evaluate"),
+      extras=("frame",), examples=("print 1 list->head->value", "p 1 buf[2] + 1"),
+      group=VARS, view="value"),
+    C("set", "Store a value into a variable, field, element or register.", PID_ARG,
+      Arg("assignment", TEXT, rest=True, help="LVALUE = VALUE"), plan=plans.assign,
+      aliases=("set var",), confirm="write", extras=("frame",),
+      examples=("set 1 total = 5", "set 1 p->next = 0"), group=VARS, view="value"),
+    C("expand", "The children of a value (its ref from locals/print).", Arg("ref", INT),
+      Arg("start", INT, optional=True), Arg("count", INT, optional=True),
+      cmd="variables.expand", aliases=("variables.expand",), examples=("expand 7",),
+      group=VARS, view="expanded"),
+    # ---------------------------------------------------------------- mailboxes, stdio
+    C("mailboxes", "Every mailbox, with depth, owner and mode.", cmd="mailbox.snapshot",
+      aliases=("mbox", "mailbox.snapshot", "mailbox_snapshot"), examples=("mailboxes",),
+      group=MAIL, view="mailboxes"),
+    C("send", "Send text to a mailbox, or to a task's stdin (a PID).",
+      Arg("target", TARGET, help="app:name, svc:..., or a PID for its stdin"),
+      Arg("data", TEXT, rest=True), cmd="send", aliases=("mailbox.send",),
+      extras=("flags", "channel", "data_hex"),
+      examples=("send app:chan hello", "send 2 \"line of input\""), group=MAIL,
+      view="sent"),
+    C("listen", "Take the messages waiting in a mailbox (add tap=true to only look).",
+      Arg("target", MAILBOX), Arg("limit", INT, optional=True), cmd="listen",
+      aliases=("mailbox.recv",), extras=("max_len", "handle"),
+      examples=("listen app:chan", "listen app:chan 20"), group=MAIL, view="messages"),
+    C("stdio", "Show a task's stdout and stderr as they come (and what it wrote lately).",
+      ANY_PID, cmd="stdio", extras=("streams", "op"), examples=("stdio 2", "stdio"),
+      group=MAIL, view="stdio"),
+    C("stdin", "Write a line to a task's stdin (--eof ends its input).", PID_ARG,
+      Arg("data", TEXT, optional=True, rest=True), Arg("eof", FLAG, flag=True), plan=lambda inv: _stdin(inv),
+      examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
+    # ---------------------------------------------------------------- values, commands
+    C("values", "The value registry (of one owner task, or all).", ANY_PID, cmd="val.list",
+      aliases=("val list", "val.list", "vals"), extras=("group", "name", "oid"),
+      examples=("values", "values 2"), group=VALS, view="values"),
+    C("val get", "Read a value by name (rpm, motor.rpm) or OID (0x0102).",
+      Arg("oid", VALUE), cmd="val.get", aliases=("val.get", "get"),
+      examples=("val get motor.rpm", "val get 0x0102"), group=VALS, view="value_one"),
+    C("val set", "Set a value (a number or true/false).", Arg("oid", VALUE),
+      Arg("value", NUMBER), cmd="val.set", aliases=("val.set",), extras=("pin", "f16"),
+      examples=("val set motor.rpm 1200",), group=VALS, view="value_one"),
+    C("commands", "The command registry (of one owner task, or all).", ANY_PID,
+      cmd="cmd.list", aliases=("cmd list", "cmd.list"), extras=("group", "name", "oid"),
+      examples=("commands",), group=VALS, view="commands"),
+    C("call", "Run a registered command in its task and show its result.",
+      Arg("oid", COMMAND_ID), cmd="cmd.call", aliases=("cmd call", "cmd.call"),
+      extras=("pin",), examples=("call motor.reset",), group=VALS, view="called"),
+    # ---------------------------------------------------------------- sessions, events
+    C("sessions", "The sessions connected to the executive.", cmd="session.list",
+      aliases=("session list", "session.list"), examples=("sessions",), group=SESS,
+      view="sessions"),
+    C("session open", "Open a session (later commands act as it); --lock PIDs.",
+      Arg("client", TEXT, optional=True), cmd="session.open",
+      extras=("pid_lock", "observer", "heartbeat_s", "auth"), aliases=("session.open",),
+      examples=("session open", "session open me pid_lock=2"), group=SESS, view="session"),
+    C("session close", "Close this console's session (its locks and breakpoints go).",
+      cmd="session.close", aliases=("session.close",), examples=("session close",),
+      group=SESS, view="reply"),
+    C("lock", "Own a task (others can no longer change it); needs a session.", PID_ARG,
+      cmd="session.lock", aliases=("session.lock",), examples=("lock 2",), group=SESS,
+      view="session"),
+    C("unlock", "Release a task you own.", PID_ARG, cmd="session.unlock",
+      aliases=("session.unlock",), examples=("unlock 2",), group=SESS, view="session"),
+    C("events", "Which live events are shown; turn a category on or off, for all or one PID.",
+      Arg("switch", TEXT, optional=True, choices=("on", "off")),
+      Arg("category", CATEGORY, optional=True), Arg("pid", PID, optional=True), local=True,
+      examples=("events", "events off stdout", "events on stdout 2", "events off all"),
+      group=SESS, view="events"),
+    # ---------------------------------------------------------------- the console itself
+    C("help", "Every command, or one command with its usage and examples.",
+      Arg("command", COMMAND_NAME, optional=True, rest=True), local=True, aliases=("?",),
+      examples=("help", "help peek"), group=SHELL, view="help"),
+    C("use", "Make PID the current task (commands may then leave it out); `use` alone "
+      "forgets it.", Arg("pid", PID, optional=True), local=True, examples=("use 2", "use"),
+      group=SHELL, view="use"),
+    C("wait", "Wait until a task stops (breakpoint, step, fault, end), at most SECONDS.",
+      PID_ARG, Arg("seconds", NUMBER, optional=True), local=True,
+      examples=("wait 1", "wait 1 5"), group=SHELL, view="stopped"),
+    C("quit", "Leave the console.", local=True, aliases=("exit",), examples=("quit",),
+      group=SHELL),
+]
+
+
+def _history(invocation):
+    op = invocation.values.get("op", "status")
+    fields = {"pid": invocation.values["pid"]}
+    if op == "on" and "budget_mb" in invocation.values:
+        fields["budget_mb"] = invocation.values["budget_mb"]
+    return (yield Request(f"history.{op}", fields))
+
+
+def _trace(invocation):
+    op = invocation.values.get("op", "status")
+    fields = {"pid": invocation.values["pid"], **invocation.extra}
+    if op in ("records", "export") and "limit" in invocation.values:
+        fields["limit"] = invocation.values["limit"]
+    return (yield Request(f"trace.{op}", fields))
+
+
+def _stdin(invocation):
+    fields = invocation.fields()
+    if "data" not in fields and not fields.get("eof"):
+        raise UsageError("stdin needs DATA or --eof", invocation.command.usage)
+    return (yield Request("stdio", fields))
+
+
+def _lookup(invocation):
+    what = invocation.values["what"]
+    key = "addr" if isinstance(what, int) else "name"
+    return (yield Request("symbols.lookup", {"pid": invocation.values["pid"],
+                                                   key: what, **invocation.extra}))
+
+
+TABLE = Table(COMMANDS)

@@ -1,0 +1,192 @@
+"""The shell's command language (hsx.client.commands): parsing, and running plans
+against a real executive."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hsx.client import AsyncClient, ProtocolError
+from hsx.client.commands import (COMMANDS, RAW, TABLE, UsageError, help_text, parse, run,
+                                 run_async, split_assignment, split_words)
+
+
+# ------------------------------------------------------------------ the table
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.name)
+def test_every_example_parses_to_its_command(command):
+    assert command.examples, f"{command.name} has no example"
+    for example in command.examples:
+        assert parse(example).command is command, example
+
+
+def test_help_lists_every_command_and_describes_one():
+    overview = help_text()
+    assert all(c.name in overview for c in COMMANDS)
+    peek = help_text("peek")
+    assert peek.startswith("usage: peek PID ADDR [LENGTH]")
+    assert "peek 1 counter 32" in peek and "register" in peek
+    assert help_text("bt").startswith("usage: stack")          # by an alias
+    with pytest.raises(UsageError, match="no command 'frobnicate'"):
+        help_text("frobnicate")
+
+
+# ------------------------------------------------------------------ arguments
+
+@pytest.mark.parametrize("line", ["regs 7", "stack 7", "disasm 7", "kill 7", "locals 7",
+                                  "step 7", "memory 7", "next 7", "finish 7"])
+def test_a_bare_pid_is_the_pid_for_every_command_that_takes_one(line):
+    invocation = parse(line)
+    assert invocation.values["pid"] == 7
+    assert invocation.fields()["pid"] == 7
+
+
+def test_step_takes_the_pid_first_then_the_count():
+    assert parse("step 8").fields() == {"pid": 8}
+    assert parse("step 2 8").fields() == {"pid": 2, "count": 8}
+
+
+def test_the_current_task_fills_a_left_out_pid():
+    assert parse("regs", default_pid=3).fields() == {"pid": 3}
+    assert parse("regs 5", default_pid=3).fields() == {"pid": 5}
+    assert parse("step 8", default_pid=3).fields() == {"pid": 3, "count": 8}
+    assert parse("step 2 8", default_pid=3).fields() == {"pid": 2, "count": 8}
+    assert parse("peek counter 8", default_pid=3).values == {"pid": 3, "addr": "counter",
+                                                            "length": 8}
+    # a value that does not fit the other slots makes the first value the PID
+    assert parse("peek 4 counter", default_pid=3).values == {"pid": 4, "addr": "counter"}
+    assert parse("print x + 1", default_pid=3).values == {"pid": 3, "expr": "x + 1"}
+    assert parse("print x pid=4", default_pid=3).values["pid"] == 3   # rest of the line
+    assert parse("print pid=4 x", default_pid=3).values == {"pid": 4, "expr": "x"}
+
+
+def test_locations_are_numbers_or_text_the_executive_resolves():
+    assert parse("bp set 1 0x40").fields() == {"pid": 1, "addr": 0x40}
+    assert parse("break 1 prog.c:12").fields() == {"pid": 1, "addr": "prog.c:12"}
+    assert parse("until 1 fact+0x10").fields() == {"pid": 1, "addr": "fact+0x10"}
+
+
+@pytest.mark.parametrize("line, complaint", [
+    ("peek", "peek needs PID"),
+    ("peek x", "PID: 'x' is not a number"),
+    ("peek 1 counter lots", "LENGTH: 'lots' is not a number"),
+    ("regs 1 2", "regs: unexpected '2'"),
+    ("poke 1 0x4000 zz", "DATA: 'zz' is not hex bytes"),
+    ("symbols 1 everything", "type must be one of all, functions, variables"),
+    ("kill 1 --hard", "unknown option --hard"),
+    ("x/16q 1 counter", "bad format /16q"),
+])
+def test_a_wrong_argument_is_answered_with_the_usage(line, complaint):
+    with pytest.raises(UsageError) as caught:
+        parse(line)
+    command = TABLE.find(line.split())[0]
+    assert complaint in str(caught.value)
+    assert caught.value.usage == command.usage
+    assert str(caught.value).endswith(f"usage: {command.usage}")
+
+
+def test_rest_of_line_keeps_quotes_and_stops_at_flags_and_keywords():
+    inv = parse("print 1 c == 'x' && s[0] == \"a b\" --json")
+    assert inv.values["expr"] == "c == 'x' && s[0] == \"a b\"" and inv.json
+    inv = parse("bp set 1 loop if R1 == 5 --temporary -y")
+    assert inv.fields() == {"pid": 1, "addr": "loop", "condition": "R1 == 5",
+                            "temporary": True}
+    assert inv.force
+    assert parse("send app:chan hello  world").fields() == {"target": "app:chan",
+                                                            "data": "hello  world"}
+    assert parse("send 2 hi").fields() == {"pid": 2, "data": "hi"}        # stdin of task 2
+    assert parse("poke 1 0x10 de ad").values["data"] == "dead"
+
+
+def test_values_are_named_or_numbered():
+    assert parse("val get motor.rpm").fields() == {"name": "motor.rpm"}
+    assert parse("val get 0x0102").fields() == {"oid": 0x102}
+    assert parse("val set rpm 12.5").fields() == {"name": "rpm", "value": 12.5}
+
+
+def test_assignment_splits_at_the_assigning_equals():
+    assert split_assignment("a[i == 2 ? 0 : 1] = b <= c") == ("a[i == 2 ? 0 : 1]", "b <= c")
+    assert split_assignment("x = y == 3") == ("x", "y == 3")
+    assert split_assignment("p->v=-1") == ("p->v", "-1")
+    assert split_assignment("x >= 1") == ("x >= 1", "")
+
+
+def test_other_lines_are_protocol_requests():
+    inv = parse("start_auto")
+    assert inv.command is RAW and inv.extra == {"cmd": "start_auto"}
+    inv = parse("trace.exports --json")
+    assert inv.extra == {"cmd": "trace.exports"} and inv.json
+    inv = parse('{"cmd": "peek", "pid": 1, "addr": 16, "id": 9}')
+    assert inv.extra == {"cmd": "peek", "pid": 1, "addr": 16}
+    inv = parse("mailbox.open target=app:x mode=r")
+    assert inv.extra == {"cmd": "mailbox.open", "target": "app:x", "mode": "r"}
+    with pytest.raises(UsageError, match="unknown command 'frob'"):
+        parse("frob 1 2")
+    with pytest.raises(UsageError, match="no closing"):
+        parse("send app:x 'open")
+
+
+words = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"),
+                              blacklist_characters="\"'\\"), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(words, st.text(" ab'", min_size=0, max_size=6)), max_size=5))
+def test_split_words_reads_back_quoted_words(items):
+    line = " ".join('"' + w.replace('"', '\\"') + '"' if (" " in w or "'" in w or not w)
+                    else w for w in items)
+    assert [w.text for w in split_words(line)] == items
+
+
+# ------------------------------------------------------------------ against an executive
+
+def test_memory_by_address_symbol_offset_and_register(client, counter):
+    pid = run(client, parse(f"load {counter} --paused"))["pid"]
+    by_symbol = run(client, parse(f"peek {pid} counter 8"))
+    assert by_symbol["data"][:8] == "44332211"
+    assert by_symbol["symbols"][0]["name"] == "counter"
+    by_address = run(client, parse(f"peek {pid} {by_symbol['addr']} 8"))
+    assert by_address["data"] == by_symbol["data"]
+    msg = run(client, parse(f"peek {pid} counter+4 5"))
+    assert bytes.fromhex(msg["data"]) == b"tick\n"
+    sp = client.request("regs", pid=pid)["registers"]["sp"]
+    assert run(client, parse(f"peek {pid} SP 4"))["addr"] == sp
+    words = run(client, parse(f"x/2xw {pid} counter"))
+    assert (words["length"], words["unit"], words["format"]) == (8, 4, "x")
+    code = run(client, parse(f"x/3i {pid} main"))
+    assert [i["mnemonic"] for i in code["disasm"]["instructions"]] == ["LDI32", "LD", "ADDI"]
+    with pytest.raises(ProtocolError) as missing:
+        run(client, parse(f"peek {pid} nosuch"))
+    assert missing.value.code == "unknown_symbol"
+
+
+def test_writes_breakpoints_and_the_stack(client, counter):
+    pid = run(client, parse(f"load {counter} --paused"))["pid"]
+    assert run(client, parse(f"poke {pid} counter 05000000"))["length"] == 4
+    assert run(client, parse(f"peek {pid} counter 4"))["data"] == "05000000"
+    assert run(client, parse(f"reg {pid} R3 42"))["result"]["value"] == "42"
+    bp = run(client, parse(f"bp set {pid} loop"))["breakpoint"]
+    assert bp["symbol"] == "main" and bp["location"].startswith("main+")
+    client.subscribe(["debug_break"], pids=[pid])
+    run(client, parse(f"resume {pid}"))
+    event = next(client.events(timeout=5))
+    assert event["data"]["reason"] == "breakpoint" and event["data"]["pc"] == bp["address"]
+    stack = run(client, parse(f"bt {pid}"))
+    assert stack["program"] == str(counter)
+    assert [f["function"] for f in stack["stack"]["frames"]] == ["main", "start"]
+    listed = run(client, parse(f"bp list {pid}"))["breakpoints"]
+    assert [b["id"] for b in listed] == [bp["id"]]
+
+
+def test_plans_run_the_same_on_the_asyncio_client(server, counter):
+    async def main():
+        client = await AsyncClient.connect(server.host, server.port)
+        try:
+            pid = (await run_async(client, parse(f"load {counter}")))["pid"]
+            return await run_async(client, parse(f"x/4xb {pid} counter"))
+        finally:
+            await client.close()
+    result = asyncio.run(main())
+    assert result["length"] == 4 and result["location"] == "counter"

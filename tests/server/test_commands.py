@@ -48,6 +48,21 @@ def test_load_from_path_builds_mvasm_and_reads_hxe(client, tmp_path):
     assert broken.value.code == "build_failed"
 
 
+def test_a_source_built_on_load_keeps_its_symbols(client, tmp_path):
+    source = tmp_path / "sleepy.mvasm"
+    source.write_text(SLEEPER)
+    reply = client.request("load", path=str(source), paused=True)
+    pid = reply["pid"]
+    assert reply["image"]["symbols"] is not None
+    info = client.request("symbols.info", pid=pid)["symbols"]
+    assert info["loaded"] and info["count"] > 0
+    bp = client.request("bp.set", pid=pid, addr="start")["breakpoint"]
+    assert (bp["address"], bp["file"], bp["line"]) == (0, "sleepy.mvasm", 5)
+    again = client.request("restart", pid=pid, paused=True)      # rebuilt, symbols again
+    assert client.request("symbols.lookup", pid=again["pid"], name="start")["symbol"][
+        "address"] == 0
+
+
 def test_streamed_load(client):
     data = base64.b64decode(image_b64(LOOP, "streamed"))
     stream = client.request("load.begin", name="streamed")["stream"]

@@ -1,5 +1,7 @@
 """Reading an image named by a path: `.hxe` as is, `.mvasm` and `.c` built on the fly (as
 `hsx run` does), so a developer can load a source file straight into the executive.
+A program built here keeps its symbols (written to a build directory of this process),
+so breakpoints by name and source lines work as for an `.hxe` with its `.sym`.
 
 Compiling C takes long enough to matter, so `needs_thread` tells the caller to build off
 the event loop; reading never touches the kernel, loading does (on the loop).  C is
@@ -7,23 +9,35 @@ compiled by `hsx cc` in a child process: clang and LLVM are large native code, a
 whatever goes wrong in them must never take the executive down."""
 from __future__ import annotations
 
+import atexit
+import itertools
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from hsx.image.errors import ImageError
-from hsx.image.hxe import read_hxe_file
+from hsx.image.hxe import normalize_app_name, read_hxe_file
 from hsx.image.model import HxeImage
+from hsx.image.sym import write_sym
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 
 from .errors import RequestError
 
 
-def read_image(path: str | os.PathLike) -> HxeImage:
-    """The checked image at `path`, or a RequestError saying what is wrong with it."""
+@dataclass(frozen=True)
+class Program:
+    image: HxeImage
+    symbols: Path | None      # the .sym beside the file, or the one its build wrote
+
+
+def read_program(path: str | os.PathLike) -> Program:
+    """The checked image at `path` and its symbols, or a RequestError saying what is
+    wrong with it."""
     path = Path(path)
     if not path.is_file():
         raise RequestError("file_not_found", f"no such file: {path}")
@@ -32,20 +46,26 @@ def read_image(path: str | os.PathLike) -> HxeImage:
         if suffix in (".mvasm", ".c"):
             from hsx.toolchain.diagnostics import ToolchainError
             try:
-                if suffix == ".c":
-                    return _compile_c(path)
-                from hsx.toolchain.build import build_file
-                return build_file(path)
+                return _compile_c(path) if suffix == ".c" else _assemble(path)
             except ToolchainError as error:
                 raise RequestError("build_failed", f"{path}: {error}") from None
-        return read_hxe_file(path)
+        sym = path.with_suffix(".sym")
+        return Program(read_hxe_file(path), sym if sym.is_file() else None)
     except ImageError as error:
         raise RequestError(f"bad_image:{error.code}", f"{path}: {error}") from None
     except OSError as error:
         raise RequestError("file_not_found", f"{path}: {error.strerror or error}") from None
 
 
-def _compile_c(path: Path) -> HxeImage:
+def _assemble(path: Path) -> Program:
+    from hsx.toolchain.build import assemble_file, link_objects
+    image, symbols = link_objects([assemble_file(path)], app_name=normalize_app_name(path.stem))
+    sym = _build_file(path, ".sym")
+    sym.write_bytes(write_sym(symbols))
+    return Program(image, sym)
+
+
+def _compile_c(path: Path) -> Program:
     with tempfile.TemporaryDirectory(prefix="hsx-cc-") as tmp:
         out = Path(tmp) / f"{path.stem}.hxe"
         done = subprocess.run([sys.executable, "-m", "hsx", "cc", "-O2", str(path), "-o", str(out)],
@@ -54,22 +74,38 @@ def _compile_c(path: Path) -> HxeImage:
             why = (done.stderr or done.stdout).strip().splitlines() or [
                 f"the compiler ended with status {done.returncode}"]
             raise RequestError("build_failed", f"{path}: {why[-1]}")
-        return read_hxe_file(out)
+        sym = None
+        if out.with_suffix(".sym").is_file():
+            sym = _build_file(path, ".sym")
+            shutil.copyfile(out.with_suffix(".sym"), sym)
+        return Program(read_hxe_file(out), sym)
+
+
+_builds: list[Path] = []
+_serial = itertools.count(1)
+
+
+def _build_file(source: Path, suffix: str) -> Path:
+    """A fresh file for what building `source` produced, in a directory this process
+    removes when it exits."""
+    if not _builds:
+        _builds.append(Path(tempfile.mkdtemp(prefix="hsx-execd-")))
+        atexit.register(shutil.rmtree, _builds[0], True)
+    return _builds[0] / f"{source.stem}-{next(_serial)}{suffix}"
 
 
 def needs_thread(path: str | os.PathLike) -> bool:
     return Path(path).suffix.lower() == ".c"
 
 
-def load_image(kernel: Kernel, image: HxeImage, path: str | os.PathLike,
-               name: str | None = None) -> Task:
-    """Load an image read from `path`, remembering the file (and its `.sym`)."""
-    task = kernel.load(image, name=name)
+def load_program(kernel: Kernel, program: Program, path: str | os.PathLike,
+                 name: str | None = None) -> Task:
+    """Load a program read from `path`, remembering the file (and its symbols)."""
+    task = kernel.load(program.image, name=name)
     task.source = os.fspath(path)
-    symbols = Path(path).with_suffix(".sym")
-    task.symbols_path = symbols if symbols.is_file() else None
+    task.symbols_path = program.symbols
     return task
 
 
 def load_file(kernel: Kernel, path: str | os.PathLike, name: str | None = None) -> Task:
-    return load_image(kernel, read_image(path), path, name)
+    return load_program(kernel, read_program(path), path, name)

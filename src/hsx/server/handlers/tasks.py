@@ -9,12 +9,11 @@ import base64
 import binascii
 from typing import Any
 
-from hsx.image.model import HxeImage
 from hsx.kernel.task import Task
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
-from ..images import load_file, load_image, needs_thread, read_image
+from ..images import Program, load_file, load_program, needs_thread, read_program
 from ..views import image_view, scheduler_trace, task_row
 
 group = Group("tasks", features=("load_stream",))
@@ -51,8 +50,8 @@ def load(call: Call) -> Any:
 
 async def _build_then_load(call: Call, path: str, name: str | None) -> dict[str, Any]:
     """Compile off the loop (other clients and the clock keep going), load on it."""
-    image = await asyncio.to_thread(read_image, path)
-    return _loaded(call, load_image(call.kernel, image, path, name=name))
+    program = await asyncio.to_thread(read_program, path)
+    return _loaded(call, load_program(call.kernel, program, path, name=name))
 
 
 @group.command("load.begin", writes=True)
@@ -165,23 +164,24 @@ def restart(call: Call) -> Any:
     call.control(old.pid)
     if old.source and needs_thread(old.source):
         return _restart_after_build(call, old)
-    return _restart(call, old, read_image(old.source) if old.source else old.image)
+    return _restart(call, old, read_program(old.source) if old.source else None)
 
 
 async def _restart_after_build(call: Call, old: Task) -> dict[str, Any]:
-    image = await asyncio.to_thread(read_image, old.source)
+    program = await asyncio.to_thread(read_program, old.source)
     call.control(old.pid)                  # the lock may have changed while compiling
-    return _restart(call, old, image)
+    return _restart(call, old, program)
 
 
-def _restart(call: Call, old: Task, image: HxeImage) -> dict[str, Any]:
+def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
+    """`program`: read again from the task's file; None for an image sent as bytes."""
     kernel = call.kernel
     if not old.ended:
         kernel.kill(old.pid)
-    if old.source:
-        task = load_image(kernel, image, old.source, name=old.base_name)
+    if program is not None:
+        task = load_program(kernel, program, old.source, name=old.base_name)
     else:
-        task = kernel.load(image, name=old.base_name)
+        task = kernel.load(old.image, name=old.base_name)
     session = call.session
     if session is not None and old.pid in session.locks:
         call.server.sessions.lock(session, task.pid)

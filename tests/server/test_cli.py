@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,9 @@ def test_token_is_checked_on_first_request_or_session_open(tmp_path):
     with BackgroundServer(ServerConfig(port=0, token="s3cret", root=tmp_path)) as srv:
         conn = Raw(srv)
         assert conn.request({"cmd": "ps"})["error"] == "auth_required"
-        assert conn.request({"cmd": "ps", "token": "guess"})["error"] == "auth_failed"
+        failed = conn.request({"cmd": "ps", "token": "guess"})
+        assert failed["error"] == "auth_failed"
+        time.sleep(failed["retry_after_s"])                # a wrong token slows the address
         assert conn.request({"cmd": "ps", "token": "s3cret"})["status"] == "ok"
         assert conn.request({"cmd": "ps"})["status"] == "ok"        # the connection is trusted
         other = Raw(srv)
@@ -118,6 +121,7 @@ def test_token_is_checked_on_first_request_or_session_open(tmp_path):
         with pytest.raises(ProtocolError) as wrong:
             Client(srv.host, srv.port, token="nope")
         assert wrong.value.code == "auth_failed"
+        time.sleep(wrong.value.reply["retry_after_s"])
         pest = Raw(srv)
         for _ in range(3):
             pest.request({"cmd": "ps", "token": "x"})

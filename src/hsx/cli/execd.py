@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from pathlib import Path
 
 import click
 
@@ -36,8 +35,9 @@ EXIT_USAGE = 2
               help="Directory for persistent values (values.sqlite3); the default "
                    "--root is DIR/fs.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret clients must present.")
-@click.option("--token-file", type=click.Path(dir_okay=False, exists=True),
-              help="Read the secret from this file (first line).")
+@click.option("--token-file", type=click.Path(),
+              help="Read the secret from this file (its first line, which must not be "
+                   "blank).")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
 @engine_option
@@ -49,7 +49,11 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     if token_file is not None:
         if token is not None:
             _fail("give --token or --token-file, not both")
-        token = Path(token_file).read_text(encoding="utf-8").splitlines()[0].strip() or None
+        from hsx.server.auth import TokenFileError, read_token_file
+        try:
+            token = read_token_file(token_file)
+        except TokenFileError as error:
+            _fail(str(error))
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None,
                           engine=resolve_engine(engine))

@@ -119,7 +119,10 @@ def parse(text: str) -> Expression:
     if not isinstance(text, str) or not text.strip():
         raise EvalError("an expression must be a non-empty string")
     parser = _Parser(text)
-    node = parser.expression()
+    try:
+        node = parser.expression()
+    except RecursionError:
+        raise EvalError("the expression is nested too deeply") from None
     if parser.peek() is not None:
         parser.fail(f"unexpected {parser.peek()!r}")
     return Expression(text, node, frozenset(parser.names))

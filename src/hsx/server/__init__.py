@@ -11,7 +11,8 @@ reference for clients.
 """
 from .background import BackgroundServer
 from .errors import RequestError
-from .server import DEFAULT_HOST, DEFAULT_PORT, Server, ServerConfig, is_loopback
+from .auth import is_loopback
+from .server import DEFAULT_HOST, DEFAULT_PORT, Server, ServerConfig
 
 __all__ = ["BackgroundServer", "DEFAULT_HOST", "DEFAULT_PORT", "RequestError", "Server",
            "ServerConfig", "is_loopback"]

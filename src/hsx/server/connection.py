@@ -35,6 +35,7 @@ class Connection(asyncio.Protocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
+        self.peer_host = "?"                         # the address, for auth rate limits
         self.authenticated = server.token is None
         self.auth_failures = 0
         self.closed = False
@@ -63,6 +64,7 @@ class Connection(asyncio.Protocol):
             transport.set_write_buffer_limits(high=WRITE_HIGH_WATER, low=WRITE_LOW_WATER)
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.peer_host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         self.server.connection_opened(self)
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -6,8 +6,11 @@ server builds one `Dispatcher` from all groups, so a new family (the debugger's 
 
 Names: dotted names are canonical.  Older forms resolve too: an alias listed with the
 command (`dumpregs` → `regs`), and the `{"cmd": "clock", "op": "start"}` form, which is
-looked up as `clock.start`.  `Call` gives handlers typed access to request fields, so
-every wrong or missing field becomes a `bad_argument` reply that names the field.
+looked up as `clock.start`.  Every command declares its arguments (`args=`, a
+`schema.Schema`): the dispatcher checks a request against it before the handler runs, and
+`Call` gives handlers typed access to the checked fields (reading an undeclared one is a
+bug the tests catch), so every wrong or missing field becomes a `bad_argument` reply that
+names the field and its range.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Union
 from hsx.kernel.task import Task
 
 from .errors import RequestError, bad_argument
+from .schema import ENVELOPE, Field, Schema
 from .sessions import DEFAULT_AUTH
 
 if TYPE_CHECKING:
@@ -36,6 +40,11 @@ class Command:
     aliases: tuple[str, ...] = ()
     writes: bool = False           # refused for observer sessions before the handler runs
     needs_session: bool = False
+    schema: Schema | None = None   # the arguments it reads (None: not declared yet)
+
+    def arguments(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request's fields, checked against the schema (`bad_argument` otherwise)."""
+        return request if self.schema is None else self.schema.apply(request)
 
 
 @dataclass
@@ -47,9 +56,15 @@ class Group:
     commands: list[Command] = field(default_factory=list)
 
     def command(self, name: str, *aliases: str, writes: bool = False,
-                needs_session: bool = False) -> Callable[[Handler], Handler]:
+                needs_session: bool = False,
+                args: dict[str, Field] | None = None) -> Callable[[Handler], Handler]:
+        """Register a handler; `args` declares every field it reads, e.g.
+        `args={"pid": PID, "count|steps": Int(1, 100)}` (see `schema`)."""
+        schema = Schema(args) if args is not None else None
+
         def register(handler: Handler) -> Handler:
-            self.commands.append(Command(name, handler, aliases, writes, needs_session))
+            self.commands.append(Command(name, handler, aliases, writes, needs_session,
+                                         schema))
             return handler
         return register
 
@@ -89,18 +104,26 @@ class Call:
     """One request on its way through a handler: the fields, the caller, the server."""
 
     def __init__(self, server: Server, conn: Connection, session: Session | None,
-                 args: dict[str, Any]) -> None:
+                 args: dict[str, Any], schema: Schema | None = None) -> None:
         self.server = server
         self.kernel = server.kernel
         self.conn = conn
         self.session = session
         self.args = args
+        self.schema = schema
         self.auth = session.auth if session is not None else DEFAULT_AUTH
 
     # ------------------------------------------------------------------ fields
 
     def has(self, name: str) -> bool:
-        return self.args.get(name) is not None
+        return self.field(name) is not None
+
+    def field(self, name: str) -> Any:
+        """A field's checked value (None when absent); only declared fields can be read."""
+        if self.schema is not None and name not in self.schema.fields and name not in ENVELOPE:
+            raise LookupError(f"{self.args['cmd']} reads {name!r}, which its schema does "
+                              "not declare")
+        return self.args.get(name)
 
     def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
             max: int | None = None, aliases: tuple[str, ...] = ()) -> Any:
@@ -144,7 +167,7 @@ class Call:
         return value
 
     def bool(self, name: str, default: bool = False) -> bool:
-        value = self.args.get(name)
+        value = self.field(name)
         if value is None:
             return default
         if isinstance(value, bool):
@@ -157,7 +180,7 @@ class Call:
 
     def _get(self, name: str, aliases: tuple[str, ...]) -> Any:
         for key in (name, *aliases):
-            value = self.args.get(key)
+            value = self.field(key)
             if value is not None:
                 return value
         return None

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
-import hmac
 import inspect
-import ipaddress
 import os
 import traceback
 from dataclasses import dataclass, field
@@ -25,6 +22,7 @@ from hsx.kernel.task import Task
 from hsx.kernel.profiles import get_profile
 from hsx.vm import MachineError
 
+from .auth import MAX_FAILURES_PER_CONNECTION, AuthLimiter, is_loopback, same_secret
 from .clock import AutoClock
 from .connection import Connection
 from .dispatch import Call, Dispatcher
@@ -39,7 +37,6 @@ from .subscriptions import EventHub
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9998
 EXPIRY_CHECK_S = 0.25
-MAX_AUTH_FAILURES = 3
 CLOSE_GRACE_S = 2.0
 ACCEPT_GRACE_S = 0.01
 
@@ -59,15 +56,6 @@ class ServerConfig:
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class Server:
     def __init__(self, config: ServerConfig) -> None:
         if not is_loopback(config.host) and not config.token:
@@ -75,6 +63,7 @@ class Server:
                              "without a token (--token or --token-file)")
         self.config = config
         self.token = config.token or None
+        self.auth_limiter = AuthLimiter()
         self.max_line = config.max_line
         self.kernel = self._make_kernel(config)
         self.debugger = Debugger(self.kernel, state_dir=config.state_dir)
@@ -228,7 +217,7 @@ class Server:
             session_id = request.get("session")
             if session_id is not None and command.name != "session.open":
                 session = self.sessions.get(session_id)
-            call = Call(self, conn, session, request)
+            call = Call(self, conn, session, command.arguments(request), command.schema)
             if command.needs_session:
                 call.require_session()
             if command.writes:
@@ -259,13 +248,27 @@ class Server:
             raise RequestError("auth_required",
                                "this executive requires a token (field 'token' on the first "
                                "request or in session.open)")
-        if not isinstance(token, str) or not _same_secret(token, self.token or ""):
-            conn.auth_failures += 1
+        wait = self.auth_limiter.wait_s(conn.peer_host)
+        if wait:
+            self._auth_refused(conn)
+            raise RequestError("auth_rate_limited", f"too many wrong tokens from "
+                               f"{conn.peer_host}: try again in {wait:.2f} s",
+                               retry_after_s=max(round(wait, 3), 0.001))
+        if not isinstance(token, str) or not same_secret(token, self.token or ""):
+            delay = self.auth_limiter.failed(conn.peer_host)
             self.log.log("warning", f"authentication failed from {conn.peer}")
-            if conn.auth_failures >= MAX_AUTH_FAILURES:
-                asyncio.get_running_loop().call_soon(conn.close)
-            raise RequestError("auth_failed", "wrong token")
+            self._auth_refused(conn)
+            raise RequestError("auth_failed", f"wrong token (next attempt from this address "
+                               f"in {delay:.2f} s)", retry_after_s=round(delay, 3))
+        self.auth_limiter.succeeded(conn.peer_host)
         conn.authenticated = True
+
+    @staticmethod
+    def _auth_refused(conn: Connection) -> None:
+        """A wrong or too-early token: the connection is cut after a few of them."""
+        conn.auth_failures += 1
+        if conn.auth_failures >= MAX_FAILURES_PER_CONNECTION:
+            asyncio.get_running_loop().call_soon(conn.close)
 
     @staticmethod
     def _ok(payload: dict[str, Any], rid: Any, has_id: bool) -> dict[str, Any]:
@@ -304,8 +307,3 @@ class Server:
             "line_too_long", f"request line longer than {self.max_line} bytes; discarded"),
             None, False)
 
-
-def _same_secret(given: str, expected: str) -> bool:
-    """Constant-time comparison that does not leak the length either."""
-    return hmac.compare_digest(hashlib.sha256(given.encode()).digest(),
-                               hashlib.sha256(expected.encode()).digest())

@@ -9,18 +9,18 @@ from hsx import __version__
 
 from ..dispatch import Call, Group
 from ..dmesg import LEVELS
-from ..errors import bad_argument
+from ..schema import COUNT, NAME, PID, Str
 from ..views import current_pid, registers, scheduler_trace, task_row
 
 group = Group("core")
 
 
-@group.command("ping")
+@group.command("ping", args={})
 def ping(call: Call) -> dict[str, Any]:
     return {"reply": "pong", "protocol": 1, "server": "hsx-execd", "hsx_version": __version__}
 
 
-@group.command("info")
+@group.command("info", args={"pid": PID})
 def info(call: Call) -> dict[str, Any]:
     server, kernel = call.server, call.kernel
     host, port = server.address or ("", 0)
@@ -45,7 +45,7 @@ def info(call: Call) -> dict[str, Any]:
     return {"info": data}
 
 
-@group.command("ps", "list_tasks")
+@group.command("ps", "list_tasks", args={"pid": PID})
 def ps(call: Call) -> dict[str, Any]:
     server, kernel = call.server, call.kernel
     tasks = [call.task()] if call.has("pid") else list(kernel.tasks.values())
@@ -53,17 +53,16 @@ def ps(call: Call) -> dict[str, Any]:
                       "current_pid": current_pid(kernel)}}
 
 
-@group.command("dmesg", "log")
+@group.command("dmesg", "log", args={
+    "level": Str(choices=LEVELS), "limit": COUNT, "pid": PID, "filter_session": NAME})
 def dmesg(call: Call) -> dict[str, Any]:
     level = call.str("level", None)
-    if level is not None and level not in LEVELS:
-        raise bad_argument(f"'level' must be one of {', '.join(LEVELS)}, not {level!r}")
     return {"logs": call.server.log.entries(
         limit=call.int("limit", 100, min=0), level=level, pid=call.int("pid", None, min=0),
         session=call.str("filter_session", None))}
 
 
-@group.command("shutdown", writes=True)
+@group.command("shutdown", writes=True, args={})
 def shutdown(call: Call) -> dict[str, Any]:
     for task in call.kernel.live_tasks():
         call.control(task.pid)

@@ -18,18 +18,24 @@ from __future__ import annotations
 from typing import Any
 
 from hsx.debug import Debugger
-from hsx.debug.disasm import DEFAULT_COUNT
-from hsx.debug.stack import DEFAULT_FRAMES
+from hsx.debug.disasm import DEFAULT_COUNT, MAX_COUNT
+from hsx.debug.stack import DEFAULT_FRAMES, MAX_FRAMES
 from hsx.debug.symbols import Where
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
+from ..schema import ADDR, LOCATION, MAX_TEXT, MAX_U32, PID, Bool, Int, FilePath, Str
 
 group = Group("debug", features=("debug", "stack", "disasm", "symbols", "watch"))
 
 # disasm.read modes, with the prior executive's and the design's names for them
 _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
                  "from_addr": "from", "on-demand": "from", "cached": "from"}
+BREAKPOINT = Int(1, MAX_U32)
+MAX_WATCH = 4096                 # bytes one watch compares
+# a code location: an address (or text the debugger parses), a symbol, or file and line
+WHERE = {"addr|address": LOCATION, "symbol": Str(MAX_TEXT, empty=False),
+         "file": Str(MAX_TEXT, empty=False), "line": Int(1, 10_000_000)}
 
 
 def debugger(call: Call) -> Debugger:
@@ -51,7 +57,7 @@ def controlled_pid(call: Call) -> int:
 def where(call: Call, *, required: bool = True) -> Where | None:
     """A code location: `addr` (a number, or text the debugger parses: "0x34",
     "main+8", "prog.c:12"), `symbol`, or `file` and `line`."""
-    addr = call.args.get("addr", call.args.get("address"))
+    addr = call.field("addr") if call.has("addr") else call.field("address")
     if isinstance(addr, str):
         return addr
     if addr is not None:
@@ -67,7 +73,8 @@ def where(call: Call, *, required: bool = True) -> Where | None:
 
 # -- breakpoints ------------------------------------------------------------------------
 
-@group.command("bp.set", "bp.add", writes=True)
+@group.command("bp.set", "bp.add", writes=True, args={
+    "pid": PID, **WHERE, "temporary": Bool(), "condition": Str(MAX_TEXT)})
 def bp_set(call: Call) -> dict[str, Any]:
     dbg = debugger(call)
     pid = controlled_pid(call)
@@ -78,7 +85,8 @@ def bp_set(call: Call) -> dict[str, Any]:
             "breakpoint": dbg.breakpoints.describe(dbg.breakpoints.get(bp_id))}
 
 
-@group.command("bp.clear", "bp.remove", "bp.rm", "bp.del", "bp.delete", writes=True)
+@group.command("bp.clear", "bp.remove", "bp.rm", "bp.del", "bp.delete", writes=True,
+               args={"breakpoint_id": BREAKPOINT, "pid": PID, **WHERE})
 def bp_clear(call: Call) -> dict[str, Any]:
     """By `breakpoint_id`; the older form names `pid` and `addr` and clears what is set
     there."""
@@ -95,7 +103,7 @@ def bp_clear(call: Call) -> dict[str, Any]:
                         if bp.kind == "breakpoint"]}
 
 
-@group.command("bp.clear_all", "bp.clearall", "bp.reset", writes=True)
+@group.command("bp.clear_all", "bp.clearall", "bp.reset", writes=True, args={"pid": PID})
 def bp_clear_all(call: Call) -> dict[str, Any]:
     """Every breakpoint of the task (BRK instructions in its code stay)."""
     breakpoints = debugger(call).breakpoints
@@ -104,12 +112,12 @@ def bp_clear_all(call: Call) -> dict[str, Any]:
                         if bp["kind"] == "breakpoint"]}
 
 
-@group.command("bp.enable", writes=True)
+@group.command("bp.enable", writes=True, args={"breakpoint_id": BREAKPOINT})
 def bp_enable(call: Call) -> dict[str, Any]:
     return _enable(call, True)
 
 
-@group.command("bp.disable", writes=True)
+@group.command("bp.disable", writes=True, args={"breakpoint_id": BREAKPOINT})
 def bp_disable(call: Call) -> dict[str, Any]:
     return _enable(call, False)
 
@@ -121,7 +129,7 @@ def _enable(call: Call, enabled: bool) -> dict[str, Any]:
     return {"breakpoint": breakpoints.enable(bp.id, enabled)}
 
 
-@group.command("bp.list", "bp", "bp.ls")
+@group.command("bp.list", "bp", "bp.ls", args={"pid": PID})
 def bp_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid if call.has("pid") else None
     return {"breakpoints": debugger(call).breakpoints.list(pid)}
@@ -135,48 +143,48 @@ def _started(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     return {"result": result, "clock": call.server.clock.status()}
 
 
-@group.command("run.to", writes=True)
+@group.command("run.to", writes=True, args={"pid": PID, **WHERE})
 def run_to(call: Call) -> dict[str, Any]:
     pid = controlled_pid(call)
     return _started(call, debugger(call).run_to(pid, where(call), owner=owner(call)))
 
 
-@group.command("step.over", writes=True)
+@group.command("step.over", writes=True, args={"pid": PID})
 def step_over(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).step_over(controlled_pid(call)))
 
 
-@group.command("step.out", writes=True)
+@group.command("step.out", writes=True, args={"pid": PID})
 def step_out(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).step_out(controlled_pid(call)))
 
 
-@group.command("step.line", writes=True)
+@group.command("step.line", writes=True, args={"pid": PID})
 def step_line(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).step_line(controlled_pid(call)))
 
 
 # -- inspection -------------------------------------------------------------------------
 
-@group.command("stack.info", "stack", "stack.list")
+@group.command("stack.info", "stack", "stack.list",
+               args={"pid": PID, "max_frames|max|limit|frames": Int(1, MAX_FRAMES)})
 def stack_info(call: Call) -> dict[str, Any]:
     pid = call.task().pid
     frames = call.int("max_frames", DEFAULT_FRAMES, min=1, aliases=("max", "limit", "frames"))
     return {"stack": debugger(call).stack_info(pid, frames)}
 
 
-@group.command("disasm.read", "disasm")
+@group.command("disasm.read", "disasm", args={
+    "pid": PID, **WHERE, "mode": Str(choices=tuple(_DISASM_MODES)), "count": Int(1, MAX_COUNT)})
 def disasm_read(call: Call) -> dict[str, Any]:
     pid = call.task().pid
     mode = call.str("mode", "around")
-    if mode not in _DISASM_MODES:
-        raise bad_argument(f"'mode' must be around or from, not {mode!r}")
     return {"disasm": debugger(call).disasm(pid, where(call, required=False),
                                             call.int("count", DEFAULT_COUNT, min=1),
                                             _DISASM_MODES[mode])}
 
 
-@group.command("symbols.list", "symbols")
+@group.command("symbols.list", "symbols", args={"pid": PID, "type|kind": Str(32)})
 def symbols_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid
     return {"symbols": debugger(call).symbols_list(pid, call.str("type", "all",
@@ -184,7 +192,9 @@ def symbols_list(call: Call) -> dict[str, Any]:
 
 
 @group.command("symbols.lookup", "sym.lookup", "sym.lookup_name", "sym.name", "sym.addr",
-               "sym.lookup_addr", "sym.line", "sym.lookup_line")
+               "sym.lookup_addr", "sym.line", "sym.lookup_line",
+               args={"pid": PID, "name": Str(MAX_TEXT), "addr|address": ADDR,
+                     "space": Str(choices=("code", "data"))})
 def symbols_lookup(call: Call) -> dict[str, Any]:
     """By `name` (the symbol), or by `addr` (what holds it: function, line, label)."""
     pid = call.task().pid
@@ -197,12 +207,13 @@ def symbols_lookup(call: Call) -> dict[str, Any]:
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
 
 
-@group.command("symbols.info", "sym", "sym.info")
+@group.command("symbols.info", "sym", "sym.info", args={"pid": PID})
 def symbols_info(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).symbols.info(call.task().pid)}
 
 
-@group.command("symbols.load", "sym.load", "sym.set", writes=True)
+@group.command("symbols.load", "sym.load", "sym.set", writes=True,
+               args={"pid": PID, "path": FilePath()})
 def symbols_load(call: Call) -> dict[str, Any]:
     """A `.sym` file on the daemon's side (as `load` reads images); remembered
     breakpoints that needed names are restored."""
@@ -210,14 +221,15 @@ def symbols_load(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).load_symbols(pid, call.str("path"))}
 
 
-@group.command("memory.regions", "memory")
+@group.command("memory.regions", "memory", args={"pid": PID})
 def memory_regions(call: Call) -> dict[str, Any]:
     return {"memory": debugger(call).memory_regions(call.task().pid)}
 
 
 # -- watches ----------------------------------------------------------------------------
 
-@group.command("watch.add", "watch.create", writes=True)
+@group.command("watch.add", "watch.create", writes=True, args={
+    "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool()})
 def watch_add(call: Call) -> dict[str, Any]:
     pid = controlled_pid(call)
     return {"watch": debugger(call).watch_add(pid, _data_where(call),
@@ -229,7 +241,7 @@ def watch_add(call: Call) -> dict[str, Any]:
 def _data_where(call: Call) -> int | str:
     """A data location: `addr` or `symbol` ("counter", "buf+4"); the older form's `expr`."""
     if call.has("expr"):
-        expr = call.args["expr"]
+        expr = call.field("expr")
         return expr if isinstance(expr, str) else call.int("expr", min=0)
     found = where(call)
     if isinstance(found, tuple):
@@ -237,7 +249,8 @@ def _data_where(call: Call) -> int | str:
     return found
 
 
-@group.command("watch.remove", "watch.rm", "watch.del", "watch.delete", writes=True)
+@group.command("watch.remove", "watch.rm", "watch.del", "watch.delete", writes=True,
+               args={"watch_id|watch": Int(1, MAX_U32)})
 def watch_remove(call: Call) -> dict[str, Any]:
     """By `watch_id` (`watch` in the older form, which also named it `id`: that field is
     the request's id in the dotted form)."""
@@ -250,7 +263,7 @@ def watch_remove(call: Call) -> dict[str, Any]:
     return {"watch": dbg.watch_remove(watch_id)}
 
 
-@group.command("watch.list", "watch", "watch.ls")
+@group.command("watch.list", "watch", "watch.ls", args={"pid": PID})
 def watch_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid if call.has("pid") else None
     return {"watches": debugger(call).watch_list(pid)}

@@ -9,9 +9,11 @@ from typing import Any
 
 from ..dispatch import Call, Group
 from ..errors import RequestError
+from ..schema import PID, Int, ListOf, Obj, Str
 from ..subscriptions import Clause, check_categories, check_pids
 
 group = Group("events", features=("events",))
+SEQ = Int(0, 2 ** 63 - 1)
 
 
 def subscription_key(call: Call) -> Any:
@@ -24,14 +26,20 @@ def max_events(call: Call) -> int:
     return call.server.sessions.default_max_events
 
 
-@group.command("events.subscribe", "subscribe")
+_FILTERS = {"pids|pid": ListOf(PID), "categories": ListOf(Str(64)), "since_seq": SEQ}
+
+
+@group.command("events.subscribe", "subscribe", args={**_FILTERS, "filters": Obj(_FILTERS)})
 def subscribe(call: Call) -> dict[str, Any]:
-    filters = call.args.get("filters")          # the older form nests the filter fields
-    source = (Call(call.server, call.conn, call.session, {**call.args, **filters})
-              if isinstance(filters, dict) else call)
-    pids = source.args.get("pids", source.args.get("pid"))
-    clause = Clause(check_pids(pids), check_categories(source.args.get("categories")))
-    since = source.int("since_seq", None, min=0)
+    filters = call.field("filters") or {}       # the older form nests the filter fields
+
+    def pick(*names: str) -> Any:
+        found = [source[n] for source in (filters, call.args) for n in names
+                 if source.get(n) is not None]
+        return found[0] if found else None
+
+    clause = Clause(check_pids(pick("pids", "pid")), check_categories(pick("categories")))
+    since = pick("since_seq")
     hub = call.server.hub
     sub, replayed = hub.subscribe(subscription_key(call), call.conn, call.session,
                                   max_events(call), [clause], since_seq=since)
@@ -42,12 +50,12 @@ def subscribe(call: Call) -> dict[str, Any]:
     return {"events": reply}
 
 
-@group.command("events.unsubscribe", "unsubscribe")
+@group.command("events.unsubscribe", "unsubscribe", args={})
 def unsubscribe(call: Call) -> dict[str, Any]:
     return {"unsubscribed": call.server.hub.unsubscribe(subscription_key(call))}
 
 
-@group.command("events.ack")
+@group.command("events.ack", args={"seq": SEQ})
 def ack(call: Call) -> dict[str, Any]:
     seq = call.int("seq", min=0)
     sub = call.server.hub.get(subscription_key(call))

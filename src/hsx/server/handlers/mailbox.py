@@ -22,6 +22,7 @@ from hsx.kernel.mailbox.targets import TargetError, parse_target
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
 from .events import max_events, subscription_key
+from ..schema import PID, Bool, Encoded, Int, ListOf, OneOf, Str
 from ..subscriptions import Clause, check_pids
 
 group = Group("mailbox", features=("mailbox", "stdio"))
@@ -29,6 +30,11 @@ _MODES = {"r": MbxMode.RDONLY, "read": MbxMode.RDONLY, "w": MbxMode.WRONLY,
           "write": MbxMode.WRONLY, "rw": MbxMode.RDWR, "readwrite": MbxMode.RDWR}
 STDIO_STREAMS = ("stdout", "stderr")
 MAX_HANDLES_PER_CONNECTION = 64
+MAX_MESSAGE = 1 << 20
+TARGET = Str(256, empty=False)
+HANDLE = Int(1, 0xFFFF_FFFF)
+PAYLOAD = {"data": Str(MAX_MESSAGE), "data_hex": Encoded("hex", MAX_MESSAGE),
+           "data_b64": Encoded("base64", MAX_MESSAGE)}
 
 
 def _refused(status: MbxStatus, what: str) -> RequestError:
@@ -78,18 +84,17 @@ def _payload(call: Call) -> bytes:
     return call.str("data").encode("utf-8")
 
 
-@group.command("mailbox.snapshot", "mailbox_snapshot")
+@group.command("mailbox.snapshot", "mailbox_snapshot", args={})
 def snapshot(call: Call) -> dict[str, Any]:
     return call.kernel.mailboxes.snapshot()
 
 
-@group.command("mailbox.open")
+@group.command("mailbox.open", args={"target": TARGET, "tap": Bool(),
+                                     "mode": Str(choices=tuple(_MODES))})
 def mailbox_open(call: Call) -> dict[str, Any]:
     target = call.str("target")
     tap = call.bool("tap")
     mode = call.str("mode", "rw" if not tap else "r")
-    if mode not in _MODES:
-        raise bad_argument(f"'mode' must be one of {', '.join(_MODES)}, not {mode!r}")
     if not tap or _MODES[mode] & MbxMode.WRONLY:     # a read-only tap changes nothing
         _check_target(call, target)
     if len(call.conn.mailbox_handles) >= MAX_HANDLES_PER_CONNECTION:
@@ -101,7 +106,7 @@ def mailbox_open(call: Call) -> dict[str, Any]:
     return {"handle": handle, "target": target, "tap": tap}
 
 
-@group.command("mailbox.close")
+@group.command("mailbox.close", args={"handle": HANDLE})
 def mailbox_close(call: Call) -> dict[str, Any]:
     handle = _own_handle(call)
     call.conn.mailbox_handles.discard(handle)
@@ -109,13 +114,15 @@ def mailbox_close(call: Call) -> dict[str, Any]:
     return {"closed": handle}
 
 
-@group.command("send", "mailbox.send", writes=True)
+@group.command("send", "mailbox.send", writes=True, args={
+    **PAYLOAD, "flags": Int(0, 0xFFFF), "target": TARGET, "handle": HANDLE, "pid": PID,
+    "channel": OneOf((Int(0, 0xFFFF), TARGET))})
 def send(call: Call) -> dict[str, Any]:
     """Send to an open handle, a target, or (older form) a task's stdin by `pid`."""
     data = _payload(call)
     flags = call.int("flags", 0, min=0, max=0xFFFF)
     target = call.str("target", None)
-    legacy = call.args.get("channel")             # the older form names the target here
+    legacy = call.field("channel")             # the older form names the target here
     if isinstance(legacy, str) and not legacy.strip().isdigit():
         target, channel = target or legacy, 0
     else:
@@ -140,7 +147,8 @@ def send(call: Call) -> dict[str, Any]:
             "woke": [w.pid for w in sent.wakes]}
 
 
-@group.command("listen", "mailbox.recv")
+@group.command("listen", "mailbox.recv", args={
+    "limit": Int(1, 1024), "max_len": Int(0, MAX_MESSAGE), "handle": HANDLE, "target": TARGET})
 def listen(call: Call) -> dict[str, Any]:
     """Receive up to `limit` waiting messages without blocking."""
     limit = call.int("limit", 5, min=1, max=1024)
@@ -175,7 +183,10 @@ def listen(call: Call) -> dict[str, Any]:
     return {"messages": messages}
 
 
-@group.command("stdio")
+@group.command("stdio", args={
+    **PAYLOAD, "op": Str(choices=("subscribe", "unsubscribe", "write")), "eof": Bool(),
+    "pid": OneOf((PID, ListOf(PID, single=False))),
+    "streams": ListOf(Str(choices=STDIO_STREAMS), max_items=2, empty=False)})
 def stdio(call: Call) -> dict[str, Any]:
     """`op`: `subscribe` (default; stdout/stderr of `pid`, or of every task, as events),
     `unsubscribe`, or `write` (`data` to the task's stdin; `eof: true` ends its input).
@@ -184,13 +195,8 @@ def stdio(call: Call) -> dict[str, Any]:
                                          or call.has("eof") else "subscribe")
     if op == "write":
         return _write_stdin(call)
-    streams = call.args.get("streams", list(STDIO_STREAMS))
-    if isinstance(streams, str):
-        streams = [streams]
-    if not isinstance(streams, list) or not streams or any(s not in STDIO_STREAMS
-                                                          for s in streams):
-        raise bad_argument("'streams' must be a list of 'stdout' and/or 'stderr'")
-    clause = Clause(check_pids(call.args.get("pid")), tuple(streams))
+    streams = call.field("streams") or list(STDIO_STREAMS)
+    clause = Clause(check_pids(call.field("pid")), tuple(streams))
     hub, key = call.server.hub, subscription_key(call)
     if op == "unsubscribe":
         sub = hub.get(key)

@@ -17,6 +17,7 @@ from hsx.debug.errors import OUT_OF_RANGE
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
+from ..schema import ADDR, PID, Encoded, Int, Str
 from ..views import registers
 
 group = Group("memory", features=("memory",))
@@ -34,20 +35,21 @@ def _range_checked() -> Iterator[None]:
         raise
 
 
-@group.command("peek", "mem.read", "read_mem")
+@group.command("peek", "mem.read", "read_mem", args={
+    "pid": PID, "addr|address": ADDR, "length|size": Int(0, MAX_PEEK), "space": Str(choices=SPACES)})
 def peek(call: Call) -> dict[str, Any]:
     task = call.task()
     addr = call.int("addr", min=0, aliases=("address",))
     length = call.int("length", 16, min=0, max=MAX_PEEK, aliases=("size",))
     space = call.str("space", "data")
-    if space not in SPACES:
-        raise bad_argument(f"'space' must be data or code, not {space!r}")
     with _range_checked():
         data = call.server.debugger.mem_read(task.pid, addr, length, space)
     return {"pid": task.pid, "addr": addr, "length": length, "space": space, "data": data.hex()}
 
 
-@group.command("poke", "mem.write", "write_mem", writes=True)
+@group.command("poke", "mem.write", "write_mem", writes=True, args={
+    "pid": PID, "addr|address": ADDR, "data|data_hex": Encoded("hex", MAX_PEEK),
+    "data_b64": Encoded("base64", MAX_PEEK)})
 def poke(call: Call) -> dict[str, Any]:
     task = call.task()
     call.control(task.pid)
@@ -71,6 +73,6 @@ def _bytes(call: Call) -> bytes:
         raise bad_argument("'data' must be hex bytes, e.g. \"01ff\"") from None
 
 
-@group.command("regs", "dumpregs", "read_regs")
+@group.command("regs", "dumpregs", "read_regs", args={"pid": PID})
 def regs(call: Call) -> dict[str, Any]:
     return {"registers": registers(call.task())}

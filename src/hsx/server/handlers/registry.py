@@ -16,9 +16,14 @@ from hsx.kernel.registry.model import json_float
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
+from ..schema import NAME, PID, Bool, Int, Num, OneOf, Str
 
 group = Group("registry", features=("values", "commands"))
 HOST = 0
+F16_MAX = 65504.0                # the largest finite half-precision value
+ENTRY = {"oid": Int(0, 0xFFFF), "name": NAME}
+FILTERS = {**ENTRY, "pid": PID, "group": Int(0, 0xFF)}
+PIN = {"pin|token": Str(256)}
 
 
 def _oid(call: Call, registry: Any, kind: str) -> int:
@@ -57,7 +62,7 @@ def _pin(call: Call) -> bytes | None:
     return pin.encode() if pin is not None else None
 
 
-@group.command("val.list", "val_list")
+@group.command("val.list", "val_list", args=FILTERS)
 def val_list(call: Call) -> dict[str, Any]:
     values = call.kernel.values
     rows = values.list(**_filters(call), visible_to=(HOST, call.auth))
@@ -67,7 +72,7 @@ def val_list(call: Call) -> dict[str, Any]:
     return {"values": [r.as_dict() for r in rows]}
 
 
-@group.command("val.get", "val_get")
+@group.command("val.get", "val_get", args=ENTRY)
 def val_get(call: Call) -> dict[str, Any]:
     values = call.kernel.values
     oid = _oid(call, values, "value")
@@ -78,7 +83,8 @@ def val_get(call: Call) -> dict[str, Any]:
                       "value": json_float(f16_to_float(got.raw))}}
 
 
-@group.command("val.set", "val_set", writes=True)
+@group.command("val.set", "val_set", writes=True, args={
+    **ENTRY, **PIN, "f16": Int(0, 0xFFFF), "value": OneOf((Num(-F16_MAX, F16_MAX, text=True), Bool()))})
 def val_set(call: Call) -> dict[str, Any]:
     kernel, values = call.kernel, call.kernel.values
     oid = _oid(call, values, "value")
@@ -97,25 +103,20 @@ def val_set(call: Call) -> dict[str, Any]:
 def _raw(call: Call) -> int:
     """The f16 bits to write: `f16` as is, or `value` (a number or a boolean) rounded."""
     if call.has("f16"):
-        return call.int("f16", min=0, max=0xFFFF)
-    value = call.args.get("value")
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            raise bad_argument(f"'value' must be a number, not {value!r}") from None
-    if not isinstance(value, (int, float)):
+        return call.int("f16")
+    value = call.field("value")
+    if value is None:
         raise bad_argument(f"{call.args['cmd']} requires a numeric 'value' (or 'f16' bits)")
     return float_to_f16(float(value))
 
 
-@group.command("val.stats", "val_stats")
+@group.command("val.stats", "val_stats", args={})
 def val_stats(call: Call) -> dict[str, Any]:
     values = call.kernel.values
     return {"stats": {"values": _usage(len(values), values.max_values)}}
 
 
-@group.command("cmd.list", "cmd_list")
+@group.command("cmd.list", "cmd_list", args=FILTERS)
 def cmd_list(call: Call) -> dict[str, Any]:
     rows = call.kernel.commands.list(**_filters(call))
     if call.has("oid"):
@@ -124,7 +125,7 @@ def cmd_list(call: Call) -> dict[str, Any]:
     return {"commands": [r.as_dict() for r in rows]}
 
 
-@group.command("cmd.call", "cmd_call", writes=True)
+@group.command("cmd.call", "cmd_call", writes=True, args={**ENTRY, **PIN, "async": Bool()})
 def cmd_call(call: Call) -> dict[str, Any]:
     """Run the command's handler in its owner task now; the reply has its result."""
     kernel = call.kernel
@@ -141,7 +142,7 @@ def cmd_call(call: Call) -> dict[str, Any]:
     return {"command": {"oid": oid, "status": 0, "result": result}}
 
 
-@group.command("cmd.stats", "cmd_stats")
+@group.command("cmd.stats", "cmd_stats", args={})
 def cmd_stats(call: Call) -> dict[str, Any]:
     commands = call.kernel.commands
     return {"stats": {"commands": _usage(len(commands), commands.max_commands)}}

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..dispatch import Call, Group
-from ..errors import bad_argument
+from ..schema import PID, Int, Str
 from .debug import controlled_pid, debugger
 
 group = Group("reverse", features=("reverse",))
 
 
-@group.command("history.on", "record.on", writes=True)
+@group.command("history.on", "record.on", writes=True,
+               args={"pid": PID, "budget_mb|budget": Int(1, 1024)})
 def history_on(call: Call) -> dict[str, Any]:
     """Record the task from now on (`budget_mb`: history kept, default 32)."""
     pid = controlled_pid(call)
@@ -20,28 +21,27 @@ def history_on(call: Call) -> dict[str, Any]:
     return {"history": debugger(call).history_on(pid, None if budget is None else budget << 20)}
 
 
-@group.command("history.off", "record.off", writes=True)
+@group.command("history.off", "record.off", writes=True, args={"pid": PID})
 def history_off(call: Call) -> dict[str, Any]:
     return {"history": debugger(call).history_off(controlled_pid(call))}
 
 
-@group.command("history.status", "record.status")
+@group.command("history.status", "record.status", args={"pid": PID})
 def history_status(call: Call) -> dict[str, Any]:
     return {"history": debugger(call).history_status(call.task().pid)}
 
 
-@group.command("step.back", "reverse.step", writes=True)
+@group.command("step.back", "reverse.step", writes=True,
+               args={"pid": PID, "unit": Str(choices=("instruction", "line"))})
 def step_back(call: Call) -> dict[str, Any]:
     """One instruction back (`unit: "instruction"`), or to where the previous source line
     began (`unit: "line"`)."""
     pid = controlled_pid(call)
     unit = call.str("unit", "instruction")
-    if unit not in ("instruction", "line"):
-        raise bad_argument(f"'unit' must be instruction or line, not {unit!r}")
     return {"result": debugger(call).step_back(pid, unit)}
 
 
-@group.command("continue.back", "reverse.continue", writes=True)
+@group.command("continue.back", "reverse.continue", writes=True, args={"pid": PID})
 def continue_back(call: Call) -> dict[str, Any]:
     """Back to the latest breakpoint hit, or to the start of the history."""
     return {"result": debugger(call).continue_back(controlled_pid(call))}

@@ -16,15 +16,19 @@ import asyncio
 from typing import Any
 
 from ..dispatch import Call, Group
+from ..errors import bad_argument
+from ..schema import PID, Int, Num, OneOf
 from ..views import current_pid
 
 group = Group("run")
 MAX_STEP = 1_000_000_000
 MAX_DEBUG_STEP = 10_000          # about 50 ms of host single-stepping
 MIN_SLICE = 2_000
+MIN_RATE, MAX_RATE = 0.01, 1e12  # instructions per second (0: as fast as possible)
 
 
-@group.command("step", "clock.step", writes=True)
+@group.command("step", "clock.step", writes=True,
+               args={"pid": PID, "count|steps": Int(1, MAX_STEP)})
 def step(call: Call) -> Any:
     kernel, clock = call.kernel, call.server.clock
     if call.has("pid"):
@@ -69,25 +73,28 @@ def _result(call: Call, pid: int | None, count: int, executed: int) -> dict[str,
     return {"result": result, "clock": call.server.clock.status()}
 
 
-@group.command("clock.status", "clock")
+@group.command("clock.status", "clock", args={})
 def clock_status(call: Call) -> dict[str, Any]:
     return {"clock": call.server.clock.status()}
 
 
-@group.command("clock.start", "clock.run", "start_auto", writes=True)
+@group.command("clock.start", "clock.run", "start_auto", writes=True, args={})
 def clock_start(call: Call) -> dict[str, Any]:
     call.server.clock.start()
     return {"clock": call.server.clock.status()}
 
 
-@group.command("clock.stop", "clock.halt", "stop_auto", writes=True)
+@group.command("clock.stop", "clock.halt", "stop_auto", writes=True, args={})
 def clock_stop(call: Call) -> dict[str, Any]:
     call.server.clock.stop()
     return {"clock": call.server.clock.status()}
 
 
-@group.command("clock.rate", writes=True)
+@group.command("clock.rate", writes=True,
+               args={"rate|hz": OneOf((Int(0, 0), Num(MIN_RATE, MAX_RATE)))})
 def clock_rate(call: Call) -> dict[str, Any]:
-    hz = call.number("rate", None)
-    call.server.clock.set_rate(hz if hz is not None else call.number("hz"))
+    hz = call.field("rate") if call.has("rate") else call.field("hz")
+    if hz is None:
+        raise bad_argument("clock.rate requires 'rate' (instructions per second; 0: no limit)")
+    call.server.clock.set_rate(float(hz))
     return {"clock": call.server.clock.status()}

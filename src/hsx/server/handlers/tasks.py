@@ -14,10 +14,14 @@ from hsx.kernel.task import Task
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
 from ..images import Program, load_file, load_program, needs_thread, read_program
+from ..schema import NAME, PID, Bool, Encoded, FilePath, Int
 from ..views import image_view, scheduler_trace, task_row
 
 group = Group("tasks", features=("load_stream",))
 MAX_STREAMS_PER_CONNECTION = 4
+MAX_IMAGE = 1 << 20             # bytes of one image (or one streamed chunk)
+MAX_QUANTUM = 1_000_000
+STREAM = Int(0, 0xFFFF_FFFF)
 
 
 def _b64(call: Call, name: str) -> bytes:
@@ -37,7 +41,8 @@ def _loaded(call: Call, task: Task) -> dict[str, Any]:
     return {"pid": task.pid, "image": image_view(task), "task": task_row(call.server, task)}
 
 
-@group.command("load", "exec", writes=True)
+@group.command("load", "exec", writes=True, args={
+    "name": NAME, "path": FilePath(), "image": Encoded("base64", MAX_IMAGE), "paused": Bool()})
 def load(call: Call) -> Any:
     name = call.str("name", None)
     if call.has("image"):
@@ -54,7 +59,7 @@ async def _build_then_load(call: Call, path: str, name: str | None) -> dict[str,
     return _loaded(call, load_program(call.kernel, program, path, name=name))
 
 
-@group.command("load.begin", writes=True)
+@group.command("load.begin", writes=True, args={"name": NAME})
 def load_begin(call: Call) -> dict[str, Any]:
     if len(call.conn.load_streams) >= MAX_STREAMS_PER_CONNECTION:
         raise RequestError("too_many_streams", f"at most {MAX_STREAMS_PER_CONNECTION} "
@@ -71,7 +76,8 @@ def _stream(call: Call) -> int:
     return sid
 
 
-@group.command("load.write", writes=True)
+@group.command("load.write", writes=True, args={
+    "stream": STREAM, "data": Encoded("base64", MAX_IMAGE)})
 def load_write(call: Call) -> dict[str, Any]:
     sid = _stream(call)
     data = _b64(call, "data")
@@ -83,14 +89,14 @@ def load_write(call: Call) -> dict[str, Any]:
     return {"stream": sid, "received": len(data)}
 
 
-@group.command("load.end", writes=True)
+@group.command("load.end", writes=True, args={"stream": STREAM, "paused": Bool()})
 def load_end(call: Call) -> dict[str, Any]:
     sid = _stream(call)
     call.conn.load_streams.discard(sid)
     return _loaded(call, call.kernel.load_end(sid))
 
 
-@group.command("load.abort", writes=True)
+@group.command("load.abort", writes=True, args={"stream": STREAM})
 def load_abort(call: Call) -> dict[str, Any]:
     sid = _stream(call)
     call.conn.load_streams.discard(sid)
@@ -98,7 +104,7 @@ def load_abort(call: Call) -> dict[str, Any]:
     return {"aborted": sid}
 
 
-@group.command("kill", writes=True)
+@group.command("kill", writes=True, args={"pid": PID})
 def kill(call: Call) -> dict[str, Any]:
     task = call.task()
     call.control(task.pid)
@@ -114,7 +120,7 @@ def _targets(call: Call) -> list[Task]:
     return tasks
 
 
-@group.command("pause", writes=True)
+@group.command("pause", writes=True, args={"pid": PID})
 def pause(call: Call) -> dict[str, Any]:
     """Through the debugger, which abandons a pending step.over/out/line of the task."""
     tasks = _targets(call)
@@ -122,7 +128,7 @@ def pause(call: Call) -> dict[str, Any]:
     return _rows(call, tasks)
 
 
-@group.command("resume", "continue", writes=True)
+@group.command("resume", "continue", writes=True, args={"pid": PID})
 def resume(call: Call) -> dict[str, Any]:
     """Through the debugger: the instruction at each PC runs first, even under a
     breakpoint, so a task parked on one continues instead of hitting it again."""
@@ -136,7 +142,8 @@ def _rows(call: Call, tasks: list[Task]) -> dict[str, Any]:
     return {"task": rows[0]} if call.has("pid") else {"tasks": rows}
 
 
-@group.command("sched")
+@group.command("sched", args={
+    "pid": PID, "limit": Int(0, 4096), "quantum": Int(1, MAX_QUANTUM), "priority": Int(0, 255)})
 def sched(call: Call) -> dict[str, Any]:
     """With a PID, set its quantum and/or priority; without, show the scheduler."""
     kernel = call.kernel
@@ -152,7 +159,7 @@ def sched(call: Call) -> dict[str, Any]:
     return {"task": task_row(call.server, task)}
 
 
-@group.command("restart", "reload", writes=True)
+@group.command("restart", "reload", writes=True, args={"pid": PID, "paused": Bool()})
 def restart(call: Call) -> Any:
     """Load a task's image again as a new task (from its file when it has one, so a
     rebuilt program is picked up), ending the old one; the caller's lock follows.  The

@@ -18,26 +18,29 @@ from hsx.debug.errors import TRACE_FILE
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
+from ..auth import is_loopback
+from ..schema import COUNT, MAX_U32, PID, Bool, Int, FilePath
 from .debug import controlled_pid, debugger
 
 group = Group("trace", features=("trace",))
 TRACE_DIR = "traces"
+MAX_RECORDS = 1 << 20           # records one ring may hold
 
 
-@group.command("trace.on", writes=True)
+@group.command("trace.on", writes=True, args={"pid": PID, "size": Int(1, MAX_RECORDS)})
 def trace_on(call: Call) -> dict[str, Any]:
     """Start a fresh ring of `size` records (default: the profile's `trace_records`)."""
     pid = controlled_pid(call)
     return {"trace": debugger(call).trace_on(pid, call.int("size", None, min=1))}
 
 
-@group.command("trace.off", writes=True)
+@group.command("trace.off", writes=True, args={"pid": PID})
 def trace_off(call: Call) -> dict[str, Any]:
     """Stop recording; what was recorded stays readable."""
     return {"trace": debugger(call).trace_off(controlled_pid(call))}
 
 
-@group.command("trace", writes=True)
+@group.command("trace", writes=True, args={"pid": PID, "mode": Bool()})
 def trace_switch(call: Call) -> dict[str, Any]:
     """The older form: `mode` on/off (or a boolean) switches; without it, toggles."""
     dbg = debugger(call)
@@ -46,12 +49,12 @@ def trace_switch(call: Call) -> dict[str, Any]:
     return {"trace": dbg.trace_on(pid) if on else dbg.trace_off(pid)}
 
 
-@group.command("trace.status")
+@group.command("trace.status", args={"pid": PID})
 def trace_status(call: Call) -> dict[str, Any]:
     return {"trace": debugger(call).trace_status(call.task().pid)}
 
 
-@group.command("trace.records", "trace.history")
+@group.command("trace.records", "trace.history", args={"pid": PID, "limit": COUNT})
 def trace_records(call: Call) -> dict[str, Any]:
     """The newest `limit` records (all by default), oldest first."""
     dbg = debugger(call)
@@ -60,7 +63,7 @@ def trace_records(call: Call) -> dict[str, Any]:
     return {"trace": {**dbg.trace_status(pid), "returned": len(records), "records": records}}
 
 
-@group.command("trace.export", writes=True)
+@group.command("trace.export", writes=True, args={"pid": PID, "path": FilePath(), "limit": COUNT})
 def trace_export(call: Call) -> dict[str, Any]:
     task = call.task()
     path = _path(call, default=f"{task.app_name}-{task.pid}-{task.ctx.steps}.jsonl")
@@ -73,13 +76,13 @@ def trace_export(call: Call) -> dict[str, Any]:
                       "format": TRACE_FORMAT}}
 
 
-@group.command("trace.exports")
+@group.command("trace.exports", args={})
 def trace_exports(call: Call) -> dict[str, Any]:
     """Traces exported so far, kept in the executive's state store (also across restarts)."""
     return {"exports": debugger(call).trace_history()}
 
 
-@group.command("trace.load")
+@group.command("trace.load", args={"limit": COUNT, "export_id": Int(1, MAX_U32), "path": FilePath()})
 async def trace_load(call: Call) -> dict[str, Any]:
     """Read an export back, from the state store by `export_id` or from a file by `path`
     (off the event loop: it may be large)."""
@@ -96,7 +99,6 @@ async def trace_load(call: Call) -> dict[str, Any]:
 
 
 def _path(call: Call, default: str | None = None) -> Path:
-    from ..server import is_loopback         # not at the top: server.py imports the handlers
     config = call.server.config
     base = (Path(config.state_dir) / TRACE_DIR).resolve() if config.state_dir else None
     name = call.str("path", default)

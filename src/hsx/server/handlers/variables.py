@@ -14,26 +14,28 @@ from hsx.debug.variables import DEFAULT_PAGE
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
+from ..schema import MAX_TEXT, MAX_U32, PID, Int, Num, OneOf, Str
 from .debug import controlled_pid, debugger
 
 group = Group("variables", features=("variables", "expressions"))
+FRAME = {"frame|frame_id": Int(0, MAX_FRAMES - 1)}
 
 
 def _frame(call: Call) -> int:
     return call.int("frame", 0, min=0, max=MAX_FRAMES - 1, aliases=("frame_id",))
 
 
-@group.command("frame.variables", "locals", "variables")
+@group.command("frame.variables", "locals", "variables",
+               args={"pid": PID, **FRAME, "scope": Str(choices=tuple(SCOPES))})
 def frame_variables(call: Call) -> dict[str, Any]:
     """Arguments, locals, globals and registers of a frame (`scope` picks one)."""
     pid = call.task().pid
     scope = call.str("scope", "all")
-    if scope not in SCOPES:
-        raise bad_argument(f"'scope' must be one of {', '.join(SCOPES)}, not {scope!r}")
     return {"variables": debugger(call).frame_variables(pid, _frame(call), scope)}
 
 
-@group.command("variables.expand", "expand")
+@group.command("variables.expand", "expand", args={
+    "ref": Int(1, MAX_U32), "start": Int(0, MAX_U32), "count": Int(1, 10_000)})
 def variables_expand(call: Call) -> dict[str, Any]:
     """The children of an expandable value (`ref` from a listing): fields, a page of
     array elements (`start`, `count`), or what a pointer points to."""
@@ -43,7 +45,8 @@ def variables_expand(call: Call) -> dict[str, Any]:
                                                         max=10_000))}
 
 
-@group.command("evaluate", "eval", "print")
+@group.command("evaluate", "eval", "print",
+               args={"pid": PID, **FRAME, "expr|expression": Str(MAX_TEXT, empty=False)})
 def evaluate(call: Call) -> dict[str, Any]:
     """A C expression in a frame: its value, type and (for aggregates) a `ref`."""
     pid = call.task().pid
@@ -51,14 +54,16 @@ def evaluate(call: Call) -> dict[str, Any]:
                                               call.str("expr", aliases=("expression",)))}
 
 
-@group.command("set", "var.set", "variables.set", writes=True)
+@group.command("set", "var.set", "variables.set", writes=True, args={
+    "pid": PID, **FRAME, "lvalue|target|name|var": Str(MAX_TEXT, empty=False),
+    "value": OneOf((Str(MAX_TEXT), Int(-2 ** 64, 2 ** 64), Num(-1e308, 1e308)))})
 def set_variable(call: Call) -> dict[str, Any]:
     """Store `value` (a C expression) into `lvalue` (a variable, field, element or
     register) in a frame; the PID lock is needed."""
     pid = controlled_pid(call)
     target = call.str("lvalue", aliases=("target", "name", "var"))
-    value = call.args.get("value")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+    value = call.field("value")
+    if value is None:
         raise bad_argument("'value' must be a C expression (a string) or a number")
     return {"result": debugger(call).assign(pid, _frame(call), target,
                                             value if isinstance(value, str) else repr(value))}

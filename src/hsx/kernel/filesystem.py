@@ -3,11 +3,15 @@
 Every guest path is resolved inside `root`; a path that would leave it (`..`, a
 symlink pointing out, a drive letter) is refused.  A leading `/` means the sandbox
 root, so `/hello.txt` and `hello.txt` name the same file.  Results follow the SVC
-convention: a non-negative count or descriptor, or a negative errno.
+convention: a non-negative count or descriptor, or a negative errno -- including every
+error the host reports (a name too long, a file deleted or replaced by a directory
+underneath an open descriptor, a full disk, permission denied), which fails that one
+call and nothing else.
 """
 from __future__ import annotations
 
 import errno
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +24,19 @@ FIRST_FD = 3                  # 0, 1, 2 are stdio, served by mailboxes
 
 class SandboxError(Exception):
     """A guest path that is malformed or escapes the sandbox."""
+
+
+def _host_errors(method):
+    """A host OS error becomes the call's -errno; the task goes on."""
+    @functools.wraps(method)
+    def guarded(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except OSError as error:
+            return -(error.errno or errno.EIO)
+        except (ValueError, RuntimeError):          # a NUL in a path, a symlink loop
+            return -errno.EINVAL
+    return guarded
 
 
 @dataclass
@@ -60,6 +77,7 @@ class SandboxFS:
         return candidate
 
     # -- descriptors -------------------------------------------------------------------
+    @_host_errors
     def open(self, pid: int, guest_path: str, flags: int = 0) -> int:
         try:
             path = self.resolve(guest_path)
@@ -86,6 +104,7 @@ class SandboxFS:
                                     writable=bool(access & O_WRONLY), append=bool(flags & O_APPEND))
         return fd
 
+    @_host_errors
     def read(self, pid: int, fd: int, length: int) -> bytes | int:
         handle = self._file(pid, fd)
         if handle is None or not handle.readable:
@@ -96,6 +115,7 @@ class SandboxFS:
         handle.position += len(data)
         return data
 
+    @_host_errors
     def write(self, pid: int, fd: int, data: bytes) -> int:
         handle = self._file(pid, fd)
         if handle is None or not handle.writable:
@@ -124,6 +144,7 @@ class SandboxFS:
         self._tasks.pop(pid, None)
 
     # -- directory operations ----------------------------------------------------------
+    @_host_errors
     def listdir(self, guest_path: str = "/") -> bytes | int:
         """Newline-separated sorted names in a directory (directories end with '/')."""
         try:
@@ -135,12 +156,15 @@ class SandboxFS:
         names = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
         return "\n".join(names).encode()
 
+    @_host_errors
     def delete(self, guest_path: str) -> int:
         return self._path_op(guest_path, lambda p: p.rmdir() if p.is_dir() else p.unlink())
 
+    @_host_errors
     def mkdir(self, guest_path: str) -> int:
         return self._path_op(guest_path, lambda p: p.mkdir(), must_exist=False)
 
+    @_host_errors
     def rename(self, old: str, new: str) -> int:
         try:
             source, target = self.resolve(old), self.resolve(new)

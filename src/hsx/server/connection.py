@@ -98,7 +98,10 @@ class Connection(asyncio.Protocol):
             assert isinstance(line, bytes)
             if not line.strip():
                 continue
-            outcome = self.server.handle_line(self, line)
+            try:
+                outcome = self.server.handle_line(self, line)
+            except Exception as error:       # a bug: answer it and keep the connection
+                outcome = self.server.internal_failure("request handling", error)
             if isinstance(outcome, dict):
                 self.send(outcome)
             else:

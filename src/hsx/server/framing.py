@@ -3,12 +3,16 @@
 The splitter never buffers more than `max_line` bytes: the tail of an oversized line is
 dropped as it arrives, so a 10 MiB line costs the server 1 MiB at most and the
 connection stays usable afterwards.  Decoding turns every kind of bad input into a
-`RequestError` with a stable code instead of an exception that would end the connection.
+`RequestError` with a stable code instead of an exception that would end the connection:
+JSON nested deeper than `MAX_NESTING` (which would otherwise exhaust the parser's
+recursion), strings holding lone UTF-16 surrogates (`"\ud800"`, which no reply could
+carry back), numbers too long to convert.
 """
 from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, Iterator
 
 import orjson
@@ -17,6 +21,8 @@ from .errors import RequestError
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
+MAX_NESTING = 32                 # arrays and objects inside one another in a request
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 TOO_LONG = object()         # yielded by LineSplitter in place of an oversized line
 
@@ -42,7 +48,7 @@ def encode(message: dict[str, Any]) -> bytes:
         text = _encoder.encode(message)
     except ValueError:
         text = _encoder.encode(_finite(message))
-    return (text + "\n").encode("utf-8")
+    return (text + "\n").encode("utf-8", "replace")     # a lone surrogate becomes "?"
 
 
 def _finite(value: Any) -> Any:
@@ -102,8 +108,12 @@ def decode_request(line: bytes) -> dict[str, Any]:
     """
     try:
         message = json.loads(line)
+    except RecursionError:
+        raise RequestError("bad_json", f"request nested deeper than {MAX_NESTING} "
+                           "levels") from None
     except (UnicodeDecodeError, ValueError) as error:
         raise RequestError("bad_json", f"request is not valid JSON: {error}") from None
+    _check_tree(message)
     if not isinstance(message, dict):
         raise RequestError("bad_request",
                            f"request must be a JSON object, not {type(message).__name__}")
@@ -114,6 +124,23 @@ def decode_request(line: bytes) -> dict[str, Any]:
             error.request_id, error.has_request_id = message["id"], True
         raise
     return message
+
+
+def _check_tree(message: Any) -> None:
+    """Refuse nesting past MAX_NESTING and lone surrogates in any key or string."""
+    pending = [(message, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_NESTING:
+                raise RequestError("bad_json", f"request nested deeper than {MAX_NESTING} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+        elif isinstance(item, str) and not item.isascii():
+            found = _SURROGATE.search(item)
+            if found:
+                raise RequestError("bad_json", "request holds a lone UTF-16 surrogate "
+                                   f"(\\u{ord(found.group()):04x}), which is not text")
 
 
 def _check_envelope(message: dict[str, Any]) -> None:

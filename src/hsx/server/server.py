@@ -294,7 +294,12 @@ class Server:
             return self._error(RequestError(error.code, error.message), rid, has_id)
         if isinstance(error, MachineError):
             return self._error(RequestError("bad_argument", str(error)), rid, has_id)
-        self._internal_error(f"command {request.get('cmd')!r}", error)
+        return self.internal_failure(f"command {request.get('cmd')!r}", error, rid, has_id)
+
+    def internal_failure(self, where: str, error: BaseException, rid: Any = None,
+                         has_id: bool = False) -> dict[str, Any]:
+        """The reply to a request that hit a bug; the traceback goes to dmesg."""
+        self._internal_error(where, error)
         return self._error(RequestError("internal_error",
                                         f"{type(error).__name__}: {error}"), rid, has_id)
 

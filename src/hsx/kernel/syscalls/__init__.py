@@ -1,15 +1,20 @@
 """SVC dispatch for tasks under the kernel: one module object per SVC module number.
 
 Each module is a small class with `call(task, function) -> SvcStop | None`; the
-dispatcher routes by module number and answers ENOSYS for anything unknown.
+dispatcher routes by module number and answers ENOSYS for anything unknown.  A host
+error inside a call (an OSError the module did not map itself) becomes that call's
+negative errno in R0, and any other exception -EIO plus a `dmesg` error event: the task
+goes on and no other task notices.  Guest faults pass through to the machine.
 Register conventions and status codes are listed in docs/syscalls.md.
 """
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING, Protocol
 
 from hsx.isa.opcodes import HSX_ERR_ENOSYS
 from hsx.vm import Context, SvcStop
+from hsx.vm.signals import GuestFault
 
 if TYPE_CHECKING:
     from hsx.kernel.executive import Kernel
@@ -38,7 +43,20 @@ class Dispatcher:
         if task is None or task.ctx is not ctx or handler is None:
             ctx.regs[0] = HSX_ERR_ENOSYS
             return None
-        request = handler.call(task, function)
+        try:
+            request = handler.call(task, function)
+        except GuestFault:
+            raise
+        except OSError as error:
+            ctx.regs[0] = -(error.errno or errno.EIO) & 0xFFFFFFFF
+            return None
+        except Exception as error:          # a bug: fail this one call, keep the task
+            ctx.regs[0] = -errno.EIO & 0xFFFFFFFF
+            self.kernel.events.emit("dmesg", task.pid, {
+                "level": "error",
+                "message": f"SVC {module:#x}.{function:#x} failed: {type(error).__name__}: "
+                           f"{error}"})
+            return None
         if request is None and self.kernel.ready_changed:
             return SvcStop(PREEMPT)
         return request

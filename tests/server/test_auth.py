@@ -15,7 +15,7 @@ HSX = [sys.executable, "-m", "hsx"]
 
 
 @pytest.mark.parametrize("content, why", [
-    ("", "is empty"),
+    ("", "the file is empty"),
     ("\nsecret\n", "the first line is blank"),
     ("   \n", "the first line is blank"),
 ])

@@ -74,7 +74,8 @@ def test_shutdown_command_exits_zero(daemon, tmp_path):
     assert shell(port, "shutdown", cwd=tmp_path).returncode == 0
     assert proc.wait(timeout=10) == 0
     gone = shell(port, "ping", cwd=tmp_path)
-    assert gone.returncode == 2 and "cannot connect" in gone.stderr
+    assert gone.returncode == 2 and f"hsx: 127.0.0.1:{port}: no executive is listening" in gone.stderr
+    assert "start one with `hsx execd`" in gone.stderr
 
 
 def test_sigint_is_clean_too(daemon):

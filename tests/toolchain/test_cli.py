@@ -96,7 +96,7 @@ def test_link_rejects_bad_objects_and_options(run):
     result = run("link", "junk.hxo", "-o", "x.hxe")
     assert result.exit_code == 1 and result.output.startswith("hsx: junk.hxo: not a JSON object")
     result = run("link", "missing.hxo", "-o", "x.hxe")
-    assert result.exit_code == 1 and "missing.hxo: cannot read" in result.output
+    assert result.exit_code == 2 and result.output.startswith("hsx: missing.hxo: no such file\n")
     result = run("link", "junk.hxo", "-o", "x.hxe", "--req-cap", "lots")
     assert result.exit_code == 2
     write("a.mvasm", "RET\n")
@@ -107,8 +107,8 @@ def test_link_rejects_bad_objects_and_options(run):
 
 def test_asm_missing_source(run):
     result = run("asm", "nope.mvasm", "-o", "x.hxo")
-    assert result.exit_code == 1
-    assert result.output.startswith("cannot read nope.mvasm")
+    assert result.exit_code == 2
+    assert result.output.startswith("hsx: nope.mvasm: no such file\n  check the name")
 
 
 def test_include_dirs_option(run):

@@ -94,5 +94,6 @@ def test_usage_errors_are_clear(tmp_path):
     port = free_port()
     unreachable = subprocess.run([*HSX, "dbg", "--port", str(port), "--pid", "1", "--json",
                                   "regs"], capture_output=True, text=True, timeout=60)
-    assert unreachable.returncode == 2 and "cannot talk to the executive" in unreachable.stderr
+    assert unreachable.returncode == 2 and "no executive is listening" in unreachable.stderr
+    assert "start one with `hsx execd`" in unreachable.stderr
     assert "Traceback" not in unreachable.stderr

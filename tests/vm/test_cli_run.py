@@ -50,21 +50,23 @@ def test_guest_stdout_and_stderr(tmp_path):
     assert run(path) == (0, "out", "err\n")
 
 
-def test_fault_is_one_line_and_exit_70(tmp_path):
+def test_fault_names_the_task_and_where_and_exits_70(tmp_path):
     code, out, err = run(hxe(tmp_path, "LDI R1, 0", "LD R2, [R1+16]"))
     assert code == 70
-    assert err.count("\n") == 1 and err.startswith("hsx: fault: memory at pc 0x0004")
-    assert "addr 0x00000010" in err
+    first, hint = err.splitlines()
+    assert first.startswith("hsx: fault: prog (pid 1): memory at pc 0x0004")
+    assert "addr 0x00000010" in first and "no symbols" in hint
 
 
 def test_brk_without_debugger_exits_70(tmp_path):
     code, out, err = run(hxe(tmp_path, "BRK 9"))
-    assert code == 70 and err == "hsx: BRK 9 at pc 0x0000 with no debugger attached [prog, pid 1]\n"
+    assert code == 70 and err == ("hsx: prog (pid 1): BRK 9 at pc 0x0000 with no debugger "
+                                  "attached\n  debug it with `hsx dbg` to stop there\n")
 
 
 def test_max_steps(tmp_path):
     code, out, err = run(hxe(tmp_path, "ADDI R1, R1, 1", "JMP 0"), "--max-steps", "101")
-    assert code == 124 and err == "hsx: stopped after 101 instructions (--max-steps)\n"
+    assert code == 124 and err.startswith("hsx: --max-steps: stopped after 101 instructions\n")
 
 
 def test_stats(tmp_path):
@@ -74,12 +76,14 @@ def test_stats(tmp_path):
 
 @pytest.mark.parametrize("content,name", [(None, "missing.hxe"), (b"HSXE", "short.hxe"),
                                           (b"main: FOO R1\n", "bad.mvasm")])
-def test_load_errors_exit_2_with_one_line(tmp_path, content, name):
+def test_load_errors_exit_2_with_what_why_and_what_to_do(tmp_path, content, name):
     path = tmp_path / name
     if content is not None:
         path.write_bytes(content)
     code, out, err = run(str(path))
-    assert code == 2 and err.startswith(f"hsx: {path}: ") and err.count("\n") == 1
+    message = err.splitlines()[-2:] if name.endswith(".mvasm") else err.splitlines()
+    assert code == 2 and message[0].startswith(f"hsx: {path}: ")
+    assert len(message) == 2 and message[1].startswith("  ")
 
 
 def test_image_that_does_not_fit_is_a_load_error(tmp_path):
@@ -96,4 +100,4 @@ def test_several_files_run_together_and_the_first_gives_the_exit_code(tmp_path):
     b = hxe(tmp_path, "LDI R1, 0", "LD R2, [R1]", name="b.hxe")
     code, out, err = run(a, b, a)
     assert code == 5
-    assert err.startswith("hsx: fault: memory at pc 0x0004") and "[b, pid 2]" in err
+    assert err.startswith("hsx: fault: b (pid 2): memory at pc 0x0004")

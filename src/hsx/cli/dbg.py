@@ -19,6 +19,8 @@ import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
+from .errors import no_executive
+
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
@@ -91,7 +93,7 @@ async def _one_command(host, port, token, pid, app_name, line: str, *, start: bo
         click.echo(f"hsx: error {error.code}: {error.message}", err=True)
         return EXIT_ERROR
     except (ConnectionClosed, OSError, TimeoutError) as error:
-        click.echo(f"hsx: cannot talk to the executive on {host}:{port}: {error}", err=True)
+        no_executive(host, port, error).show()
         return EXIT_USAGE
     finally:
         await target.close()

@@ -7,6 +7,7 @@ that line; with `--port 0` it is how they learn the port).  SIGINT, SIGTERM and 
 from __future__ import annotations
 
 import asyncio
+import errno
 import signal
 import sys
 
@@ -15,8 +16,7 @@ import click
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
 from .engine import engine_option, resolve_engine
-
-EXIT_USAGE = 2
+from .errors import fail, port_in_use
 
 
 @click.command("execd")
@@ -48,12 +48,13 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     from hsx.server import ServerConfig
     if token_file is not None:
         if token is not None:
-            _fail("give --token or --token-file, not both")
+            fail("--token-file", "give --token or --token-file, not both")
         from hsx.server.auth import TokenFileError, read_token_file
         try:
             token = read_token_file(token_file)
         except TokenFileError as error:
-            _fail(str(error))
+            what, _, why = str(error).partition(": ")
+            fail(what, why or str(error), "put the secret on the file's first line")
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None,
                           engine=resolve_engine(engine))
@@ -68,10 +69,14 @@ async def _serve(config) -> int:
     try:
         server = Server(config)
         host, port = await server.start()
-    except (ValueError, OSError) as error:
-        _fail(str(error))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise port_in_use(config.host, config.port) from None
+        fail(f"{config.host}:{config.port}", (error.strerror or str(error)).lower())
+    except ValueError as error:
+        fail(f"--host {config.host}", str(error))
     except Exception as error:           # a startup image that cannot be loaded
-        _fail(f"{getattr(error, 'message', None) or error}")
+        fail("--load", f"{getattr(error, 'message', None) or error}")
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, server.request_shutdown)
@@ -80,7 +85,3 @@ async def _serve(config) -> int:
     await server.serve()
     return 0
 
-
-def _fail(message: str) -> None:
-    click.echo(f"hsx: {message}", err=True)
-    sys.exit(EXIT_USAGE)

@@ -6,6 +6,7 @@ import click
 from hsx import __version__
 from hsx.cli.cc import cc_command
 from hsx.cli.dbg import dbg_command
+from hsx.cli.errors import main as run_cli
 from hsx.cli.execd import execd_command
 from hsx.cli.run import run_command
 from hsx.cli.shell import shell_command
@@ -32,4 +33,4 @@ for command in (asm_command, link_command, disasm_command, run_command, cc_comma
 
 
 def main() -> None:
-    cli(prog_name="hsx")
+    run_cli(cli, prog_name="hsx")

@@ -5,6 +5,10 @@ same services (mailboxes, files, values, sleep) as under `hsx execd`.  Task outp
 to this process's stdout/stderr as it is written; stdin is fed to the first task that
 reads it.
 
+Tasks see a sandbox directory of their own as their file system (`--root` chooses
+another); the first time a task uses it, `hsx run` says where it is.  Problems are
+reported the way every `hsx` command reports them (`errors`), never as a traceback.
+
 Exit codes: the first task's exit status & 0xFF; 2 when a file cannot be loaded; 70 when
 the first task faults, or when tasks are left stuck (deadlock, BRK with no debugger);
 124 when --max-steps runs out.  Faults of other tasks are reported and the rest go on.
@@ -17,8 +21,10 @@ import time
 from pathlib import Path
 
 import click
+import platformdirs
 
 from hsx.image.model import HxeImage
+from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import PROFILES, get_profile
@@ -26,40 +32,54 @@ from hsx.kernel.runner import run_to_completion
 from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
+from . import faults
 from .engine import engine_option, resolve_engine
+from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
 
-EXIT_LOAD_ERROR = 2
-EXIT_FAULT = 70
-EXIT_MAX_STEPS = 124
-
-
-def _fail(message: str, code: int) -> None:
-    sys.stdout.flush()
-    click.echo(f"hsx: {message}", err=True)
-    sys.exit(code)
+EXIT_LOAD_ERROR = EXIT_USAGE
+EXIT_FAULT = EXIT_GUEST
+MAX_DIAGNOSTICS = 20
 
 
-def _build(path: str) -> HxeImage:
-    """An image from .hxe, or built on the fly from .mvasm or .c."""
+def default_root() -> Path:
+    """Where guests' files live unless --root says otherwise: never the user's own files."""
+    return platformdirs.user_data_path("hsx") / "sandbox"
+
+
+def _build(path: str) -> tuple[HxeImage, SymbolTable | None]:
+    """An image (and its symbols, when known) from .hxe, or built from .mvasm or .c."""
     from hsx.image.errors import ImageError
-    from hsx.image.hxe import read_hxe_file
+    from hsx.image.hxe import normalize_app_name, read_hxe_file
+    from hsx.image.sym import SymbolFileError, load_sym
     from hsx.toolchain.diagnostics import ToolchainError
-    suffix = Path(path).suffix.lower()
-    if not Path(path).is_file():
-        _fail(f"{path}: no such file", EXIT_LOAD_ERROR)
+    source = input_file(path, hint="hsx run takes .hxe images and .mvasm or .c sources")
+    suffix = source.suffix.lower()
     try:
         if suffix == ".mvasm":
-            from hsx.toolchain.build import build_file
-            return build_file(path)
+            from hsx.toolchain.build import assemble_file, link_objects
+            return link_objects([assemble_file(source)],
+                                app_name=normalize_app_name(source.stem))
         if suffix == ".c":
-            from hsx.toolchain.cc import build_c_file
-            return build_c_file(path)
-        return read_hxe_file(path)
-    except (ImageError, ToolchainError, OSError) as exc:
-        lines = (exc.strerror if isinstance(exc, OSError) and exc.strerror
-                 else str(exc)).splitlines() or [type(exc).__name__]
-        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-        _fail(f"{path}: {lines[0]}{more}", EXIT_LOAD_ERROR)
+            from hsx.toolchain.cc.driver import Options, build_c
+            result, _ = build_c([path], Options(opt=2), normalize_app_name(source.stem))
+            return result.image, result.symbols
+        image = read_hxe_file(source)
+    except ToolchainError as exc:
+        lines = [str(d) for d in exc.diagnostics]
+        for line in lines[:MAX_DIAGNOSTICS]:
+            click.echo(line, err=True)
+        more = f" ({len(lines)} problems)" if len(lines) > 1 else ""
+        fail(path, f"the build failed{more}", "fix the problems above and run it again")
+    except ImageError as exc:
+        fail(path, f"not a valid HXE image ({exc})",
+             "hsx run takes .hxe images and .mvasm or .c sources")
+    except OSError as exc:
+        fail(path, (exc.strerror or str(exc)).lower())
+    try:
+        sym = source.with_suffix(".sym")
+        return image, load_sym(sym) if sym.is_file() else None
+    except (SymbolFileError, OSError):
+        return image, None                 # a broken .sym only costs the names
 
 
 def _write(task: Task, fd: int, data: bytes) -> None:
@@ -107,14 +127,15 @@ class _StdinPump:
 
 
 @click.command("run")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Stop after N instructions in all (exit code 124).")
 @click.option("--stats", is_flag=True, help="Print instructions=N seconds=S to stderr at the end.")
 @click.option("--state-dir", type=click.Path(file_okay=False), default=None,
               help="Where persistent values are kept (default: not kept).")
-@click.option("--root", type=click.Path(file_okay=False), default=".",
-              show_default=True, help="Directory tasks see as their file system.")
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="Directory tasks see as their file system (default: a sandbox of hsx's "
+                   "own, named on first use; never the current directory).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="development",
               show_default=True, help="Resource limits.")
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
@@ -122,43 +143,54 @@ class _StdinPump:
                    "one-instruction interleaving; larger runs faster).")
 @engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
-                state_dir: str | None, root: str, profile: str, quantum: int,
+                state_dir: str | None, root: str | None, profile: str, quantum: int,
                 engine: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
     """
-    images = [(path, _build(path)) for path in files]
-    kernel = Kernel(profile=get_profile(profile), fs_root=root, state_dir=state_dir,
-                    output=_write, engine=resolve_engine(engine))
+    images = [(path, *_build(path)) for path in files]
+    sandbox = Path(root) if root is not None else default_root()
+    try:
+        kernel = Kernel(profile=get_profile(profile), fs_root=sandbox, state_dir=state_dir,
+                        output=_write, engine=resolve_engine(engine))
+    except OSError as exc:
+        fail(str(sandbox), f"cannot use it as the guests' file system: "
+             f"{(exc.strerror or str(exc)).lower()}", "choose another directory with --root")
+    if root is None:
+        kernel.fs.on_first_use = lambda where: report(
+            "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)
     tasks = []
-    for path, image in images:
+    symbols: dict[int, SymbolTable | None] = {}
+    for path, image, table in images:
         try:
             tasks.append(kernel.load(image, name=image.app_name or Path(path).stem))
             kernel.set_quantum(tasks[-1].pid, quantum)
+            symbols[tasks[-1].pid] = table
         except KernelError as exc:
             kernel.shutdown()
-            _fail(f"{path}: {exc}", EXIT_LOAD_ERROR)
+            fail(path, exc.message)
     trapped: set[int] = set()
-    kernel.events.subscribe(lambda event: _report_fault(kernel, event), {"fault"})
+    kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols), {"fault"})
     kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped), {"debug_break"})
     started = time.perf_counter()
     try:
         outcome = run_to_completion(kernel, max_instructions=max_steps)
+        stuck = faults.deadlock_report(kernel, tasks)       # before shutdown ends them
     finally:
         seconds = time.perf_counter() - started
         kernel.shutdown()
     if stats:
         sys.stdout.flush()
         click.echo(f"instructions={outcome.instructions} seconds={seconds:.6f}", err=True)
-    sys.exit(_exit_code(outcome.reason, outcome.instructions, tasks, trapped))
+    sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped))
 
 
-def _report_fault(kernel: Kernel, event) -> None:
+def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None]) -> None:
     task = kernel.tasks[event.pid]
-    sys.stdout.flush()
-    click.echo(f"hsx: fault: {task.fault.describe()} [{task.app_name}, pid {task.pid}]", err=True)
+    first, *frames = faults.fault_report(task, symbols.get(task.pid))
+    report("fault", first, "\n".join(line.strip() for line in frames) or None)
 
 
 def _report_trap(kernel: Kernel, event, trapped: set[int]) -> None:
@@ -167,22 +199,22 @@ def _report_trap(kernel: Kernel, event, trapped: set[int]) -> None:
         return
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
-    sys.stdout.flush()
-    click.echo(f"hsx: BRK {event.data.get('code', 0)} at pc 0x{event.data['pc']:04X} with no "
-               f"debugger attached [{task.app_name}, pid {task.pid}]", err=True)
+    report(f"{task.app_name} (pid {task.pid})",
+           f"BRK {event.data.get('code', 0)} at pc 0x{event.data['pc']:04X} with no debugger "
+           "attached", "debug it with `hsx dbg` to stop there")
     kernel.post(lambda: kernel.kill(event.pid))
 
 
-def _exit_code(reason: str, instructions: int, tasks: list[Task], trapped: set[int]) -> int:
+def _exit_code(stuck: list[str], reason: str, instructions: int, tasks: list[Task],
+               trapped: set[int]) -> int:
     first = tasks[0]
     if reason == "max_instructions":
-        click.echo(f"hsx: stopped after {instructions} instructions (--max-steps)", err=True)
+        report("--max-steps", f"stopped after {instructions} instructions",
+               "raise --max-steps, or leave it out to run until the tasks end")
         return EXIT_MAX_STEPS
     if reason in ("deadlock", "paused"):
-        stuck = [t for t in tasks if not t.ended]
-        what = ", ".join(f"{t.app_name} ({t.state.value})" for t in stuck)
-        why = "stopped at a BRK with no debugger" if reason == "paused" else "waiting for ever"
-        click.echo(f"hsx: {why}: {what}", err=True)
+        head, *waiting = stuck
+        report(head.rstrip(":"), None, "\n".join(line.strip() for line in waiting) or None)
         return EXIT_FAULT
     if first.state is TaskState.FAULTED or first.pid in trapped:
         return EXIT_FAULT

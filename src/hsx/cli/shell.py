@@ -22,6 +22,8 @@ from typing import Any
 
 import click
 
+from hsx.cli.errors import no_executive
+
 from hsx.client import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -215,8 +217,7 @@ def shell_command(host: str, port: int, token: str | None, as_json: bool, timeou
         click.echo(f"hsx: error {error.code}: {error.message}", err=True)
         sys.exit(EXIT_ERROR)
     except OSError as error:
-        click.echo(f"hsx: cannot connect to {host}:{port}: {error}", err=True)
-        sys.exit(EXIT_CONNECTION)
+        raise no_executive(host, port, error) from None
     try:
         with client:
             code = run_one(client, list(command), as_json, follow=True) if command \

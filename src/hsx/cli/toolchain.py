@@ -1,7 +1,9 @@
 """`hsx asm`, `hsx link` and `hsx disasm`.
 
 Problems are printed one per line on stderr as `file:line:col: message` (or
-`module: message`) and the command exits with status 1; no tracebacks.
+`module: message`) and the command exits with status 1; no tracebacks.  An input file
+that is missing or not a file is reported like every `hsx` command does (`errors`), with
+status 2.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from hsx.image.sym import SymbolFileError, load_sym, write_sym
 from hsx.toolchain.build import assemble_file, link_modules
 from hsx.toolchain.diagnostics import ToolchainError
 from hsx.toolchain.disassembler import listing, to_mvasm
+
+from .errors import input_file
 
 
 def _fail(lines: list[str]) -> None:
@@ -53,7 +57,7 @@ def _run(action) -> None:
 
 
 @click.command("asm")
-@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="OUT.hxo (default: SOURCE with .hxo), or OUT.hxe to link as well.")
 @click.option("-I", "--include-dir", "include_dirs", multiple=True,
@@ -62,6 +66,7 @@ def _run(action) -> None:
 def asm_command(source: Path, output: Path | None, include_dirs: tuple[Path, ...]) -> None:
     """Assemble an MVASM file to an object (.hxo) or a linked image (.hxe + .sym)."""
     out = output or source.with_suffix(".hxo")
+    input_file(source)
 
     def action() -> None:
         module = assemble_file(source, [str(d) for d in include_dirs])
@@ -75,8 +80,7 @@ def asm_command(source: Path, output: Path | None, include_dirs: tuple[Path, ...
 
 
 @click.command("link")
-@click.argument("objects", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("objects", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The image to write (.hxe).")
 @click.option("--sym", type=click.Path(dir_okay=False, path_type=Path),
@@ -94,6 +98,8 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
         caps = int(req_cap, 0)
     except ValueError:
         raise click.BadParameter(f"not an integer: {req_cap!r}", param_hint="--req-cap")
+    for path in objects:
+        input_file(path)
 
     def action() -> None:
         modules = [load_hxo(path) for path in objects]
@@ -104,7 +110,7 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
 
 
 @click.command("disasm")
-@click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("image", type=click.Path(path_type=Path))
 @click.option("--sym", type=click.Path(dir_okay=False, path_type=Path),
               help="Symbol file (default: IMAGE with .sym, if it exists).")
 @click.option("--mvasm", is_flag=True, help="Print MVASM that reassembles to the same image.")
@@ -112,6 +118,7 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
               help="Write to this file instead of stdout.")
 def disasm_command(image: Path, sym: Path | None, mvasm: bool, output: Path | None) -> None:
     """List an .hxe image (v1 or v2): addresses, words, instructions and symbols."""
+    input_file(image)
 
     def action() -> None:
         hxe = read_hxe_file(image)

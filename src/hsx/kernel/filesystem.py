@@ -15,6 +15,7 @@ import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 # Open flags (include/hsx_fs.h).  0 keeps the prior behaviour: read/write, create.
 O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND = 0x01, 0x02, 0x03, 0x04, 0x08, 0x10
@@ -29,9 +30,12 @@ class SandboxError(Exception):
 def _host_errors(method):
     """A host OS error becomes the call's -errno; the task goes on."""
     @functools.wraps(method)
-    def guarded(*args, **kwargs):
+    def guarded(self, *args, **kwargs):
+        if self.on_first_use is not None:
+            announce, self.on_first_use = self.on_first_use, None
+            announce(self.root)
         try:
-            return method(*args, **kwargs)
+            return method(self, *args, **kwargs)
         except OSError as error:
             return -(error.errno or errno.EIO)
         except (ValueError, RuntimeError):          # a NUL in a path, a symlink loop
@@ -62,6 +66,8 @@ class SandboxFS:
         self.root.mkdir(parents=True, exist_ok=True)
         self.max_open_per_task = max_open_per_task
         self._tasks: dict[int, _TaskFiles] = {}
+        # called once, with the root, when a task first uses the file system
+        self.on_first_use: Callable[[Path], None] | None = None
 
     # -- paths -------------------------------------------------------------------------
     def resolve(self, guest_path: str) -> Path:

@@ -54,11 +54,10 @@ def read_token_file(path: str | os.PathLike) -> str:
         raise TokenFileError(f"token file {path}: {error.strerror or error}") from None
     lines = text.splitlines()
     if not lines:
-        raise TokenFileError(f"token file {path} is empty: put the secret on its first line")
+        raise TokenFileError(f"token file {path}: the file is empty")
     token = lines[0].strip()
     if not token:
-        raise TokenFileError(f"token file {path}: the first line is blank; put the secret "
-                             "on the first line")
+        raise TokenFileError(f"token file {path}: the first line is blank")
     return token
 
 

@@ -261,6 +261,11 @@ class MailboxManager:
         self._stdio[pid] = stdio
         return stdio
 
+    def target_of(self, pid: int, handle: int) -> str | None:
+        """The mailbox a task's handle refers to, as people write it (`app:x`)."""
+        found = self._handles.get(pid, {}).get(handle)
+        return str(found.descriptor.target) if found is not None else None
+
     def stdio_handle(self, pid: int, fd: int) -> int | None:
         """The handle behind fd 0/1/2 of a task, or None."""
         stdio = self._stdio.get(pid)

@@ -1,0 +1,161 @@
+"""One voice for errors across `hsx` commands (issue 17, group 8), and `hsx run`'s
+sandbox of its own (group 7): `hsx: WHAT: WHY`, then what to do, documented exit codes."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from hsx.cli import errors
+from hsx.cli.main import cli
+
+HSX = [sys.executable, "-m", "hsx"]
+
+
+def invoke(*args, env=None):
+    result = CliRunner().invoke(cli, list(args), env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+COMMANDS = [("run", "{}"), ("asm", "{}"), ("disasm", "{}"), ("link", "{}", "-o", "x.hxe")]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_missing_file_is_said_the_same_way_by_every_command(tmp_path, command):
+    path = tmp_path / "nope.hxe"
+    code, out, err = invoke(*(a.format(path) for a in command))
+    assert code == errors.EXIT_USAGE
+    assert err == f"hsx: {path}: no such file\n  check the name and the directory you are in\n"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_dev_null_and_directories_are_not_files(tmp_path, command):
+    code, _, err = invoke(*(a.format("/dev/null") for a in command))
+    assert code == 2 and err.startswith("hsx: /dev/null: not a regular file")
+    code, _, err = invoke(*(a.format(tmp_path) for a in command))
+    assert code == 2 and err.startswith(f"hsx: {tmp_path}: is a directory, not a file")
+
+
+def test_a_port_in_use_says_so_and_what_to_do(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([*HSX, "execd", "--port", str(port), "--root", str(tmp_path)],
+                              capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"hsx: 127.0.0.1:{port}: the port is already in use\n")
+    assert "--port" in done.stderr
+
+
+DEADLOCK = """
+.data
+chan: .asciz "app:nobody"
+buf: .zero 16
+.text
+.entry start
+start:
+    LDI32 R1, chan
+    LDI R2, 0
+    SVC MOD=5, FN=0          ; OPEN
+    LDI32 R2, buf
+    LDI R3, 16
+    LDI32 R4, 0xFFFF         ; wait for ever
+    LDI R5, 0
+    SVC MOD=5, FN=3          ; RECV: nobody sends
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+def test_a_deadlock_lists_each_task_and_what_it_waits_for(tmp_path):
+    source = tmp_path / "waiter.mvasm"
+    source.write_text(DEADLOCK)
+    code, _, err = invoke("run", str(source), "--root", str(tmp_path / "fs"))
+    assert code == errors.EXIT_GUEST
+    assert err.splitlines() == [
+        "hsx: no task can go on (deadlock)",
+        "  waiter (pid 1) waits to receive from mailbox app:nobody, which nobody sends to"]
+
+
+CRASH = """
+.text
+.entry start
+start:
+    CALL outer
+    LDI R0, 0
+    SVC MOD=1, FN=0
+outer:
+    PUSH R14
+    MOV R14, R15
+    CALL inner
+    POP R14
+    RET
+inner:
+    PUSH R14
+    MOV R14, R15
+    LDI R1, 0
+    LD R2, [R1+16]           ; the null page: a fault
+    POP R14
+    RET
+"""
+
+
+def test_a_fault_names_the_function_the_line_and_the_callers(tmp_path):
+    source = tmp_path / "crash.mvasm"
+    source.write_text(CRASH)
+    code, _, err = invoke("run", str(source), "--root", str(tmp_path / "fs"))
+    lines = err.splitlines()
+    assert code == errors.EXIT_GUEST
+    assert lines[0].startswith("hsx: fault: crash (pid 1): memory at pc ")
+    assert [line.split(" in ")[1] for line in lines[1:4]] == [
+        "inner at crash.mvasm:18", "outer at crash.mvasm:11", "start at crash.mvasm:5"]
+
+
+def test_hsx_run_never_uses_the_current_directory_as_the_guests_root(tmp_path, monkeypatch):
+    precious = tmp_path / "notes.txt"
+    precious.write_text("mine")
+    source = tmp_path / "deleter.mvasm"
+    source.write_text("""
+.data
+name: .asciz "notes.txt"
+.text
+.entry start
+start:
+    LDI32 R1, name
+    SVC MOD=4, FN=0x0B       ; DELETE notes.txt
+    SVC MOD=1, FN=0
+""")
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data"
+    code, _, err = invoke("run", "deleter.mvasm", env={"XDG_DATA_HOME": str(data)})
+    assert precious.read_text() == "mine"
+    assert code == 0xFE                       # -ENOENT: not in the sandbox
+    sandbox = data / "hsx" / "sandbox"
+    assert err == (f"hsx: guest files: in {sandbox}\n"
+                   "  choose another directory with --root\n")
+    assert sandbox.is_dir()
+
+
+def test_anything_unexpected_is_one_line_not_a_traceback(capsys):
+    @click.command()
+    def broken():
+        raise RuntimeError("boom")
+
+    with pytest.raises(SystemExit) as done:
+        errors.main(broken, args=[], prog_name="hsx")
+    assert done.value.code == errors.EXIT_GUEST
+    err = capsys.readouterr().err
+    assert err.startswith("hsx: internal error: RuntimeError: boom\n") and "Traceback" not in err
+
+
+def test_the_documented_exit_codes_are_the_helpers():
+    docs = (Path(__file__).parents[1] / "docs" / "cli.md").read_text()
+    for name in ("EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_GUEST", "EXIT_MAX_STEPS",
+                 "EXIT_INTERRUPTED"):
+        assert f"| {getattr(errors, name)} |" in docs, name

@@ -1,7 +1,8 @@
 """The C compiler back end (clang -> LLVM IR -> MVASM), see docs/c-compiler.md.
 
     reader    LLVM IR (via llvmlite, plus irtext for what it does not expose)
-    isel      instruction selection to machine IR over virtual registers
+    isel      instruction selection to machine IR over virtual registers (a package,
+              one module per concern)
     regalloc  linear-scan register allocation with spilling
     frame     frame layout, prologue and epilogue (docs/abi.md)
     emit      MVASM text

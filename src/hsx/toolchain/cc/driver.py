@@ -224,7 +224,7 @@ def _runtime_sources() -> list[Path]:
 def _fingerprint(soft_float: bool) -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for path in sorted(here.glob("*.py")) + _runtime_sources() + \
+    for path in sorted(here.rglob("*.py")) + _runtime_sources() + \
             sorted((lib_dir() / "include").glob("*.h")) + \
             [lib_dir() / "crt0.mvasm", lib_dir() / "crtend.mvasm"]:
         h.update(path.name.encode())

@@ -245,7 +245,8 @@ class _Allocator:
 
 
 def _rewrite_spills(mf: MFunction, spilled: set[VReg]) -> None:
-    slots = {v: mf.slot(4, 4, "spill", name=f"spill{v.id}") for v in spilled}
+    slots = {v: mf.slot(4, 4, "spill", name=f"spill{v.id}")
+             for v in sorted(spilled, key=lambda v: v.id)}      # reproducible frames
     for block in mf.blocks:
         out: list[MInst] = []
         for inst in block.insts:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .mir import R, VReg
+from ..mir import R, VReg
 
 if TYPE_CHECKING:
-    from .isel import Selector
+    from .core import SelectorBase as Selector
 
 ARITHMETIC = {("fadd", 32): "FADDS", ("fsub", 32): "FSUBS", ("fmul", 32): "FMULS",
               ("fdiv", 32): "FDIVS", ("fadd", 64): "DADD", ("fsub", 64): "DSUB",

@@ -1,0 +1,353 @@
+"""LLVM intrinsics other than floating point (floating.py): memcpy/memmove/memset,
+varargs, stack save/restore, traps, min/max and three-way compares, abs, funnel shifts
+and rotates, bit counts, byte swaps, overflow and saturating arithmetic."""
+from __future__ import annotations
+
+from ..mir import SP, fits12
+from ..reader import Instr
+from ..types import Type
+from .core import SelectorBase, int_bits
+
+IGNORED_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.va_end",
+                      "llvm.experimental.noalias.scope.decl", "llvm.invariant.",
+                      "llvm.donothing", "llvm.sideeffect", "llvm.prefetch",
+                      "llvm.var.annotation", "llvm.codeview.", "llvm.pseudoprobe")
+
+
+class IntrinsicOps(SelectorBase):
+    """Calls of `llvm.*` functions (dispatch, and the integer and memory ones)."""
+
+    def _intrinsic(self, i: Instr, name: str, args: list) -> None:
+        if name.startswith(IGNORED_INTRINSICS):
+            return
+        base = name.split(".")[1]
+        if ".with.overflow." in name:
+            handler = lambda i, args: self._overflow(i, args, base)   # noqa: E731
+        elif ".sat." in name:
+            handler = lambda i, args: self._saturating(i, args, base)  # noqa: E731
+        elif name.startswith("llvm.is.constant."):
+            handler = self.intr_is_constant
+        else:
+            handler = getattr(self, "intr_" + base, None)
+        if handler is None:
+            raise self.error(f"unsupported intrinsic {name}", i)
+        handler(i, args)
+
+    def intr_memcpy(self, i: Instr, args: list) -> None:
+        self._mem_intrinsic(i, args, "memcpy")
+
+    def intr_memmove(self, i: Instr, args: list) -> None:
+        self._mem_intrinsic(i, args, "memmove")
+
+    def intr_memset(self, i: Instr, args: list) -> None:
+        self._mem_intrinsic(i, args, "memset")
+
+    def _mem_intrinsic(self, i: Instr, args: list, func: str) -> None:
+        dst, src, length = args[:3]
+        size = self.imm_of(length, int_bits(length.ty), False)
+        if func == "memcpy" and size is not None and size <= 32:
+            self.copy_memory(self.get1(dst), self.get1(src), size)
+            return
+        byte = self.imm_of(src, 8, False) if func == "memset" else None
+        if byte is not None and size is not None and size <= 32:
+            d = self.get1(dst)
+            fill = self.li(byte * 0x01010101)
+            off = 0
+            for width, store in ((4, "ST"), (2, "STH"), (1, "STB")):
+                while size - off >= width:
+                    self.emit("store", [], [fill, d], (store, off, None))
+                    off += width
+            return
+        n = self.get(length)[0]
+        value = self.get1(src) if func != "memset" else self.zext(self.get1(src), 8)
+        self.libcall(func, [self.get1(dst), value, n], 1)
+
+    def intr_va_start(self, i: Instr, args: list) -> None:
+        base, slot, off = self.address(args[0])
+        area = self.new()
+        self.emit("vastart", [area], [], (8 + self.mf.incoming_stack,))
+        self._mem("store", "ST", area, base, slot, off)
+
+    def intr_va_copy(self, i: Instr, args: list) -> None:
+        dst, src = args[:2]
+        t = self.new()
+        sb, ss, so = self.address(src)
+        self._mem("load", "LD", t, sb, ss, so)
+        db, ds, do = self.address(dst)
+        self._mem("store", "ST", t, db, ds, do)
+
+    def intr_ptrmask(self, i: Instr, args: list) -> None:
+        p = self.get1(args[0])
+        m = self.imm_of(args[1], 32, True)
+        if m is not None and fits12(m):
+            self.define(i, [self.alui("ANDI", p, m)])
+        else:
+            self.define(i, [self.alu("AND", p, self.get(args[1])[0])])
+
+    def intr_stacksave(self, i: Instr, args: list) -> None:
+        d = self.new()
+        self.emit("mov", [d], [SP])
+        self.define(i, [d])
+
+    def intr_stackrestore(self, i: Instr, args: list) -> None:
+        self.emit("stackrestore", [], [self.get1(args[0])])
+
+    def intr_trap(self, i: Instr, args: list) -> None:
+        self.emit("trap", [], [], (1,))
+
+    intr_debugtrap = intr_trap
+    intr_ubsantrap = intr_trap
+
+    def intr_expect(self, i: Instr, args: list) -> None:
+        self.define(i, self.get(args[0]))
+
+    def intr_is_constant(self, i: Instr, args: list) -> None:
+        self.define(i, [self.li(0)])
+
+    def intr_objectsize(self, i: Instr, args: list) -> None:
+        minimum = self.imm_of(args[1], 1, False)
+        self.define(i, self._int_result(i.ty, 0 if minimum else -1))
+
+    def _int_result(self, ty: Type, value: int) -> list:
+        if int_bits(ty) > 32:
+            return [self.li(value & 0xFFFFFFFF), self.li((value >> 32) & 0xFFFFFFFF)]
+        return [self.li(value)]
+
+    def _minmax(self, i: Instr, args: list, cond: str) -> None:
+        bits = int_bits(i.ty)
+        if bits > 32:
+            raise self.error(f"64-bit {i.opcode} intrinsic is not supported", i)
+        sign = cond[0] == "s"
+        a = self.ext(self.get1(args[0]), bits, sign)
+        b = self.ext(self.get1(args[1]), bits, sign)
+        c = self.new()
+        self.emit("setcc", [c], [a, b], (cond, None))
+        d = self.new()
+        self.emit("select", [d], [c, a, b])
+        self.define(i, [d])
+
+    def _three_way(self, i: Instr, args: list, sign: bool) -> None:
+        """llvm.scmp/ucmp: -1, 0 or 1 as a < b, a == b, a > b."""
+        bits = int_bits(args[0].ty)
+        if bits > 32:
+            raise self.error(f"64-bit {i.opcode} intrinsic is not supported", i)
+        a = self.ext(self.get1(args[0]), bits, sign)
+        b = self.ext(self.get1(args[1]), bits, sign)
+        prefix = "s" if sign else "u"
+        gt, lt = self.new(), self.new()
+        self.emit("setcc", [gt], [a, b], (prefix + "gt", None))
+        self.emit("setcc", [lt], [a, b], (prefix + "lt", None))
+        low = self.alu("SUB", gt, lt)
+        self.define(i, [low, self.alui("ASRI", low, 31)] if int_bits(i.ty) > 32 else [low])
+
+    def intr_scmp(self, i, args):
+        self._three_way(i, args, True)
+
+    def intr_ucmp(self, i, args):
+        self._three_way(i, args, False)
+
+    def intr_smax(self, i, args):
+        self._minmax(i, args, "sgt")
+
+    def intr_smin(self, i, args):
+        self._minmax(i, args, "slt")
+
+    def intr_umax(self, i, args):
+        self._minmax(i, args, "ugt")
+
+    def intr_umin(self, i, args):
+        self._minmax(i, args, "ult")
+
+    def intr_abs(self, i: Instr, args: list) -> None:
+        bits = int_bits(i.ty)
+        if bits > 32:
+            lo, hi = self.get(args[0])
+            sign = self.alui("ASRI", hi, 31)
+            x = [self.alu("XOR", lo, sign), self.alu("XOR", hi, sign)]
+            d = [self.new(), self.new()]
+            self.emit("sub64", d, x + [sign, sign], early=True)
+            self.define(i, d)
+            return
+        a = self.sext(self.get1(args[0]), bits)
+        sign = self.alui("ASRI", a, 31)
+        self.define(i, [self.alu("SUB", self.alu("XOR", a, sign), sign)])
+
+    def _funnel(self, i: Instr, args: list, left: bool) -> None:
+        """llvm.fshl / llvm.fshr (rotates are funnel shifts of a value with itself)."""
+        bits = int_bits(i.ty)
+        amount = self.imm_of(args[2], bits, False)
+        if bits > 32:
+            self._funnel64(i, args, left, amount)
+            return
+        hi = self.get1(args[0])
+        lo = self.zext(self.get1(args[1]), bits)
+        if amount is not None:
+            n = amount % bits
+            if n == 0:
+                self.define(i, [hi if left else lo])
+                return
+            if not left:
+                n = bits - n
+            self.define(i, [self.alu("OR", self.alui("LSLI", hi, n),
+                                     self.alui("LSRI", lo, bits - n))])
+            return
+        n = self.get1(args[2])
+        n = self.alui("ANDI", n, bits - 1) if bits & (bits - 1) == 0 else \
+            self.alu("REMU", self.zext(n, bits), self.li(bits))
+        inv = self.alu("SUB", self.li(bits), n)
+        if left:
+            shifted = self.alu("OR", self.alu("LSL", hi, n), self.alu("LSR", lo, inv))
+            keep = hi
+        else:
+            shifted = self.alu("OR", self.alu("LSR", lo, n), self.alu("LSL", hi, inv))
+            keep = lo
+        if bits < 32:                 # a shift by `bits` already gives zero
+            self.define(i, [shifted])
+            return
+        zero = self.new()
+        self.emit("setcc", [zero], [n], ("eq", 0))
+        d = self.new()
+        self.emit("select", [d], [zero, keep, shifted])
+        self.define(i, [d])
+
+    def _funnel64(self, i: Instr, args: list, left: bool, amount: int | None) -> None:
+        if int_bits(i.ty) != 64 or amount is None:
+            raise self.error("funnel shifts of 64-bit values by a variable amount are "
+                             "not supported", i)
+        n = amount % 64
+        hi, lo = self.get(args[0]), self.get(args[1])
+        if n == 0:
+            self.define(i, hi if left else lo)
+            return
+        if not left:
+            n = 64 - n
+        a = self._shift64_const("shl", hi, n)
+        b = self._shift64_const("lshr", lo, 64 - n)
+        self.define(i, [self.alu("OR", a[0], b[0]), self.alu("OR", a[1], b[1])])
+
+    def intr_fshl(self, i, args):
+        self._funnel(i, args, True)
+
+    def intr_fshr(self, i, args):
+        self._funnel(i, args, False)
+
+    def _bit_count(self, i: Instr, args: list, routine: str) -> None:
+        """ctlz / cttz through runtime routines (lib/src/bits.mvasm)."""
+        bits = int_bits(i.ty)
+        regs = self.get(args[0])
+        if bits <= 32:
+            r = self.zext(regs[0], bits)
+            out = self.libcall(f"__hsx_{routine}si2", [r], 1)[0]
+            if routine == "clz" and bits < 32:
+                out = self.alui("ADDI", out, bits - 32)
+            elif routine == "ctz" and bits < 32:
+                limit = self.new()
+                self.emit("setcc", [limit], [out], ("ugt", bits))
+                d = self.new()
+                self.emit("select", [d], [limit, self.li(bits), out])
+                out = d
+            self.define(i, [out])
+            return
+        out = self.libcall(f"__hsx_{routine}di2", list(regs), 1)[0]
+        self.define(i, [out, self.li(0)])
+
+    def intr_ctlz(self, i, args):
+        self._bit_count(i, args, "clz")
+
+    def intr_cttz(self, i, args):
+        self._bit_count(i, args, "ctz")
+
+    def _popcount32(self, x):
+        """Population count of a 32-bit register, inline (parallel bit sums)."""
+        t = self.alu("AND", self.alui("LSRI", x, 1), self.li(0x55555555))
+        x = self.alu("SUB", x, t)
+        m = self.li(0x33333333)
+        x = self.alu("ADD", self.alu("AND", x, m), self.alu("AND", self.alui("LSRI", x, 2), m))
+        x = self.alu("AND", self.alu("ADD", x, self.alui("LSRI", x, 4)), self.li(0x0F0F0F0F))
+        return self.alui("LSRI", self.alu("MUL", x, self.li(0x01010101)), 24)
+
+    def intr_ctpop(self, i: Instr, args: list) -> None:
+        bits = int_bits(i.ty)
+        regs = self.get(args[0])
+        if bits <= 32:
+            self.define(i, [self._popcount32(self.zext(regs[0], bits))])
+        else:
+            total = self.alu("ADD", self._popcount32(regs[0]), self._popcount32(regs[1]))
+            self.define(i, [total, self.li(0)])
+
+    def _bswap32(self, x):
+        """Byte swap of a 32-bit register, inline."""
+        high = self.alu("OR", self.alui("LSRI", x, 24), self.alui("LSLI", x, 24))
+        mid = self.li(0xFF00)
+        low = self.alu("OR", self.alu("AND", self.alui("LSRI", x, 8), mid),
+                       self.alui("LSLI", self.alu("AND", x, mid), 8))
+        return self.alu("OR", high, low)
+
+    def intr_bswap(self, i: Instr, args: list) -> None:
+        bits = int_bits(i.ty)
+        regs = self.get(args[0])
+        if bits == 16:
+            r = regs[0]
+            self.define(i, [self.alu("OR", self.alui("ANDI", self.alui("LSRI", r, 8), 255),
+                                     self.alui("LSLI", r, 8))])
+        elif bits == 32:
+            self.define(i, [self._bswap32(regs[0])])
+        elif bits == 64:
+            self.define(i, [self._bswap32(regs[1]), self._bswap32(regs[0])])
+        else:
+            raise self.error(f"{bits}-bit bswap is not supported", i)
+
+    def _overflow(self, i: Instr, args: list, op: str) -> None:
+        """llvm.{s,u}{add,sub,mul}.with.overflow: {result, overflow bit}."""
+        ty = i.ty.fields[0]
+        bits = int_bits(ty)
+        if bits > 32:
+            raise self.error(f"{i.opcode} on {bits}-bit values is not supported", i)
+        sign = op[0] == "s"
+        a = self.ext(self.get1(args[0]), bits, sign)
+        b = self.ext(self.get1(args[1]), bits, sign)
+        kind = op[1:]
+        result = self.alu({"add": "ADD", "sub": "SUB", "mul": "MUL"}[kind], a, b)
+        if bits < 32:
+            back = self.ext(result, bits, sign)
+            flag = self.new()
+            self.emit("setcc", [flag], [back, result], ("ne", None))
+        elif kind == "mul":
+            high = self.alu("MULHS" if sign else "MULHU", a, b)
+            expect = self.alui("ASRI", result, 31) if sign else self.li(0)
+            flag = self.new()
+            self.emit("setcc", [flag], [high, expect], ("ne", None))
+        elif not sign:
+            flag = self.new()
+            self.emit("setcc", [flag], [result, a], ("ult" if kind == "add" else "ugt", None))
+        else:
+            # signed overflow: operands' signs agree (add) / differ (sub) and the result's
+            # sign differs from a's.
+            x = self.alu("XOR", result, a)
+            y = self.alu("XOR", result, b) if kind == "add" else self.alu("XOR", a, b)
+            z = self.alu("AND", x, y)
+            flag = self.new()
+            self.emit("setcc", [flag], [z], ("slt", 0))
+        self.known[flag] = ("z", 1)
+        self.define(i, [result, flag])
+
+    def _saturating(self, i: Instr, args: list, op: str) -> None:
+        """llvm.uadd.sat / llvm.usub.sat."""
+        bits = int_bits(i.ty)
+        if bits > 32 or op not in ("uadd", "usub"):
+            raise self.error(f"llvm.{op}.sat is not supported", i)
+        a = self.zext(self.get1(args[0]), bits)
+        b = self.zext(self.get1(args[1]), bits)
+        flag = self.new()
+        if op == "usub":
+            result, limit = self.alu("SUB", a, b), self.li(0)
+            self.emit("setcc", [flag], [a, b], ("ult", None))
+        elif bits < 32:
+            result, limit = self.alu("ADD", a, b), self.li((1 << bits) - 1)
+            self.emit("setcc", [flag], [result, limit], ("ugt", None))
+        else:
+            result, limit = self.alu("ADD", a, b), self.li(-1)
+            self.emit("setcc", [flag], [result, a], ("ult", None))
+        d = self.new()
+        self.emit("select", [d], [flag, limit, result])
+        self.define(i, [d])

@@ -201,3 +201,66 @@ def test_ended_tasks_cannot_be_stepped(rig):
         with pytest.raises(DebugError) as error:
             call(task.pid)
         assert error.value.code == "task_ended"
+
+
+def test_a_long_step_runs_in_the_kernel_and_stops_after_exactly_n_instructions(rig):
+    task = rig.load("spin", SPINNER)
+    other = rig.load("other", SPINNER)
+    dbg = rig.debugger
+    dbg.step(task.pid, 1)
+    start, others = task.ctx.steps, other.ctx.steps
+    result = dbg.step(task.pid, 25_001)                  # more than the host steps
+    assert result["pending"] == "step" and result["requested"] == 25_001
+    assert task.ctx.steps == start                      # nothing ran yet: the kernel runs it
+    rig.run_until_paused(task)
+    assert task.ctx.steps - start == 25_001 and other.ctx.steps > others
+    event = rig.breaks(task.pid)[-1]
+    assert (event["reason"], event["executed"], event["pc"]) == ("step", 25_001, task.ctx.pc)
+    rig.kernel.run(1000)
+    assert task.ctx.steps - start == 25_001             # it stays paused
+    assert task.step_limit is None
+
+
+def test_the_kernel_pauses_a_counted_step_alone_in_quanta_and_in_a_crowd(rig):
+    """The count is exact whether the task runs alone (long turns) or shares the CPU."""
+    for company in (0, 2):
+        task = rig.load("spin", SPINNER)
+        crowd = [rig.load(f"c{k}", SPINNER) for k in range(company)]
+        rig.debugger.step(task.pid, 1)
+        start = task.ctx.steps
+        rig.debugger.step(task.pid, 12_345)
+        rig.run_until_paused(task, slice_=777)
+        assert task.ctx.steps - start == 12_345
+        for t in [task, *crowd]:
+            rig.kernel.kill(t.pid)
+
+
+def test_pause_interrupts_a_long_step(rig):
+    task = rig.load("spin", SPINNER)
+    dbg = rig.debugger
+    dbg.step(task.pid, 1)
+    start = task.ctx.steps
+    dbg.step(task.pid, 10 ** 12)
+    rig.kernel.run(5000)
+    dbg.pause(task.pid)
+    ran = task.ctx.steps - start
+    assert 0 < ran <= 5000 and task.state is TaskState.PAUSED
+    assert task.step_limit is None
+    dbg.resume(task.pid)                                 # a plain run now: no step limit
+    rig.kernel.run(20_000)
+    assert task.ctx.steps - start > 20_000 and task.state is not TaskState.PAUSED
+
+
+def test_a_long_step_ends_early_at_a_breakpoint(rig):
+    task = rig.load("loop", LOOP)
+    dbg = rig.debugger
+    stop_at(rig, task, "again")
+    bp = dbg.breakpoints.set(task.pid, "leaf")
+    assert dbg.step(task.pid, 50_000)["pending"] == "step"
+    rig.run_until_paused(task)
+    event = rig.breaks(task.pid)[-1]
+    assert event["reason"] == "breakpoint" and event["breakpoint_id"] == bp
+    assert task.step_limit is None
+    dbg.resume(task.pid)
+    rig.run_until_paused(task)                           # the next call of leaf, not the count
+    assert rig.breaks(task.pid)[-1]["reason"] == "breakpoint"

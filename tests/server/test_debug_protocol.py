@@ -379,3 +379,29 @@ def test_pause_all_step_line_and_static_brk(connect, tmp_path):
     faulter = load(c, FAULTER, "faulter")
     fault = stream.wait("debug_break", reason="fault")
     assert (fault["pid"], fault["data"]["kind"]) == (faulter, "divide_by_zero")
+
+
+def test_a_long_step_runs_like_continue_and_pause_interrupts_it(connect, tmp_path):
+    c, stream, pid, spin = debugged(connect, tmp_path)
+    spinner = c.request("load", path=build(tmp_path, "spin2", SPIN), paused=True)["pid"]
+    c.request("session.lock", pid=spinner)
+    c.subscribe(["debug_break", "task_state"], pids=[pid, spinner])
+    c.request("step", pid=spinner, count=1)
+    before = instructions(c, spinner)
+    # exactly N instructions, counted in the kernel: the reply comes at once
+    started = c.request("step", pid=spinner, count=200_000)["result"]
+    assert started["pending"] == "step" and started["requested"] == 200_000
+    done = stream.wait("debug_break", reason="step", pid=spinner, executed=200_000)["data"]
+    assert instructions(c, spinner) - before == 200_000
+    assert c.request("regs", pid=spinner)["registers"]["pc"] == done["pc"]
+    # no cap: a step of 10^15 instructions, interrupted by a pause on the same connection
+    before = instructions(c, spinner)
+    c.request("step", pid=spinner, count=10 ** 15)
+    wait_for(lambda: instructions(c, spinner) > before + 10_000)
+    assert c.request("pause", pid=spinner)["task"]["state"] == "paused"
+    stopped = instructions(c, spinner)
+    time.sleep(0.05)
+    assert instructions(c, spinner) == stopped              # the step is over
+    with pytest.raises(ProtocolError) as error:
+        c.request("step", pid=spinner, count=2 ** 53)
+    assert error.value.code == "bad_argument"

@@ -228,3 +228,39 @@ def test_breakpoint_conditions_read_c_variables(connect, tmp_path):
     client.request("resume", pid=pid)
     event = wait(client, "debug_break")
     assert event["data"]["breakpoint_id"] == hit["breakpoint_id"] != never["breakpoint_id"]
+
+
+def test_the_asyncio_helpers_step_into_and_inspect(server, tmp_path):
+    """The same helpers as coroutines: a line step into depth3 from depth2's call, its
+    arguments, then a long counted step that `pause` interrupts."""
+    import asyncio
+
+    from hsx.client import AsyncClient
+
+    async def events_until(client, type_):
+        while True:
+            event = await client.next_event(timeout=10)
+            assert event is not None, f"no {type_} event"
+            if event["type"] == type_:
+                return event
+
+    async def scenario():
+        async with await AsyncClient.connect(server.host, server.port) as client:
+            pid = (await client.request("load", path=build(tmp_path, 0), paused=True))["pid"]
+            await client.open_session("aio", pid_lock=pid)
+            await client.subscribe(["debug_break"], pids=[pid])
+            call_line = SOURCE.splitlines().index("    return depth3(b + 1, &n) + c;") + 1
+            await client.run_to(pid, f"prog.c:{call_line}")
+            await events_until(client, "debug_break")
+            assert (await client.step_line(pid, "into"))["pending"] == "step_line"
+            stop = (await events_until(client, "debug_break"))["data"]
+            body = SOURCE.splitlines().index("    int local = a + n->value;") + 1
+            assert (stop["symbol"], stop["line"]) == ("depth3", body)    # past the prologue
+            args = (await client.frame_variables(pid, 0, "arguments"))["arguments"]
+            assert named(args)["a"] == "5"
+            assert (await client.evaluate(pid, "n->value"))["value"] == "40"
+            assert (await client.step(pid, 10 ** 9))["pending"] == "step"
+            await client.pause(pid)
+            regs = (await client.request("regs", pid=pid))["registers"]
+            assert regs["steps"] < 10 ** 9
+    asyncio.run(scenario())

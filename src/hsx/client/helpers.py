@@ -73,8 +73,20 @@ HELPERS: dict[str, Helper] = {
         "watch.add", ("pid", "expr", "length", "stop"), "watch",
         "Watch what a C expression (or address, or symbol) names; `stop` pauses on change.",
         {"length": None, "stop": None}),
-    "step_over": Helper("step.over", ("pid",), "result", "Run to the next line, over calls."),
-    "step_line": Helper("step.line", ("pid",), "result", "Run to the next line, into calls."),
+    "step": Helper("step", ("pid", "count"), "result",
+                   "Execute `count` instructions of the task (default 1). Up to 10,000 are done "
+                   "when it returns (`executed`); a longer step returns `pending: \"step\"` and "
+                   "ends with a debug_break (`pause` interrupts it).", {"count": None}),
+    "pause": Helper("pause", ("pid",), None, "Pause one task (or, pid None, every task).",
+                    {"pid": None}),
+    "resume": Helper("resume", ("pid",), None, "Resume one paused task (or, pid None, all).",
+                     {"pid": None}),
+    "step_over": Helper("step.over", ("pid",), "result",
+                        "One instruction, running a call instruction to its return."),
+    "step_line": Helper("step.line", ("pid", "mode"), "result",
+                        "Run to another source line: mode \"over\" (default: calls run to their "
+                        "return), \"into\" (stop in called functions that have lines) or "
+                        "\"out\" (until the function returns).", {"mode": None}),
     "step_out": Helper("step.out", ("pid",), "result", "Run until the function returns."),
     "run_to": Helper("run.to", ("pid", "addr"), "result",
                      "Run until an address, symbol or file:line is reached."),

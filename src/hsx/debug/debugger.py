@@ -91,8 +91,8 @@ class Debugger:
     def step_out(self, pid: int) -> dict[str, Any]:
         return self._control.step_out(pid)
 
-    def step_line(self, pid: int) -> dict[str, Any]:
-        return self._control.step_line(pid)
+    def step_line(self, pid: int, mode: str = "over") -> dict[str, Any]:
+        return self._control.step_line(pid, mode)
 
     def run_to(self, pid: int, where: Where, owner: str | None = None) -> dict[str, Any]:
         return self._control.run_to(pid, where, owner)
@@ -295,8 +295,8 @@ class Debugger:
         self.breakpoints.detach(task)
 
     def _on_stop(self, task: Task, stop: Stop) -> dict[str, Any] | None:
-        """Kernel hook at a breakpoint, BRK or fault stop.  For breakpoints and BRKs:
-        None lets the task run on, a dict is merged into the `debug_break` event."""
+        """Kernel hook at a breakpoint, BRK, fault or counted-step stop.  Except for
+        faults: None lets the task run on, a dict is merged into the `debug_break` event."""
         pc = stop.pc
         if stop.reason is StopReason.FAULT:
             fault = stop.fault
@@ -304,6 +304,10 @@ class Debugger:
             self._announce(task, "fault", pc=pc, kind=fault.kind.value, addr=fault.addr,
                            message=fault.message)
             return None
+        if stop.reason is StopReason.BUDGET:           # a counted step reached its count
+            executed = self._control.counted(task)
+            self._control.stopped(task)
+            return self._details(task, pc, "step", executed=executed)
         if stop.reason is StopReason.BRK:
             bp = self.breakpoints.brk(task, pc)
             if bp is not None and not bp.enabled:

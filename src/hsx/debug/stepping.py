@@ -1,6 +1,9 @@
 """Run control: pause, resume, instruction steps, and the steps that run at full speed.
 
-`step` executes instructions one at a time on the host (that is what it is for).
+`step` executes up to `HOST_STEPS` instructions one at a time on the host (that is
+what it is for) and replies with what it did; a longer `step N` is a counted run: the
+kernel runs the task with everything else and pauses it after exactly N instructions
+(`Task.step_limit`), so it is interrupted by `pause` like `resume` is.
 `step_over`, `step_out`, `step_line` and `run_to` never single-step on the host: they
 plant machine breakpoints where the step should end, each with a guard that decides
 whether the task has *really* arrived (the same return address is also reached by
@@ -16,25 +19,30 @@ from typing import Any, Callable
 
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
+from hsx.image.sym import LineInfo, SymbolTable
 from hsx.kernel.task import Task
 
 from . import errors as E
 from . import stack
 from .breakpoints import BreakpointTable, MachineBreakpoints
-from .code import SP
+from .code import SP, CodeMap
 from .errors import DebugError
 from .symbols import SymbolService, Where
 from .watches import WatchTable
 
 Guard = Callable[[], bool]
 Announce = Callable[..., None]
+HOST_STEPS = 10_000              # `step` counts up to this run on the host, synchronously
+LINE_MODES = ("over", "into", "out")
+ASSEMBLY = (".mvasm", ".s", ".asm")
 
 
 @dataclass
 class PendingStep:
-    kind: str                        # "step_over", "step_out" or "step_line"
+    kind: str                        # "step", "step_over", "step_out" or "step_line"
     task: Task
     stops: dict[int, Guard]          # address -> is the task really done when it gets here?
+    start: int = 0                   # ctx.steps when a counted step began
 
 
 class RunControl:
@@ -71,12 +79,19 @@ class RunControl:
     # -- steps ----------------------------------------------------------------------------
 
     def step(self, pid: int, count: int = 1) -> dict[str, Any]:
-        """Execute `count` instructions of one task (pausing it first), on the host.
-        Ends early on a BRK, a fault, the task's end, a stopping watch, or — after the
-        first instruction — on reaching an enabled breakpoint."""
+        """Execute `count` instructions of one task (pausing it first).  Ends early on a
+        BRK, a fault, the task's end, a stopping watch, or — after the first instruction —
+        on reaching an enabled breakpoint.  Up to HOST_STEPS run here and now; more run
+        in the kernel at full speed (the reply has `pending: "step"`, the `debug_break`
+        comes at the end, `pause` abandons it)."""
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise DebugError(E.BAD_ARGUMENT, f"count must be a positive integer, not {count!r}")
         task = self._park(pid)
+        if count > HOST_STEPS:
+            task.step_limit = task.ctx.steps + count
+            self._pending[pid] = PendingStep("step", task, {}, start=task.ctx.steps)
+            self._go(task)
+            return self._result(task, pending="step", requested=count)
         ctx = task.ctx
         breaks = self.breaks
         executed, reason, extra = 0, "step", {}
@@ -119,10 +134,15 @@ class RunControl:
         ret, entry = found
         return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry})
 
-    def step_line(self, pid: int) -> dict[str, Any]:
-        """Run until the source line changes, running calls to their return: a stop on
-        every instruction of the function from another line (in this frame, not in a
-        recursive one) and at the return address."""
+    def step_line(self, pid: int, mode: str = "over") -> dict[str, Any]:
+        """Run to another source line.  `over`: until the line changes in this frame,
+        running calls (recursive ones too) to their return; `into`: the same, but also
+        stop at the first line of any function with line information that gets called;
+        `out`: until the function returns to its caller.  Leaving the function stops at
+        the return address (the caller's line of the call)."""
+        if mode not in LINE_MODES:
+            raise DebugError(E.BAD_ARGUMENT, f"mode must be one of {', '.join(LINE_MODES)}, "
+                             f"not {mode!r}")
         entry = self.symbols.get(pid)
         if entry.table is None:
             raise DebugError(E.NO_SYMBOLS, f"no symbols for task {pid}: source lines unknown")
@@ -131,6 +151,8 @@ class RunControl:
         here = table.line_for(ctx.pc)
         if here is None:
             raise DebugError(E.NO_LINE_INFO, f"no source line for pc 0x{ctx.pc:04X}")
+        if mode == "out":
+            return self.step_out(pid)
         function = code.function_at(ctx.pc)
         lo, hi = (function.start, function.end) if function else (0, code.code_len)
         frame = stack.frame0(ctx, code).entry_sp
@@ -139,6 +161,14 @@ class RunControl:
         stops: dict[int, Guard] = {
             e.pc: same_frame for e in table.lines
             if lo <= e.pc < hi and (e.file, e.line) != (here.file, here.line)}
+        if mode == "into":
+            for start in _bodies(code, table):
+                if start in stops:
+                    stops[start] = _always         # another line here, or a new call
+                elif lo <= start < hi:
+                    stops[start] = lambda: not same_frame()    # a recursive call
+                else:
+                    stops[start] = _always
         found = stack.return_address(ctx, code)
         if found is not None:
             ret, sp = found
@@ -168,6 +198,12 @@ class RunControl:
         self.cancel(task.pid)
         return True
 
+    def counted(self, task: Task) -> int:
+        """A counted step reached its count (the kernel's budget stop): how many
+        instructions it executed."""
+        pending = self._pending.get(task.pid)
+        return task.ctx.steps - pending.start if pending is not None else 0
+
     def stopped(self, task: Task) -> None:
         """The task stopped and a debug_break is being reported: any pending step is over."""
         self.breaks += 1
@@ -175,6 +211,8 @@ class RunControl:
 
     def cancel(self, pid: int) -> None:
         pending = self._pending.pop(pid, None)
+        if pending is not None:
+            pending.task.step_limit = None
         if pending is not None and not pending.task.ended:
             for addr in pending.stops:
                 self.machine.release(pending.task, addr)
@@ -214,3 +252,27 @@ class RunControl:
     def _result(task: Task, **extra: Any) -> dict[str, Any]:
         return {"pid": task.pid, "pc": task.ctx.pc,
                 "state": task.state.value if task.state else None, **extra}
+
+
+def _always() -> bool:
+    return True
+
+
+def _bodies(code: CodeMap, table: SymbolTable) -> set[int]:
+    """Where `step_line(mode="into")` stops in a called function: its first line after
+    the prologue (the compiler gives the prologue the function's opening line), or its
+    first instruction when every instruction is a line of its own (MVASM)."""
+    starts: dict[int, list[LineInfo]] = {}
+    for line in table.lines:
+        function = code.function_at(line.pc)
+        if function is not None:
+            starts.setdefault(function.start, []).append(line)
+    bodies = set()
+    for start, lines in starts.items():
+        first = lines[0]
+        if first.pc != start or first.file.endswith(ASSEMBLY):
+            bodies.add(first.pc)
+            continue
+        body = next((e for e in lines if e.line != first.line or e.file != first.file), first)
+        bodies.add(body.pc)
+    return bodies

@@ -243,13 +243,16 @@ class Kernel:
                     n = task.quantum
             elif deadline is not None:
                 n = min(n, self._instructions_until(deadline))
+            limit = task.step_limit
+            if limit is not None:
+                n = max(min(n, limit - task.ctx.steps), 0)
             self.current = task
             self.ready_changed = False
             stop = machine_run(task.ctx, n)
             executed += stop.executed
             if advance is not None:
                 advance(stop.executed)
-            if stop.reason is budget_stop:
+            if stop.reason is budget_stop and (limit is None or task.ctx.steps < limit):
                 scheduler.rotate(pid)
             else:
                 self.current = None
@@ -281,7 +284,7 @@ class Kernel:
         for task in tasks:
             ctx = task.ctx
             if (task.quantum != 1 or ctx.trace is not None or ctx.skip_breakpoint is not None
-                    or ctx.history is not None):
+                    or ctx.history is not None or task.step_limit is not None):
                 return 0
             contexts.append(ctx)
         rounds = budget // count
@@ -372,8 +375,11 @@ class Kernel:
             self._end(task, Reason.FAULTED, kind=fault.kind.value, pc=fault.pc)
             if self.debug_hook is not None:
                 self.debug_hook(task, stop)
-        elif reason in (StopReason.BRK, StopReason.BREAKPOINT):
-            why = "brk" if reason is StopReason.BRK else "breakpoint"
+        elif reason in (StopReason.BRK, StopReason.BREAKPOINT, StopReason.BUDGET):
+            # (a budget stop reaches here only at a task's step_limit: a counted step ended)
+            why = {StopReason.BRK: "brk", StopReason.BREAKPOINT: "breakpoint"}.get(reason, "step")
+            if reason is StopReason.BUDGET:
+                task.step_limit = None
             data = {"pc": stop.pc, "reason": why}
             if stop.code is not None:
                 data["code"] = stop.code

@@ -63,6 +63,7 @@ class Task:
     quantum: int = 1
     wait: MailboxWait | SendWait | SleepWait | None = None
     resume_state: TaskState | None = None      # where `resume` returns a paused task
+    step_limit: int | None = None               # ctx.steps at which a counted debug step ends
     exit_status: int | None = None
     fault: Fault | None = None
     source: str | None = None                   # path the image came from, if any

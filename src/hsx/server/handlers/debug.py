@@ -20,6 +20,7 @@ from typing import Any
 from hsx.debug import Debugger
 from hsx.debug.disasm import DEFAULT_COUNT, MAX_COUNT
 from hsx.debug.stack import DEFAULT_FRAMES, MAX_FRAMES
+from hsx.debug.stepping import LINE_MODES
 from hsx.debug.symbols import Where
 
 from ..dispatch import Call, Group
@@ -159,9 +160,11 @@ def step_out(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).step_out(controlled_pid(call)))
 
 
-@group.command("step.line", writes=True, args={"pid": PID})
+@group.command("step.line", writes=True, args={"pid": PID, "mode": Str(choices=LINE_MODES)})
 def step_line(call: Call) -> dict[str, Any]:
-    return _started(call, debugger(call).step_line(controlled_pid(call)))
+    """To another source line: `mode` over (the default), into or out."""
+    pid = controlled_pid(call)
+    return _started(call, debugger(call).step_line(pid, call.str("mode", "over")))
 
 
 # -- inspection -------------------------------------------------------------------------

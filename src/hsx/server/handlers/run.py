@@ -2,9 +2,10 @@
 
 `step` with a PID is the debugger's instruction step of that one task (`Debugger.step`:
 it pauses the task, executes the instruction under a breakpoint, stops early at the
-next breakpoint, a BRK, a fault or a stopping watch, and reports one `debug_break`).  It
-runs on the host one instruction at a time without yielding, so its count is capped at
-`MAX_DEBUG_STEP`; `run.to`, `step.over` and `resume` go further at full speed.  Without
+next breakpoint, a BRK, a fault or a stopping watch, and reports one `debug_break`).
+Up to `HOST_STEPS` instructions run on the host before the reply; a longer step runs
+in the kernel with every other task (like `resume`, so `pause` interrupts it) and the
+reply says it is pending.  Without
 a PID it gives the scheduler N instructions across all ready tasks, which is refused
 while another session owns a ready task (it would run too).  Those long steps are cut
 into slices with the loop served in between, so a `step` of a million instructions
@@ -15,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from hsx.debug.stepping import HOST_STEPS
+
 from ..dispatch import Call, Group
 from ..errors import bad_argument
 from ..schema import PID, Int, Num, OneOf
@@ -22,22 +25,24 @@ from ..views import current_pid
 
 group = Group("run")
 MAX_STEP = 1_000_000_000
-MAX_DEBUG_STEP = 10_000          # about 50 ms of host single-stepping
+MAX_TASK_STEP = 2 ** 53 - 1      # no real cap: the largest count every JSON reader keeps exact
 MIN_SLICE = 2_000
 MIN_RATE, MAX_RATE = 0.01, 1e12  # instructions per second (0: as fast as possible)
 
 
 @group.command("step", "clock.step", writes=True,
-               args={"pid": PID, "count|steps": Int(1, MAX_STEP)})
+               args={"pid": PID, "count|steps": Int(1, MAX_TASK_STEP)})
 def step(call: Call) -> Any:
     kernel, clock = call.kernel, call.server.clock
     if call.has("pid"):
-        count = call.int("count", 1, min=1, max=MAX_DEBUG_STEP, aliases=("steps",))
+        count = call.int("count", 1, min=1, max=MAX_TASK_STEP, aliases=("steps",))
         task = call.task()
         call.control(task.pid)
-        executed = call.server.debugger.step(task.pid, count)["executed"]
-        clock.note_manual(executed)
-        return _result(call, task.pid, count, executed)
+        done = call.server.debugger.step(task.pid, count)
+        if "pending" in done:
+            return {"result": done, "clock": clock.status()}
+        clock.note_manual(done["executed"])
+        return _result(call, task.pid, count, done["executed"])
     count = call.int("count", 1, min=1, max=MAX_STEP, aliases=("steps",))
     for ready in kernel.scheduler.queued():
         call.control(ready)

@@ -97,13 +97,17 @@ def _write(task: Task, fd: int, data: bytes) -> None:
 
 class _StdinPump:
     """Feeds this process's stdin to the first task that reads fd 0, from a thread, so a
-    task waiting for input never stops the others."""
+    task waiting for input never stops the others.  It reads a chunk only when the task
+    has asked for input (`Stdio.input_requested`), so input the task does not take stays
+    in the pipe, where the writer feels the back-pressure, instead of in memory."""
 
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.started = False
+        self.wanted = threading.Semaphore(0)
 
     def __call__(self, task: Task) -> None:
+        self.wanted.release()
         if self.started:
             return
         self.started = True
@@ -113,6 +117,7 @@ class _StdinPump:
     def _pump(self, pid: int) -> None:
         source = getattr(sys.stdin, "buffer", None)
         while True:
+            self.wanted.acquire()
             data = source.read1(4096) if source is not None else sys.stdin.read(4096).encode()
             self.kernel.post(lambda data=data: self._deliver(pid, data))
             if not data:

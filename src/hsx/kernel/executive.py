@@ -27,6 +27,7 @@ from .clock import Clock, RealClock
 from .errors import KernelError
 from .events import EventBus
 from .filesystem import SandboxError, SandboxFS
+from .inputs import InputWatch
 from .loader import StreamLoad, instance_name
 from .mailbox import MailboxManager
 from .mailbox.results import RecvResult, Wake
@@ -64,6 +65,7 @@ class Kernel:
         self.started_at = self.clock.now()
         self._advance_clock = getattr(self.clock, "advance_instructions", None)
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
+        self.inputs = InputWatch(self.events.emit)
         self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
         if fs_root is None:
             fs_root = Path(tempfile.gettempdir()) / f"hsx-fs-{os.getpid()}"
@@ -359,6 +361,7 @@ class Kernel:
             except queue.Empty:
                 break
             action()
+        self.inputs.poll()
         self._fire_timers()
 
     def _after_stop(self, task: Task, stop: Stop, stepping: bool = False) -> None:
@@ -684,6 +687,7 @@ class Kernel:
         self.deliver_wakes(self.mailboxes.release_task(pid))
         self.fs.release_task(pid)
         self.can.release_task(pid)
+        self.inputs.release(pid)
 
     def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
         self.events.emit(type_, pid, data)

@@ -49,6 +49,7 @@ class Accounting:
     wakes: int = 0
     timeouts: int = 0
     sleeps: int = 0
+    input_dropped: dict[str, int] = field(default_factory=dict)   # per input queue
 
 
 @dataclass
@@ -89,6 +90,7 @@ class Task:
             "turns": self.accounting.turns, "waits": self.accounting.waits,
             "wakes": self.accounting.wakes, "timeouts": self.accounting.timeouts,
             "sleeps": self.accounting.sleeps,
+            "input_dropped": dict(self.accounting.input_dropped),
             "reg_base": layout.reg_base, "stack_base": layout.stack_base,
             "stack_top": layout.stack_top, "sp": self.ctx.regs[15],
         }

@@ -30,7 +30,7 @@ from .framing import encode
 # prefix.  A new kernel event type must be added here (and to docs/protocol.md).
 EVENT_TYPES = (
     "task_state", "fault", "debug_break", "stdout", "stderr", "dmesg", "can_tx",
-    "scheduler", "trace_step", "watch_update", "warning",
+    "scheduler", "trace_step", "watch_update", "warning", "input_dropped",
     "mailbox_", "value_", "cmd_",
 )
 HIGH_RATE = EventBus.HIGH_RATE                  # delivered only when asked for by name

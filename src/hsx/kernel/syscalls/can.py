@@ -1,4 +1,7 @@
-"""Module 0x02: CAN frames through a pluggable bus (python-can's virtual bus by default)."""
+"""Module 0x02: CAN frames through a pluggable bus (python-can's virtual bus by default).
+
+Frames wait for a task in a bounded queue (`inputs.CAN_QUEUE`, the oldest dropped and
+counted when full), so a task that never reads cannot make the executive grow."""
 from __future__ import annotations
 
 import errno
@@ -7,6 +10,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from hsx.isa.opcodes import HSX_ERR_ENOSYS
 from hsx.vm import SvcStop
+
+from ..inputs import CAN_QUEUE, DropOldestQueue
 
 if TYPE_CHECKING:
     from hsx.kernel.executive import Kernel
@@ -50,8 +55,16 @@ class VirtualCanBus:
 class _PythonCanPort:
     def __init__(self, channel: str) -> None:
         import can
+        from can.interfaces import virtual
         self._can = can
         self._bus = can.Bus(interface="virtual", channel=channel, receive_own_messages=False)
+        # python-can's receive queue grows without limit (or, bounded, makes the sender
+        # fail): put a drop-oldest one in its place on the channel.
+        self.queue = DropOldestQueue(CAN_QUEUE)
+        with virtual.channels_lock:
+            peers = self._bus.channel
+            peers[[q is self._bus.queue for q in peers].index(True)] = self.queue
+            self._bus.queue = self.queue
 
     def send(self, frame: Frame) -> None:
         self._bus.send(self._can.Message(arbitration_id=frame.can_id, data=frame.data,
@@ -109,6 +122,9 @@ class CanModule:
         port = self.ports.get(pid)
         if port is None:
             port = self.ports[pid] = self.bus.attach(pid)
+            if isinstance(getattr(port, "queue", None), DropOldestQueue):
+                task = self.kernel.tasks[pid]
+                self.kernel.inputs.watch(pid, "can", port.queue, task.accounting.input_dropped)
         return port
 
     def release_task(self, pid: int) -> None:

@@ -38,12 +38,14 @@ from .errors import fail, port_in_use
 @click.option("--token-file", type=click.Path(),
               help="Read the secret from this file (its first line, which must not be "
                    "blank).")
+@click.option("--echo", is_flag=True,
+              help="Also print every task's output here, each line prefixed [app pid].")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, engine: str | None) -> None:
+                  pin: str | None, echo: bool, engine: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -56,7 +58,7 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
             what, _, why = str(error).partition(": ")
             fail(what, why or str(error), "put the secret on the file's first line")
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
-                          state_dir=state_dir, load=list(load), pin=pin or None,
+                          state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
                           engine=resolve_engine(engine))
     try:
         sys.exit(asyncio.run(_serve(config)))

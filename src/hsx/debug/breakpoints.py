@@ -21,6 +21,8 @@ from .errors import DebugError
 from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where
 
+KEEP_DEPARTED = 64              # ended tasks whose breakpoints a restart may bring back
+
 
 class MachineBreakpoints:
     """Reference-counted machine breakpoints: a user's breakpoint, a step's internal stop
@@ -83,6 +85,7 @@ class BreakpointTable:
         self.scope_of = scope_of
         self._by_id: dict[int, Breakpoint] = {}
         self._next_id = 1
+        self._departed: dict[int, list[dict[str, Any]]] = {}   # pid -> rows, ended tasks
 
     # -- tasks coming and going -----------------------------------------------------------
 
@@ -123,8 +126,14 @@ class BreakpointTable:
 
     def detach(self, task: Task) -> None:
         """The task ended (or the debugger detaches): its breakpoints go, from the machine
-        too; remembered ones stay in the store."""
-        for bp in [bp for bp in self._by_id.values() if bp.task is task]:
+        too; remembered ones stay in the store, the others are kept aside a while for a
+        `restart` of the task (`carry_over`)."""
+        gone = [bp for bp in self._by_id.values() if bp.task is task]
+        if gone:
+            self._departed[task.pid] = [self.describe(bp) for bp in gone]
+            while len(self._departed) > KEEP_DEPARTED:
+                self._departed.pop(next(iter(self._departed)))
+        for bp in gone:
             del self._by_id[bp.id]
         self.machine.clear(task)
 
@@ -179,6 +188,28 @@ class BreakpointTable:
             self.symbols.get(pid)                  # unknown pid is an error, not []
         return [self.describe(bp) for bp in sorted(self._by_id.values(), key=lambda b: b.id)
                 if pid is None or bp.pid == pid]
+
+    def carry_over(self, old_pid: int, pid: int) -> list[str]:
+        """Set again on task `pid` the breakpoints task `old_pid` had (`restart`: the same
+        app, perhaps rebuilt), found by source line, else label, else address; remembered
+        ones come back through the store.  Returns warnings for those that do not resolve."""
+        rows = self._departed.pop(old_pid, None)
+        if rows is None:
+            rows = [self.describe(bp) for bp in self._by_id.values() if bp.pid == old_pid]
+        warnings = []
+        for row in rows:
+            if row["kind"] != "breakpoint" or row["temporary"] or row["remembered"]:
+                continue
+            where: Where = ((row["file"], row["line"]) if row["file"] and row["line"]
+                            else f"{row['symbol']}+{row['offset']}" if row["symbol"]
+                            else row["address"])
+            try:
+                bp_id = self.set(pid, where, condition=row["condition"], owner=row["owner"])
+            except DebugError as error:
+                warnings.append(f"breakpoint at {row['location']} not carried over: {error}")
+                continue
+            self.enable(bp_id, row["enabled"])
+        return warnings
 
     def release_owner(self, owner: str) -> list[int]:
         """A session closed: its breakpoints stop affecting tasks (remembered ones come

@@ -10,6 +10,7 @@ import asyncio
 import gc
 import inspect
 import os
+import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from .errors import RequestError
 from .framing import MAX_LINE, PROTOCOL_VERSION, decode_request
 from .handlers import GROUPS
 from .images import load_file
+from .outputs import OutputBuffers
 from .sessions import Session, SessionTable
 from .subscriptions import EventHub
 
@@ -54,6 +56,7 @@ class ServerConfig:
     write_buffer: int | None = None     # bytes buffered per connection (None: OS default)
     pin: str | None = None              # for PIN-flagged values and commands
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
+    echo: bool = False                  # print task output on the daemon's stdout too
 
 
 class Server:
@@ -71,6 +74,8 @@ class Server:
         self.sessions = SessionTable(features=self.dispatcher.features,
                                      default_max_events=self.kernel.profile.event_queue)
         self.log = Dmesg()
+        self.outputs = OutputBuffers(sys.stdout if config.echo else None, self._app_name)
+        self.kernel.events.subscribe(self.outputs.on_event, {"stdout", "stderr"})
         self.connections: set[Connection] = set()
         self.closing = False
         self.address: tuple[str, int] | None = None
@@ -79,6 +84,10 @@ class Server:
         self._listener: asyncio.AbstractServer | None = None
         self._tasks: list[asyncio.Task] = []
         self._shutdown: asyncio.Event | None = None            # made on the loop in start()
+
+    def _app_name(self, pid: int) -> str:
+        task = self.kernel.tasks.get(pid)
+        return task.app_name if task is not None else "?"
 
     @staticmethod
     def _make_kernel(config: ServerConfig) -> Kernel:

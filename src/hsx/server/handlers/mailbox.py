@@ -184,19 +184,24 @@ def listen(call: Call) -> dict[str, Any]:
 
 
 @group.command("stdio", args={
-    **PAYLOAD, "op": Str(choices=("subscribe", "unsubscribe", "write")), "eof": Bool(),
+    **PAYLOAD, "op": Str(choices=("subscribe", "unsubscribe", "write", "recent")),
+    "eof": Bool(), "recent": Bool(),
     "pid": OneOf((PID, ListOf(PID, single=False))),
     "streams": ListOf(Str(choices=STDIO_STREAMS), max_items=2, empty=False)})
 def stdio(call: Call) -> dict[str, Any]:
-    """`op`: `subscribe` (default; stdout/stderr of `pid`, or of every task, as events),
-    `unsubscribe`, or `write` (`data` to the task's stdin; `eof: true` ends its input).
-    Giving `data` implies `write`."""
+    """`op`: `subscribe` (default; stdout/stderr of `pid`, or of every task, as events;
+    with `recent: true` the output kept so far comes with it), `unsubscribe`, `recent`
+    (the output kept so far, no subscription), or `write` (`data` to the task's stdin;
+    `eof: true` ends its input).  Giving `data` implies `write`."""
     op = call.str("op", None) or ("write" if call.has("data") or call.has("data_hex")
                                          or call.has("eof") else "subscribe")
     if op == "write":
         return _write_stdin(call)
     streams = call.field("streams") or list(STDIO_STREAMS)
-    clause = Clause(check_pids(call.field("pid")), tuple(streams))
+    pids = check_pids(call.field("pid"))
+    if op == "recent":
+        return {"recent": _recent(call, pids, tuple(streams))}
+    clause = Clause(pids, tuple(streams))
     hub, key = call.server.hub, subscription_key(call)
     if op == "unsubscribe":
         sub = hub.get(key)
@@ -209,7 +214,16 @@ def stdio(call: Call) -> dict[str, Any]:
         raise bad_argument(f"unknown stdio op {op!r} (subscribe, unsubscribe, write)")
     sub, _ = hub.subscribe(key, call.conn, call.session, max_events(call), [clause],
                            replace=False)
-    return {"events": sub.stats()}
+    reply: dict[str, Any] = {"events": sub.stats()}
+    if call.bool("recent"):
+        reply["recent"] = _recent(call, pids, tuple(streams))
+    return reply
+
+
+def _recent(call: Call, pids: frozenset[int] | None, streams: tuple[str, ...]) -> list[dict]:
+    """The kept output of the tasks named (of every task that has some, when none is)."""
+    outputs = call.server.outputs
+    return [outputs.recent(pid, streams) for pid in sorted(pids or outputs.pids())]
 
 
 def _write_stdin(call: Call) -> dict[str, Any]:

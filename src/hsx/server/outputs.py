@@ -1,0 +1,83 @@
+"""Recent output of every task, kept by the executive so nothing a task printed is lost
+because no client was subscribed at that moment.
+
+Each task has a bounded buffer (`PER_TASK` characters, oldest dropped first) of its
+stdout/stderr writes in order; `stdio {op: "recent"}` returns it and `stdio` subscribe
+with `recent: true` returns it together with the subscription, atomically, so a front
+end shows a task's output so far and then every new write exactly once.  Buffers of the
+`MAX_TASKS` most recently writing tasks are kept, ended tasks included.  With `echo`, the
+daemon also prints each write to its own stdout, prefixed with the task.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from typing import Any, Callable, TextIO
+
+PER_TASK = 64 * 1024             # characters of output kept per task
+MAX_TASKS = 256
+
+
+class TaskOutput:
+    def __init__(self) -> None:
+        self.chunks: deque[tuple[str, str]] = deque()      # (stream, text), oldest first
+        self.size = 0
+        self.dropped = 0                                   # characters no longer kept
+
+    def add(self, stream: str, text: str) -> None:
+        if len(text) > PER_TASK:
+            self.dropped += len(text) - PER_TASK
+            text = text[-PER_TASK:]
+        self.chunks.append((stream, text))
+        self.size += len(text)
+        while self.size > PER_TASK:
+            old_stream, old = self.chunks.popleft()
+            excess = self.size - PER_TASK
+            if len(old) > excess:                          # keep the newest part of it
+                self.chunks.appendleft((old_stream, old[excess:]))
+                old = old[:excess]
+            self.size -= len(old)
+            self.dropped += len(old)
+
+    def view(self, streams: tuple[str, ...]) -> dict[str, Any]:
+        return {"output": [{"stream": s, "text": t} for s, t in self.chunks if s in streams],
+                "dropped_chars": self.dropped}
+
+
+class OutputBuffers:
+    def __init__(self, echo: TextIO | None = None,
+                 name_of: Callable[[int], str] = str) -> None:
+        self._tasks: OrderedDict[int, TaskOutput] = OrderedDict()
+        self._echo = echo
+        self._name_of = name_of
+
+    def on_event(self, event: Any) -> None:
+        """A kernel `stdout`/`stderr` event."""
+        pid, text = event.pid, event.data.get("text", "")
+        buffer = self._tasks.get(pid)
+        if buffer is None:
+            buffer = self._tasks[pid] = TaskOutput()
+            while len(self._tasks) > MAX_TASKS:
+                self._tasks.popitem(last=False)
+        else:
+            self._tasks.move_to_end(pid)
+        buffer.add(event.type, text)
+        if self._echo is not None:
+            self._print(pid, event.type, text)
+
+    def pids(self) -> list[int]:
+        return list(self._tasks)
+
+    def recent(self, pid: int, streams: tuple[str, ...] = ("stdout", "stderr")) -> dict[str, Any]:
+        buffer = self._tasks.get(pid)
+        return {"pid": pid, **(buffer.view(streams) if buffer else
+                               {"output": [], "dropped_chars": 0})}
+
+    def _print(self, pid: int, stream: str, text: str) -> None:
+        prefix = f"[{self._name_of(pid)} {pid}{' err' if stream == 'stderr' else ''}] "
+        lines = text.splitlines() or [""]
+        try:
+            self._echo.write("".join(prefix + line + "\n" for line in lines))
+            self._echo.flush()
+        except (OSError, ValueError):              # the console went away: stop echoing
+            self._echo = None
+

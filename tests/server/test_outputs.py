@@ -1,0 +1,66 @@
+"""Nothing lost (issue 17, group 7): output kept per task for `stdio`, `--echo`, and
+breakpoints that survive `restart`."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from serverkit import CHATTY, HELLO, LOOP, load, state, wait_event, wait_for
+
+from hsx.server.outputs import PER_TASK
+
+
+def test_output_written_while_nobody_listened_is_kept(client):
+    pid = load(client, HELLO, "hello")
+    wait_for(lambda: state(client, pid) == "returned")
+    recent = client.request("stdio", op="recent", pid=pid)["recent"]
+    assert recent == [{"pid": pid, "output": [{"stream": "stdout", "text": "hello\n"}],
+                       "dropped_chars": 0}]
+
+
+def test_subscribing_with_recent_gives_the_past_then_the_new(client):
+    pid = load(client, CHATTY, "chatty")
+    wait_for(lambda: client.request("stdio", op="recent", pid=pid)["recent"][0]["output"])
+    reply = client.request("stdio", pid=pid, recent=True)
+    past = "".join(chunk["text"] for chunk in reply["recent"][0]["output"])
+    assert past and set(past.split()) == {"tick"}
+    assert wait_event(client, "stdout", text="tick\n")["pid"] == pid
+    client.request("kill", pid=pid)
+
+
+def test_the_kept_output_is_bounded(client):
+    pid = load(client, CHATTY, "chatty")
+    wait_for(lambda: client.request("stdio", op="recent", pid=pid)["recent"][0]
+             ["dropped_chars"] > 0, timeout=20)
+    client.request("kill", pid=pid)
+    kept = client.request("stdio", op="recent", pid=pid)["recent"][0]
+    assert sum(len(c["text"]) for c in kept["output"]) == PER_TASK
+    assert kept["output"][-1]["text"] == "tick\n"
+
+
+def test_execd_echo_prints_task_output_on_its_console(tmp_path):
+    (tmp_path / "hello.mvasm").write_text(HELLO)
+    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0", "--echo",
+                             "--load", "hello.mvasm", "--root", "fs"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("hsx execd listening on")
+        assert proc.stdout.readline() == "[hello 1] hello\n"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_breakpoints_survive_a_restart_of_the_task(client, tmp_path):
+    source = tmp_path / "loop.mvasm"
+    source.write_text(LOOP)
+    pid = client.request("load", path=str(source), paused=True)["pid"]
+    client.open_session("debugger", pid_lock=pid)
+    client.request("bp.set", pid=pid, addr=4, condition="R1 > 3")
+    reply = client.request("restart", pid=pid, paused=True)
+    new = reply["reload"]["new_pid"]
+    kept = client.request("bp.list", pid=new)["breakpoints"]
+    assert [(b["address"], b["condition"]) for b in kept] == [(4, "R1 > 3")]
+    client.request("kill", pid=new)                 # ended: restart still brings them back
+    again = client.request("restart", pid=new, paused=True)["reload"]["new_pid"]
+    assert [b["address"] for b in client.request("bp.list", pid=again)["breakpoints"]] == [4]

@@ -7,10 +7,10 @@ a real `hsx execd` child process.
    timestamp (taken by the executive when the task stopped) to the moment the app's
    registers hold the new stop.  Requirement (AC-3): within 200 ms.
 2. A stdout line -> the Output panel shows it: from the `stdout` event's timestamp to the
-   line being in the Output log.  Requirement: within 200 ms.
-3. Key press -> repaint while the attached task prints 10,000 lines/s: from sending a key
-   (`x`, which redraws the registers) to the screen having processed and painted it.
-   Requirement: at most 100 ms.
+   screen being painted with the line in the Output panel.  Requirement: within 200 ms.
+3. Key press -> repaint while the attached task prints 10,000 lines/s (the Output panel
+   shown): from sending a key (`x` in the registers panel, which switches it between hex
+   and decimal) to the screen painted with the change.  Requirement: at most 100 ms.
 """
 from __future__ import annotations
 
@@ -23,12 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from textual.widgets import Log
+from textual import events
 
 from hsx.client import Client
 from hsx.tui import DebuggerApp
 from hsx.tui.layout import LayoutStore
 from hsx.tui.target import Target
+from hsx.tui.widgets.registers import RegistersView
 
 LOOP = """
 .text
@@ -102,42 +103,59 @@ async def breakpoint_latency(port: int, program: Path, rounds: int, store: Layou
 
 
 async def output_and_keys(port: int, program: Path, rounds: int, store: LayoutStore):
-    """A task printing 10,000 lines/s: how long until a line is in the Output panel, and
-    how long a key press takes to be handled and painted meanwhile."""
+    """A task printing 10,000 lines/s: how long until a line is painted in the Output
+    panel, and how long a key press takes to be handled and painted meanwhile."""
     with Client("127.0.0.1", port) as client:
         client.request("clock.rate", rate=10_000 * LINE_INSTRUCTIONS)
     app = DebuggerApp(Target("127.0.0.1", port), pid=load(port, program), layouts=store)
     line_delays: list[float] = []
-    original = app.on_target_event
-    seen = 0
+    waiting: list[tuple[int, float]] = []     # (Output rows once it is there, its time)
+    original_event, original_flush = app.on_target_event, app._flush_logs
+    writes = 0
 
     def note(event):
-        nonlocal seen
-        original(event)
-        if event.get("type") == "stdout":
-            seen += 1
-            if seen % SAMPLE == 0:           # every line would slow what is measured
-                sent = event["ts"]
+        nonlocal writes
+        original_event(event)
+        if event.get("type") == "stdout" and event.get("pid") == app.pid:
+            before, writes = writes, writes + event["data"].get("writes", 1)
+            if writes // SAMPLE > before // SAMPLE:    # every line would slow the app
+                waiting.append((app.output.added, event["ts"]))
 
-                def shown() -> None:
-                    line_delays.append(time.time() - sent)
-                app.call_after_refresh(shown)    # after the batch is written and painted
-    app.on_target_event = note
+    def flush():                              # the batch goes to the panel, then paints
+        original_flush()
+        shown = [ts for rows, ts in waiting if rows <= app.output.added]
+        del waiting[:len(shown)]
+        app.call_after_refresh(lambda: line_delays.extend(time.time() - ts for ts in shown))
+    app.on_target_event, app._flush_logs = note, flush
     keys = []
     async with app.run_test(size=(120, 40)) as pilot:
         await wait(pilot, lambda: app.task is not None)
-        app.focus_panel("output")
-        await pilot.pause(1.0)                                # printing at full rate
+        app.focus_panel("output")                            # shown, and repainting
+        registers = app.query_one(RegistersView)
+        registers.focus()
+        await asyncio.sleep(1.0)                             # printing at full rate
         for _ in range(rounds):
-            start = time.perf_counter()
-            await pilot.press("x")
-            await pilot.pause()                               # handled, screen refreshed
-            keys.append(time.perf_counter() - start)
+            keys.append(await key_to_paint(app, registers))
             await asyncio.sleep(0.05)
-        printed = sum(len(log.lines) for log in app.query(Log))
+        printed = app.output.added
     with Client("127.0.0.1", port) as client:
         client.request("clock.rate", rate=0)
-    return line_delays, keys, printed
+    return line_delays, keys, printed, writes
+
+
+async def key_to_paint(app: DebuggerApp, registers: RegistersView) -> float:
+    """Send `x` as the terminal would and time it until the registers panel switched
+    between hex and decimal and the screen was painted.  (Pilot's press() is not used:
+    it waits for the process to go idle, which it never does at 10,000 lines/s.)"""
+    loop = asyncio.get_running_loop()
+    painted = loop.create_future()
+    before = registers.decimal
+    start = time.perf_counter()
+    app.post_message(events.Key("x", "x"))
+    while registers.decimal == before:
+        await asyncio.sleep(0.001)
+    app.call_after_refresh(lambda: painted.set_result(time.perf_counter()))
+    return await painted - start
 
 
 def summary(name: str, values: list[float], limit_ms: float) -> str:
@@ -160,7 +178,7 @@ def main() -> None:
         proc, port = start_execd(root / "fs")
         try:
             hits = asyncio.run(breakpoint_latency(port, root / "loop.mvasm", args.rounds, store))
-            lines, keys, printed = asyncio.run(
+            lines, keys, printed, received = asyncio.run(
                 output_and_keys(port, root / "chatty.mvasm", args.rounds, store))
         finally:
             proc.terminate()
@@ -168,7 +186,7 @@ def main() -> None:
     print(summary("breakpoint hit -> registers panel", hits, 200))
     print(summary("stdout line -> Output panel (10,000 lines/s)", lines, 200))
     print(summary("key press -> repaint (10,000 lines/s)", keys, 100))
-    print(f"lines in the Output panel after the run: {printed}")
+    print(f"stdout lines received {received}, rows added to the Output panel {printed}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,27 @@ def test_async_client_requests_events_and_errors(server):
     asyncio.run(main())
 
 
+def test_async_client_batches_events_and_reads_long_lines(server):
+    """next_events hands over what has queued up, in order, without gaps; a reply longer
+    than the reader's chunk arrives whole."""
+    async def main() -> None:
+        async with await AsyncClient.connect(server.host, server.port) as client:
+            await client.subscribe(["stdout"])
+            await client.request("load", image=image_b64(CHATTY, "chatty"))
+            seqs: list[int] = []
+            while len(seqs) < 200:
+                batch = await client.next_events(limit=64, timeout=5)
+                assert 1 <= len(batch) <= 64
+                assert {e["type"] for e in batch} == {"stdout"}
+                seqs += [e["seq"] for e in batch]
+            assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+            big = await client.request("peek", pid=1, addr=0, length=60_000)
+            assert len(big["data"]) == 120_000 and all(c in "0123456789abcdef" for c in big["data"])
+            assert await client.next_events(timeout=5)          # the stream goes on
+
+    asyncio.run(main())
+
+
 def test_async_client_keeps_its_session_alive(server):
     async def main() -> None:
         async with await AsyncClient.connect(server.host, server.port) as client:

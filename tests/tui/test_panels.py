@@ -26,7 +26,7 @@ async def _command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
         await pilot.press("colon", *"break square if x == 2", "enter")
         await until(pilot, lambda: [bp.condition for bp in app.breakpoints
                                     if bp.kind == "breakpoint"] == ["x == 2"])
-        assert "(dbg) break square if x == 2" in "".join(app.output)
+        assert "(dbg) break square if x == 2" in "\n".join(app.output)
         await pilot.press("escape")
 
         await pilot.press("c")                                    # stops when x == 2

@@ -75,7 +75,7 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         await pilot.press("c")
         await until(pilot, lambda: app.task.state == "returned", what="the end")
         assert app.task.exit_status == 0
-        assert "result 14\n" in "".join(app.output)
+        assert "result 14" in "\n".join(app.output)
 
 
 def user_lines(app) -> list[int]:

@@ -73,7 +73,7 @@ def _interactive(host, port, token, pid, app_name, *, start: bool) -> int:
 
 async def _one_command(host, port, token, pid, app_name, line: str, *, start: bool) -> int:
     from hsx.tui.commands import CommandError, execute
-    from hsx.tui.target import ConnectionClosed, ProtocolError, Target, is_stop
+    from hsx.tui.target import ConnectionClosed, ProtocolError, Target
     target = Target(host, port, token)
     try:
         await target.connect()
@@ -81,7 +81,7 @@ async def _one_command(host, port, token, pid, app_name, line: str, *, start: bo
             pid = await target.find_app(app_name)
         await target.attach(pid)
         if start:
-            waiter = asyncio.ensure_future(_next_stop(target, is_stop))
+            waiter = asyncio.ensure_future(target.next_stop())
             await target.start()
             await asyncio.wait_for(waiter, 30)
         result = await execute(target, line, wait=True)
@@ -99,13 +99,6 @@ async def _one_command(host, port, token, pid, app_name, line: str, *, start: bo
         await target.close()
     click.echo(json.dumps(result, indent=2, default=str))
     return EXIT_OK
-
-
-async def _next_stop(target, is_stop) -> dict:
-    while True:
-        event = await target.next_event()
-        if event.get("pid") == target.pid and is_stop(event):
-            return event
 
 
 def _usage(message: str) -> None:

@@ -3,7 +3,9 @@
 
 One reader task owns the socket: replies go to the request awaiting their `id`, events
 to a bounded queue.  Requests may be issued concurrently.  While a session is open, a
-keepalive task sends heartbeats on time.
+keepalive task sends heartbeats on time.  The reader hands the event loop back after
+every chunk it reads, so a flood of events never starves the rest of the program (a
+UI's keys and repaints); `next_events` takes what has queued up in one go.
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from .helpers import install
 from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
                    session_open_fields)
 
-LINE_LIMIT = 64 << 20
+LINE_LIMIT = 64 << 20          # the longest line accepted from the executive
+CHUNK = 1 << 16                # read at a time (and about what the stream buffers)
 _LINK_GONE: dict[str, Any] = {"type": "<link gone>"}   # queued when the reader ends
 
 
@@ -40,7 +43,7 @@ class AsyncClient:
                       timeout: float = 10.0, token: str | None = None,
                       max_events: int = 100_000) -> AsyncClient:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, limit=LINE_LIMIT), timeout)
+            asyncio.open_connection(host, port, limit=CHUNK), timeout)
         client = cls(reader, writer, timeout=timeout, max_events=max_events)
         if token is not None:
             try:
@@ -145,6 +148,23 @@ class AsyncClient:
             raise ConnectionClosed(str(self._closed))
         return event
 
+    async def next_events(self, limit: int = 1024,
+                          timeout: float | None = None) -> list[dict[str, Any]]:
+        """The events queued up (at most `limit`), waiting for the first one; [] after
+        `timeout` seconds without one.  For consumers that handle events in batches."""
+        first = await self.next_event(timeout)
+        if first is None:
+            return []
+        batch = [first]
+        queue = self._events
+        while len(batch) < limit and not queue.empty():
+            event = queue.get_nowait()
+            if event is _LINK_GONE:           # deliver what came before it first
+                queue.put_nowait(event)
+                break
+            batch.append(event)
+        return batch
+
     async def events(self, timeout: float | None = None) -> AsyncIterator[dict[str, Any]]:
         """Events as they come; stops after `timeout` seconds without one."""
         while (event := await self.next_event(timeout)) is not None:
@@ -153,21 +173,29 @@ class AsyncClient:
     # ------------------------------------------------------------------ the reader
 
     async def _read_loop(self) -> None:
+        partial: list[bytes] = []             # the start of a line still arriving
+        size = 0
         try:
             while True:
-                line = await self._reader.readline()
-                if not line:
+                chunk = await self._reader.read(CHUNK)
+                if not chunk:
                     raise ConnectionClosed("the executive closed the connection")
-                message = decode(line)
-                if is_event(message):
-                    if self._events.full():
-                        self._events.get_nowait()
-                        self.events_dropped += 1
-                    self._events.put_nowait(message)
+                if b"\n" not in chunk:
+                    partial.append(chunk)
+                    size += len(chunk)
+                    if size > LINE_LIMIT:
+                        raise ValueError(f"the executive sent a line over {LINE_LIMIT} bytes")
                     continue
-                future = self._pending.get(message.get("id"))
-                if future is not None and not future.done():
-                    future.set_result(message)
+                if partial:
+                    chunk = b"".join(partial) + chunk
+                    partial, size = [], 0
+                *lines, rest = chunk.split(b"\n")
+                if rest:
+                    partial, size = [rest], len(rest)
+                for line in lines:
+                    if line.strip():
+                        self._deliver(decode(line))
+                await asyncio.sleep(0)        # everyone else gets a turn between chunks
         except asyncio.CancelledError:
             self._closed = ConnectionClosed("client closed")
             raise
@@ -180,6 +208,17 @@ class AsyncClient:
                 self._events.get_nowait()
                 self.events_dropped += 1
             self._events.put_nowait(_LINK_GONE)   # wakes a next_event() waiting now
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        if is_event(message):
+            if self._events.full():
+                self._events.get_nowait()
+                self.events_dropped += 1
+            self._events.put_nowait(message)
+            return
+        future = self._pending.get(message.get("id"))
+        if future is not None and not future.done():
+            future.set_result(message)
 
 
 install(AsyncClient, asynchronous=True)  # frame_variables, evaluate, ... (helpers.py)

@@ -269,18 +269,18 @@ class DebuggerActions:
         self.run_worker(self._command_line(message.line), group="command")
 
     async def _command_line(self, line: str) -> None:
-        self._log("output", f"(dbg) {line}\n")
+        self.write_output(f"(dbg) {line}\n")
         if line in ("help", "?"):
-            self._log("output", "commands: " + " ".join(commands.names()) +
+            self.write_output("commands: " + " ".join(commands.names()) +
                       "\nor any protocol command as NAME field=value ...\n")
             return
         try:
             result = await self._command(commands.execute(self.target, line, wait=False))
         except commands.CommandError as error:
-            self._log("output", f"{error}\n")
+            self.write_output(f"{error}\n")
             return
         if result is not None:
-            self._log("output", json.dumps(result, indent=1, default=str) + "\n")
+            self.write_output(json.dumps(result, indent=1, default=str) + "\n")
         self.focus_panel("output")
         self.query_one(CommandLine).focus()
         self.request_refresh()

@@ -9,7 +9,6 @@ commands the user gives.  `Target` does all the talking to the executive.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -18,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Footer, Log
+from textual.widgets import Footer
 
 from . import keys
 from .actions import DebuggerActions
@@ -36,13 +35,14 @@ from .widgets.source import SourceView
 from .widgets.stack import StackView
 from .widgets.status import StatusBar
 from .widgets.tables import BreakpointsTable, MailboxesTable, TasksTable, ValuesTable
+from .widgets.textlog import LineBuffer, TextLog
 from .widgets.variables import VariablesView, WatchesView
 
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
-LOG_FLUSH_S = 0.03              # output and events reach their panels in batches this often
+LOG_FLUSH_S = 0.03              # output and events reach their panels at most this often
 TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most this often
 LOG_LINES = 10_000
-EVENT_BATCH = 64                # events handled before keys and repaints get a turn
+EVENT_LINE_WIDTH = 200
 STOP_WORDS = {"breakpoint": "breakpoint", "brk": "BRK instruction", "step": "step",
               "watch": "watch", "fault": "fault"}
 
@@ -78,9 +78,8 @@ class DebuggerApp(DebuggerActions, App):
         self.sources = SourceCache()
         self.store = layouts or LayoutStore()
         self.layout_name, self.layouts = self.store.load()
-        self.output: deque[str] = deque(maxlen=LOG_LINES)
-        self.event_lines: deque[str] = deque(maxlen=LOG_LINES)
-        self._pending: dict[str, list[str]] = {"output": [], "events": []}
+        self.output = LineBuffer(LOG_LINES)
+        self.event_log = LineBuffer(LOG_LINES, render=_event_line, width=EVENT_LINE_WIDTH)
         self._flush_scheduled = False
         self._dirty_tables: set[str] = set()
         self.watch_exprs: list[str] = []
@@ -140,10 +139,7 @@ class DebuggerApp(DebuggerActions, App):
         if name == "memory":
             return MemoryView(self.target, id=name).data_bind(app.location, app.frame)
         if name in ("output", "events"):
-            log = Log(max_lines=LOG_LINES, id=name)
-            log.write("".join(self.output) if name == "output"
-                      else "".join(line + "\n" for line in self.event_lines))
-            return log
+            return TextLog(self.output if name == "output" else self.event_log, id=name)
         tables = {"tasks": (TasksTable, app.task_rows), "mailboxes": (MailboxesTable,
                   app.mailbox_rows), "values": (ValuesTable, app.value_rows)}
         if name in tables:
@@ -178,8 +174,8 @@ class DebuggerApp(DebuggerActions, App):
                 first = False
                 self.request_refresh()
                 while True:
-                    for _ in range(EVENT_BATCH):
-                        self.on_target_event(await self.target.next_event())
+                    for event in await self.target.next_events():
+                        self.on_target_event(event)
                     await asyncio.sleep(0)       # let keys and repaints in between
             except (ConnectionClosed, OSError, TimeoutError) as error:
                 delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
@@ -224,9 +220,10 @@ class DebuggerApp(DebuggerActions, App):
         mine = event.get("pid") == self.pid
         if kind in ("stdout", "stderr"):
             if mine:
-                self._log("output", data.get("text", ""))
+                self.write_output(data.get("text", ""))
             return
-        self._log("events", _event_line(event) + "\n")
+        self.event_log.append(event)
+        self._logs_changed()
         if kind in ("task_state", "fault"):
             self._table_dirty("tasks")
         elif kind.startswith("mailbox_"):
@@ -241,23 +238,21 @@ class DebuggerApp(DebuggerActions, App):
                                                          "killed")
             self.request_refresh()
 
-    def _log(self, name: str, text: str) -> None:
-        """Queue text for the output or event log; they are written in batches."""
-        (self.output if name == "output" else self.event_lines).append(text.rstrip("\n")
-                                                                         if name == "events"
-                                                                         else text)
-        self._pending[name].append(text)
+    def write_output(self, text: str) -> None:
+        """Add text to the Output panel (the task's output, the command line's results)."""
+        self.output.write(text)
+        self._logs_changed()
+
+    def _logs_changed(self) -> None:
+        """The log panels repaint once for everything that arrived within LOG_FLUSH_S."""
         if not self._flush_scheduled:
             self._flush_scheduled = True
             self.set_timer(LOG_FLUSH_S, self._flush_logs)
 
     def _flush_logs(self) -> None:
         self._flush_scheduled = False
-        for name, texts in self._pending.items():
-            if texts:
-                for log in self.query(f"Log#{name}"):
-                    log.write("".join(texts))
-                texts.clear()
+        for log in self.query(TextLog):
+            log.update()
 
     def _table_dirty(self, name: str) -> None:
         if not self._dirty_tables:
@@ -376,7 +371,7 @@ def _event_line(event: dict[str, Any]) -> str:
     detail = " ".join(f"{k}={v}" for k, v in data.items() if k != "pid")
     pid = event.get("pid")
     return f"{event.get('seq', ''):>6} {event.get('type', '?'):<16} " \
-           f"{'' if pid is None else f'pid {pid} '}{detail}"[:200]
+           f"{'' if pid is None else f'pid {pid} '}{detail}"[:EVENT_LINE_WIDTH]
 
 
 def _reason(error: BaseException) -> str:

@@ -13,7 +13,7 @@ import json
 import shlex
 from typing import Any, Awaitable, Callable
 
-from .target import ProtocolError, Target, is_stop
+from .target import ProtocolError, Target
 
 WAIT_S = 30.0
 
@@ -52,26 +52,17 @@ async def _run_control(target: Target, start: Runner, args: list[str], wait: boo
     if not wait:
         await start(target, args)
         return {"started": True}
-    stopped = asyncio.get_running_loop().create_future()
-
-    async def watch() -> None:
-        while True:
-            event = await target.next_event()
-            if event.get("pid") == target.pid and is_stop(event) and not stopped.done():
-                stopped.set_result(event)
-    watcher = asyncio.create_task(watch())
+    stopped = asyncio.ensure_future(target.next_stop())
     try:
         await start(target, args)
-        if not stopped.done():
-            await asyncio.wait_for(stopped, WAIT_S)
-        event = stopped.result()
+        event = await asyncio.wait_for(stopped, WAIT_S)
         return {"stopped": {"type": event["type"], **event.get("data", {})},
                 "task": (await target.request("ps", pid=target.pid))["tasks"]["tasks"][0]}
     except TimeoutError:
         raise ProtocolError("still_running", f"the task did not stop within {WAIT_S:g} s") \
             from None
     finally:
-        watcher.cancel()
+        stopped.cancel()
 
 
 def _where(text: str) -> int | str:

@@ -71,16 +71,26 @@ class Target:
     async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
         return await self._client.request(cmd, **fields)
 
-    async def next_event(self) -> dict[str, Any]:
-        """The next event; a stop of the attached task also wakes `_run_to_return`."""
-        event = await self._client.next_event()
-        assert event is not None            # no timeout: only a closed link ends the wait
-        if event.get("pid") == self.pid and self._stop_waiters and is_stop(event):
-            waiters, self._stop_waiters = self._stop_waiters, []
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(event)
-        return event
+    async def next_events(self) -> list[dict[str, Any]]:
+        """The events that have arrived (at least one); a stop of the attached task
+        also wakes `_run_to_return`."""
+        events = await self._client.next_events()
+        if self._stop_waiters:
+            stop = next((e for e in events if e.get("pid") == self.pid and is_stop(e)), None)
+            if stop is not None:
+                waiters, self._stop_waiters = self._stop_waiters, []
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(stop)
+        return events
+
+    async def next_stop(self) -> dict[str, Any]:
+        """Wait for the attached task to stop (the event that says so); for a caller that
+        is the only one reading events."""
+        while True:
+            for event in await self.next_events():
+                if event.get("pid") == self.pid and is_stop(event):
+                    return event
 
     @property
     def _client(self) -> AsyncClient:

@@ -210,3 +210,16 @@ def test_bit_fields_and_lexical_blocks(tmp_path):
     assert [(f["name"], f["offset"], f.get("bit_offset"), f.get("bit_size"))
             for f in flags["fields"]] == [("a", 0, 0, 3), ("b", 0, 3, 5), ("c", 4, None, None)]
     assert {v.name for v in table.locals} == {"k", "inner"}
+
+
+@pytest.mark.parametrize("name", ["matrix", "varargs", "goto_labels", "string_build"])
+def test_optimised_debug_builds_run_like_plain_ones(name):
+    """-g at -O2 (`#dbg_value` records with `!DIArgList`, `#dbg_label`) compiles, and the
+    program behaves exactly as without -g."""
+    from cckit import PROGRAMS, run_image
+    from hsx.toolchain.cc.driver import Options, build_c
+    source = str(PROGRAMS / f"{name}.c")
+    plain, _ = build_c([source], Options(opt=2))
+    debug, _ = build_c([source], Options(opt=2, debug=True))
+    assert run_image(debug.image) == run_image(plain.image)
+    assert any(e.file.endswith(f"{name}.c") for e in debug.symbols.lines)

@@ -1,6 +1,7 @@
 """The C compiler back end (clang -> LLVM IR -> MVASM), see docs/c-compiler.md.
 
-    reader    LLVM IR (via llvmlite, plus irtext for what it does not expose)
+    reader    LLVM IR text (checked by llvmlite) into ir.py objects: irtext (tokens,
+              types, constants), instructions (bodies), irmeta (metadata)
     isel      instruction selection to machine IR over virtual registers (a package,
               one module per concern)
     regalloc  linear-scan register allocation with spilling

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .irtext import (CAggregate, CBlockAddress, CBytes, CDSOLocalEquivalent, CExpr, CFloat,
                      CGlobal, CInt, CNull, CUndef, CZero)
-from .reader import CompileError
+from .ir import CompileError
 from .types import ArrayT, FloatT, IntT, Layout, PtrT, StructT, Type, VectorT
 
 

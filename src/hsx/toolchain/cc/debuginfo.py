@@ -12,10 +12,10 @@ a frame slot at a known offset below R14 for the whole function.  Values clang t
 """
 from __future__ import annotations
 
-from .irtext import MDNode, MDRef
+from .irmeta import MDNode, MDRef
 from .mir import MFunction
 from .naming import symbol_name
-from .reader import Function, Instr, Module
+from .ir import Function, Instr, Module
 
 _QUALIFIERS = {"DW_TAG_const_type": "const", "DW_TAG_volatile_type": "volatile",
                "DW_TAG_restrict_type": "restrict", "DW_TAG_atomic_type": "atomic"}

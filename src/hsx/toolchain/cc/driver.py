@@ -34,7 +34,8 @@ from .frontend import clang_command
 from .irtext import IRSyntaxError
 from .isel import select_function
 from .naming import symbol_name
-from .reader import CompileError, llvm, read_module
+from .reader import read_module
+from .ir import CompileError
 from .regalloc import allocate
 
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
@@ -100,40 +101,14 @@ def clang_ir(path: str, options: Options) -> str:
     return result.stdout
 
 
-_LOCAL_LINKAGE = (llvm.Linkage.internal, llvm.Linkage.private)
-
-
-def prepare_ir(ir: str, prefix: str | None = None) -> tuple[str, frozenset[str]]:
-    """The weak references of an IR module and, with `prefix`, the IR with its
-    module-local functions and variables renamed `prefix + name` and made external, so
-    that the unit can be split into one object per symbol (static names stay unique and
-    never clash with C names, which cannot contain '.')."""
-    if prefix is None and "extern_weak" not in ir:
-        return ir, frozenset()
-    context = llvm.create_context()
-    try:
-        ref = llvm.parse_assembly(ir, context=context)
-    except RuntimeError:
-        return ir, frozenset()              # read_module reports the problem
-    weak = set()
-    renamed = False
-    for value in [*ref.functions, *ref.global_variables]:
-        if value.is_declaration:
-            if value.linkage == llvm.Linkage.external_weak:
-                weak.add(symbol_name(value.name))
-        elif prefix is not None and value.linkage in _LOCAL_LINKAGE:
-            value.name = prefix + value.name
-            value.linkage = llvm.Linkage.external
-            renamed = True
-    return (str(ref) if renamed else ir), frozenset(weak)
-
-
 def compile_ir(ir: str, source: str, debug: bool,
                pieces: list[tuple[str, str]] | None = None,
-               hard_float: bool = True) -> tuple[str, list, dict]:
-    """MVASM text, per-line source locations and debug facts for one IR module.
-    With `pieces`, also append (symbol, MVASM) for each function and variable."""
-    module = read_module(ir, source)
+               hard_float: bool = True, local_prefix: str | None = None
+               ) -> tuple[str, list, dict, frozenset[str]]:
+    """MVASM text, per-line source locations, debug facts and weak references for one
+    IR module.  With `pieces`, also append (symbol, MVASM) for each function and
+    variable, module-local ones renamed with `local_prefix` (see `read_module`)."""
+    module = read_module(ir, source, local_prefix)
     evaluator = ConstEvaluator(module.layout, module.aliases)
     emitter = ModuleEmitter(module, evaluator)
     emitter.header(source)
@@ -157,7 +132,7 @@ def compile_ir(ir: str, source: str, debug: bool,
         else:
             pieces.extend(emitter.piece_texts())
     facts = collector.finish() if collector is not None else {}
-    return emitter.out.text(), emitter.out.locs, facts
+    return emitter.out.text(), emitter.out.locs, facts, module.weak
 
 
 def compile_c_file(path: str, options: Options, split: bool = False) -> CompiledUnit:
@@ -166,11 +141,11 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     ir = clang_ir(path, options)
     source = os.path.relpath(path) if not os.path.isabs(path) else path
     stem = os.path.splitext(os.path.basename(path))[0]
-    ir, weak = prepare_ir(ir, f"__hsx.{symbol_name(stem)}." if split else None)
     pieces: list[tuple[str, str]] | None = [] if split else None
     try:
-        text, locs, facts = compile_ir(ir, source, options.debug, pieces,
-                                       not options.soft_float)
+        text, locs, facts, weak = compile_ir(
+            ir, source, options.debug, pieces, not options.soft_float,
+            f"__hsx.{symbol_name(stem)}." if split else None)
     except CompileError as exc:
         raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
     except IRSyntaxError as exc:        # IR the back end cannot handle: a clear error, not wrong code

@@ -9,7 +9,7 @@ from .consts import ConstEvaluator
 from .frame import epilogue, prologue
 from .mir import CONDITIONS, MBlock, MFunction, MInst, PReg, fits12
 from .naming import symbol_name
-from .reader import CompileError, GlobalVar, Module
+from .ir import CompileError, GlobalVar, Module
 
 # setcc64 on a signed/unsigned order: branch for the high words ("strictly"), branch
 # for the low words (always unsigned).

@@ -1,16 +1,11 @@
-"""A tokenizer and small recursive-descent parsers for fragments of LLVM IR text.
-
-llvmlite gives us the module structure (functions, blocks, instructions, operands),
-but some facts are only visible in the printed text: compare predicates, the source
-type of a GEP, the allocated type of an alloca, the function type of a call, switch
-case values, global initialisers, constant expressions and metadata.  This module reads
-those fragments with a real tokenizer (no pattern matching over instruction lines).
-"""
+"""LLVM IR text: the tokenizer, and a recursive-descent parser for types and constants
+that the module and instruction readers (reader.py, instructions.py) build on."""
 from __future__ import annotations
 
+import re
 import struct
-from dataclasses import dataclass, field
-from typing import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from .types import (ArrayT, FloatT, FuncT, IntT, LabelT, MetadataT, PtrT, StructT, TokenT,
                     Type, VectorT, VOID)
@@ -23,23 +18,35 @@ class IRSyntaxError(ValueError):
 # ---------------------------------------------------------------------------------------
 # tokens
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     kind: str          # word, local, global, meta, attr, int, float, str, cstr, punct, eof
     text: str
     value: object = None
 
 
-_PUNCT = set("=,()[]{}<>*:|!")
-_WORD_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-")
-_NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$-")
+_TOKEN = re.compile(r"""
+    [ \t\r\n]+ | ;[^\n]*
+  | (?P<cstr> c"[^"]*" )
+  | (?P<str> "[^"]*" )
+  | (?P<ref> [%@!\#] (?: "[^"]*" | [-a-zA-Z$._0-9]+ ) )
+  | (?P<float> 0x[0-9a-fA-FKLMHR]+ | [-+]?[0-9]+ (?: [.][0-9]* (?: [eE][-+]?[0-9]+ )? | [eE][-+]?[0-9]+ ) )
+  | (?P<int> [-+]?[0-9]+ )
+  | (?P<dots> [.][.][.] )
+  | (?P<word> [a-zA-Z_.$-][-a-zA-Z$._0-9]* )
+  | (?P<punct> [=,()\[\]{}<>*:|!] )
+  | (?P<bad> . )
+""", re.VERBOSE)
+_REF_KINDS = {"%": "local", "@": "global", "!": "meta", "#": "attr"}
+_EOF = Token("eof", "")
 
 
 def _unescape(raw: str) -> bytes:
     """LLVM string escapes: `\\XX` hex and `\\\\`; everything else is literal (UTF-8)."""
+    data = raw.encode("utf-8")
+    if b"\\" not in data:
+        return data
     out = bytearray()
     i = 0
-    data = raw.encode("utf-8")
     while i < len(data):
         c = data[i]
         if c == 0x5C and i + 1 < len(data):
@@ -58,66 +65,32 @@ def _unescape(raw: str) -> bytes:
 def tokenize(text: str) -> list[Token]:
     """Split IR text into tokens; comments (`;` to end of line) are dropped."""
     tokens: list[Token] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in " \t\r\n":
-            i += 1
-        elif c == ";":
-            while i < n and text[i] != "\n":
-                i += 1
-        elif c == '"' or (c == "c" and i + 1 < n and text[i + 1] == '"'):
-            start = i + (2 if c == "c" else 1)
-            j = text.index('"', start)
-            raw = text[start:j]
-            tokens.append(Token("cstr" if c == "c" else "str", raw, _unescape(raw)))
-            i = j + 1
-        elif c in "%@!#" and i + 1 < n and (text[i + 1] in _WORD_CHARS or text[i + 1] == '"'):
-            kind = {"%": "local", "@": "global", "!": "meta", "#": "attr"}[c]
-            if text[i + 1] == '"':
-                j = text.index('"', i + 2)
-                name = _unescape(text[i + 2:j]).decode("utf-8", "replace")
-                i = j + 1
-            else:
-                j = i + 1
-                while j < n and text[j] in _WORD_CHARS:
-                    j += 1
-                name = text[i + 1:j]
-                i = j
-            tokens.append(Token(kind, c + name, name))
-        elif c.isdigit() or (c in "-+" and i + 1 < n and text[i + 1].isdigit()):
-            j = i + 1
-            if text.startswith("0x", i):
-                j = i + 2
-                while j < n and text[j] in "0123456789abcdefABCDEFKLMHR":
-                    j += 1
-                tokens.append(Token("float", text[i:j]))
-                i = j
-                continue
-            while j < n and (text[j].isdigit() or text[j] in ".eE" or
-                             (text[j] in "+-" and text[j - 1] in "eE")):
-                j += 1
-            word = text[i:j]
-            if any(ch in word for ch in ".eE"):
-                tokens.append(Token("float", word))
-            else:
-                tokens.append(Token("int", word, int(word)))
-            i = j
-        elif c in _NAME_START:
-            j = i + 1
-            while j < n and text[j] in _WORD_CHARS:
-                j += 1
-            tokens.append(Token("word", text[i:j]))
-            i = j
-        elif c == "." and text.startswith("...", i):
-            tokens.append(Token("punct", "..."))
-            i += 3
-        elif c in _PUNCT:
-            tokens.append(Token("punct", c))
-            i += 1
+    append = tokens.append
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind is None:
+            continue                                  # blanks and comments
+        s = m.group()
+        if kind == "word" or kind == "punct":
+            append(Token(kind, s))
+        elif kind == "ref":
+            name = s[1:]
+            if name[:1] == '"':
+                name = _unescape(name[1:-1]).decode("utf-8", "replace")
+            append(Token(_REF_KINDS[s[0]], s[0] + name, name))
+        elif kind == "int":
+            append(Token("int", s, int(s)))
+        elif kind == "float":
+            append(Token("float", s))
+        elif kind == "str":
+            append(Token("str", s[1:-1], _unescape(s[1:-1])))
+        elif kind == "cstr":
+            append(Token("cstr", s[2:-1], _unescape(s[2:-1])))
+        elif kind == "dots":
+            append(Token("punct", "..."))
         else:
-            raise IRSyntaxError(f"unexpected character {c!r} in IR text")
-    tokens.append(Token("eof", ""))
+            raise IRSyntaxError(f"unexpected character {s!r} in IR text")
+    append(_EOF)
     return tokens
 
 
@@ -222,12 +195,15 @@ class Parser:
     """Reads types and constants from a token list.
 
     `named_types` resolves `%struct.X` to its body (a callable, so bodies are parsed
-    lazily and recursive types work)."""
+    lazily and recursive types work); `rename` maps global names to the names the
+    module's symbols get (reader.py renames a library unit's statics)."""
 
-    def __init__(self, tokens: list[Token], named_types=None) -> None:
+    def __init__(self, tokens: list[Token], named_types=None,
+                 rename: dict[str, str] | None = None) -> None:
         self.tokens = tokens
         self.pos = 0
         self.named_types = named_types
+        self.rename = rename or {}
 
     # -- token helpers ------------------------------------------------------------------
 
@@ -426,7 +402,7 @@ class Parser:
                 return CFloat(float_bits(t, ty))
             raise IRSyntaxError(f"float literal {t} for type {ty}")
         if k == "global":
-            return CGlobal(tok.value)
+            return CGlobal(self.rename.get(tok.value, tok.value))
         if k == "cstr":
             return CBytes(tok.value)
         if k == "word":
@@ -445,10 +421,12 @@ class Parser:
                 fn = self.next().value
                 self.expect(",")
                 block = self.next().value
+                fn = self.rename.get(fn, fn)
                 self.expect(")")
                 return CBlockAddress(fn, block)
             if t == "dso_local_equivalent" or t == "no_cfi":
-                return CDSOLocalEquivalent(self.next().value)
+                name = self.next().value
+                return CDSOLocalEquivalent(self.rename.get(name, name))
             if t == "splat":
                 self.expect("(")
                 elem = self.parse_typed_constant()
@@ -520,116 +498,3 @@ def parse_type_text(text: str, named_types=None) -> Type:
     if parser.tok.kind != "eof":
         raise IRSyntaxError(f"trailing text after type in {text!r}")
     return ty
-
-
-# ---------------------------------------------------------------------------------------
-# metadata
-
-@dataclass
-class MDNode:
-    """`!N = [distinct] !DIKind(key: value, ...)` or a tuple `!{...}`."""
-
-    kind: str                                  # "DILocation", ..., or "tuple"
-    fields: dict[str, object] = field(default_factory=dict)
-    items: list = field(default_factory=list)  # tuple elements
-
-
-@dataclass(frozen=True)
-class MDRef:
-    id: str
-
-
-def parse_metadata(lines: Iterator[str]) -> dict[str, MDNode]:
-    """Parse the `!N = ...` definitions of a module's text (other lines are skipped)."""
-    nodes: dict[str, MDNode] = {}
-    for line in lines:
-        if not line.startswith("!"):
-            continue
-        p = Parser(tokenize(line))
-        head = p.next()
-        if head.kind != "meta" or not p.accept("="):
-            continue
-        p.skip_words({"distinct"})
-        value = _md_value(p)
-        if isinstance(value, MDNode):
-            nodes[head.value] = value
-    return nodes
-
-
-def _md_value(p: Parser) -> object:
-    tok = p.tok
-    if tok.kind == "meta" and p.peek().text == "(" and tok.value[:1].isalpha() \
-            and not tok.value.isdigit():
-        p.next()
-        p.next()
-        node = MDNode(tok.value)
-        while not p.at(")"):
-            if p.peek().text != ":":            # positional: DIExpression(DW_OP_..., 4)
-                node.items.append(_md_field(p))
-                p.accept(",")
-                continue
-            key = p.next().text
-            p.expect(":")
-            node.fields[key] = _md_field(p)
-            p.accept(",")
-        p.expect(")")
-        return node
-    if tok.kind == "punct" and tok.text == "!" and p.peek().text == "{":
-        p.next()
-        p.next()
-        node = MDNode("tuple")
-        while not p.at("}"):
-            node.items.append(_md_item(p))
-            p.accept(",")
-        p.expect("}")
-        return node
-    return _md_item(p)
-
-
-def _md_field(p: Parser) -> object:
-    tok = p.tok
-    if tok.kind == "meta":
-        if tok.value.isdigit():
-            p.next()
-            return MDRef(tok.value)
-        if p.peek().text == "(":
-            return _md_value(p)
-        p.next()
-        return tok.value
-    if tok.kind == "str":
-        p.next()
-        return tok.value.decode("utf-8", "replace")
-    if tok.kind == "int":
-        p.next()
-        return tok.value
-    if tok.kind == "word":
-        p.next()
-        words = [tok.text]
-        while p.accept("|"):
-            words.append(p.next().text)
-        if len(words) == 1 and p.tok.kind == "int" and tok.text[:1] == "i" \
-                and tok.text[1:].isdigit():
-            return p.next().value              # a typed integer: extraData: i64 0
-        return words[0] if len(words) == 1 else words
-    if tok.kind == "punct" and tok.text == "!" and p.peek().kind == "str":
-        p.next()
-        return p.next().value.decode("utf-8", "replace")
-    p.skip_balanced()
-    return None
-
-
-def _md_item(p: Parser) -> object:
-    tok = p.tok
-    if tok.kind == "meta" and tok.value.isdigit():
-        p.next()
-        return MDRef(tok.value)
-    if tok.kind == "punct" and tok.text == "!" and p.peek().kind == "str":
-        p.next()
-        return p.next().value.decode("utf-8", "replace")
-    if tok.kind == "meta" and p.peek().text == "(":
-        return _md_value(p)
-    if p.is_type_start():
-        ty = p.parse_type()
-        return p.parse_constant(ty)
-    p.skip_balanced()
-    return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 
 from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, VReg
-from .reader import CompileError
+from .ir import CompileError
 
 MAX_ROUNDS = 32
 

@@ -1,9 +1,8 @@
 """LLVM types as the back end sees them, and their ILP32 memory layout.
 
 The front end targets wasm32 (little-endian, 32-bit pointers, i64/double aligned to 8),
-so the layout rules here are the C rules of that data layout.  Named struct types are
-measured by llvmlite's target data for the module's own data-layout string (the
-reader hands the results in); literal struct types follow the same C rules here.
+so the layout rules here are the C rules of that data layout, for named and literal
+struct types alike (a test compares them with LLVM's own target data).
 """
 from __future__ import annotations
 
@@ -129,10 +128,7 @@ def words_of(ty: Type) -> int:
 class Layout:
     """Sizes, alignments and field offsets (wasm32 data layout, ILP32)."""
 
-    def __init__(self, named: dict | None = None) -> None:
-        # struct name -> (field offsets, size, alignment), measured by llvmlite's target
-        # data for the module's own data layout (see reader.py)
-        self._named = named or {}
+    def __init__(self) -> None:
         self._cache: dict[StructT, tuple[list[int], int, int]] = {}
 
     def size(self, ty: Type) -> int:
@@ -182,18 +178,14 @@ class Layout:
         cached = self._cache.get(ty)
         if cached is not None:
             return cached
-        measured = self._named.get(ty.name) if ty.name else None
-        if measured is not None:
-            result = measured
-        else:
-            offsets, cursor, align = [], 0, 1
-            for f in ty.fields:
-                a = 1 if ty.packed else self.align(f)
-                cursor = _round(cursor, a)
-                offsets.append(cursor)
-                cursor += self.size(f)
-                align = max(align, a)
-            result = (offsets, _round(cursor, align), align)
+        offsets, cursor, align = [], 0, 1
+        for f in ty.fields:
+            a = 1 if ty.packed else self.align(f)
+            cursor = _round(cursor, a)
+            offsets.append(cursor)
+            cursor += self.size(f)
+            align = max(align, a)
+        result = (offsets, _round(cursor, align), align)
         self._cache[ty] = result
         return result
 

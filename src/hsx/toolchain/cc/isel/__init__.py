@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..consts import ConstEvaluator
 from ..mir import MBlock, MFunction
-from ..reader import Function, Instr, Module
+from ..ir import Function, Instr, Module
 from .calls import CallOps
 from .control import ControlFlow
 from .floating import FloatOps

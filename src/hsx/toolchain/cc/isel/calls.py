@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..irtext import CGlobal
 from ..mir import ARG_REGS, CALLER_SAVED, FP, R, SP, PReg, VReg
 from ..naming import symbol_name
-from ..reader import Const, Instr, Value
+from ..ir import Const, Instr, Value
 from ..types import FloatT, FuncT, Type, VoidT
 from .core import SelectorBase
 

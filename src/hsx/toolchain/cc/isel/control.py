@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..consts import mask, signed
 from ..mir import R, MBlock, fits12
-from ..reader import Block, Instr
+from ..ir import Block, Instr
 from .core import SelectorBase, int_bits
 
 

@@ -14,7 +14,7 @@ from ..consts import ConstEvaluator, Word, mask, signed
 from ..irtext import CAggregate, CUndef, CZero
 from ..mir import MBlock, MFunction, MInst, VReg, fits12
 from ..naming import symbol_name
-from ..reader import Block, CompileError, Const, Function, Instr, Module, Value
+from ..ir import Block, CompileError, Const, Function, Instr, Module, Value
 from ..types import ArrayT, FloatT, IntT, PtrT, StructT, Type, VectorT, words_of
 
 

@@ -4,7 +4,7 @@ conversions, and the float intrinsics (`fabs`, `copysign`, `sqrt`, `floor`, `cei
 used (fpu.py); otherwise the soft-float library.  `half` is computed as float."""
 from __future__ import annotations
 
-from ..reader import Instr
+from ..ir import Instr
 from ..types import FloatT, IntT, Type
 from . import fpu
 from .core import SelectorBase, int_bits

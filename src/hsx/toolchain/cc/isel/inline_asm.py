@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..mir import CALLER_SAVED, R
 from ..naming import symbol_name
-from ..reader import Instr
+from ..ir import Instr
 from .core import SelectorBase, int_bits
 
 

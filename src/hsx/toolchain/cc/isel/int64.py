@@ -3,7 +3,7 @@ logic, multiplication, shifts, and division through the VM's DIV64 family (fpu.p
 the library's libgcc-named routines."""
 from __future__ import annotations
 
-from ..reader import Instr
+from ..ir import Instr
 from . import fpu
 from .core import SelectorBase
 

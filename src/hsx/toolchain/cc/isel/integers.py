@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..consts import mask
 from ..mir import SWAPPED, fits12
-from ..reader import Instr, Value
+from ..ir import Instr, Value
 from ..types import VectorT
 from .core import SelectorBase, int_bits
 

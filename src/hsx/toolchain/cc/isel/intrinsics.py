@@ -4,7 +4,7 @@ and rotates, bit counts, byte swaps, overflow and saturating arithmetic."""
 from __future__ import annotations
 
 from ..mir import SP, fits12
-from ..reader import Instr
+from ..ir import Instr
 from ..types import Type
 from .core import SelectorBase, int_bits
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..consts import mask, signed
 from ..mir import fits12
-from ..reader import CompileError, Instr, Value
+from ..ir import CompileError, Instr, Value
 from ..types import ArrayT, IntT, StructT, Type, VectorT
 from .core import SelectorBase, int_bits
 

@@ -80,3 +80,21 @@ def test_directory_operations(fs):
     assert fs.delete("sub") == 0
     assert fs.delete("../x") == -errno.EINVAL
     assert fs.listdir("nothere") == -errno.ENOENT
+
+
+def test_seek_moves_the_position(fs):
+    from hsx.kernel.filesystem import SEEK_CUR, SEEK_END, SEEK_SET
+    fd = fs.open(1, "s", O_RDWR | O_CREAT)
+    fs.write(1, fd, b"0123456789")
+    assert fs.seek(1, fd, 2, SEEK_SET) == 2
+    assert fs.read(1, fd, 3) == b"234"
+    assert fs.seek(1, fd, -1, SEEK_CUR) == 4
+    assert fs.read(1, fd, 1) == b"4"
+    assert fs.seek(1, fd, -2, SEEK_END) == 8
+    assert fs.read(1, fd, 10) == b"89"
+    assert fs.seek(1, fd, 12, SEEK_SET) == 12          # past the end: a write fills zeros
+    fs.write(1, fd, b"x")
+    assert (fs.root / "s").read_bytes() == b"0123456789\0\0x"
+    assert fs.seek(1, fd, -1, SEEK_SET) == -errno.EINVAL
+    assert fs.seek(1, fd, 0, 7) == -errno.EINVAL
+    assert fs.seek(1, 99, 0, SEEK_SET) == -errno.EBADF

@@ -21,6 +21,7 @@ from typing import Callable
 O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND = 0x01, 0x02, 0x03, 0x04, 0x08, 0x10
 LEGACY_OPEN = O_RDWR | O_CREAT
 FIRST_FD = 3                  # 0, 1, 2 are stdio, served by mailboxes
+SEEK_SET, SEEK_CUR, SEEK_END = 0, 1, 2
 
 
 class SandboxError(Exception):
@@ -134,6 +135,28 @@ class SandboxFS:
             f.write(data)
             handle.position = f.tell()
         return len(data)
+
+    def seek(self, pid: int, fd: int, offset: int, whence: int) -> int:
+        """Move the file position (as lseek): the new position, or a negative errno.
+        A position past the end is allowed; a write there fills the gap with zeros."""
+        handle = self._file(pid, fd)
+        if handle is None:
+            return -errno.EBADF
+        if whence == SEEK_SET:
+            base = 0
+        elif whence == SEEK_CUR:
+            base = handle.position
+        elif whence == SEEK_END:
+            try:
+                base = handle.path.stat().st_size
+            except OSError as exc:
+                return -(exc.errno or errno.EIO)
+        else:
+            return -errno.EINVAL
+        if base + offset < 0:
+            return -errno.EINVAL
+        handle.position = base + offset
+        return handle.position
 
     def close(self, pid: int, fd: int) -> int:
         table = self._tasks.get(pid)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from hsx.kernel.executive import Kernel
     from hsx.kernel.task import Task
 
-OPEN, READ, WRITE, CLOSE = 0x00, 0x01, 0x02, 0x03
+OPEN, READ, WRITE, CLOSE, SEEK = 0x00, 0x01, 0x02, 0x03, 0x04
 LISTDIR, DELETE, RENAME, MKDIR = 0x0A, 0x0B, 0x0C, 0x0D
 STDIN, STDOUT, STDERR = 0, 1, 2
 MAX_IO = 0xFFFF
@@ -56,6 +56,10 @@ class FileModule:
         elif function == CLOSE:
             fd = regs[1]
             regs[0] = 0 if fd in (STDIN, STDOUT, STDERR) else _status(fs.close(pid, fd))
+        elif function == SEEK:
+            fd, offset = regs[1], regs[2] - ((regs[2] & 0x80000000) << 1)     # signed
+            regs[0] = _status(-errno.ESPIPE if fd in (STDIN, STDOUT, STDERR)
+                              else fs.seek(pid, fd, offset, regs[3]))
         elif function == LISTDIR:
             path, out, limit = self._path(task, 1), regs[2], min(regs[3], MAX_IO)
             ctx.check_guest_range(out, limit)

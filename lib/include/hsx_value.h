@@ -44,11 +44,40 @@ static inline unsigned hsx_val_lookup(unsigned group, unsigned id, unsigned *oid
     return status;
 }
 
+/* Values are IEEE binary16 (f16) numbers: these convert to and from float (rounding
+ * to nearest, ties to even; out-of-range floats become infinities). */
+static inline float hsx_f16_to_float(unsigned short bits) {
+    __fp16 h;
+    __builtin_memcpy(&h, &bits, sizeof h);
+    return (float)h;
+}
+
+static inline unsigned short hsx_float_to_f16(float value) {
+    __fp16 h = (__fp16)value;
+    unsigned short bits;
+    __builtin_memcpy(&bits, &h, sizeof bits);
+    return bits;
+}
+
 /* GET returns the f16 bits of the value in R0 (or a status: see the reference). */
 static inline unsigned hsx_val_get_raw(unsigned oid) { return HSX_SVC1(7, 2, oid); }
 
 static inline unsigned hsx_val_set_raw(unsigned oid, unsigned f16_bits, unsigned flags) {
     return HSX_SVC3(7, 3, oid, f16_bits, flags);
+}
+
+/* The value as a float in *out; returns the status (HSX_VAL_STATUS_OK = 0). */
+static inline unsigned hsx_val_get(unsigned oid, float *out) {
+    unsigned bits, status;
+    __asm__ volatile(HSX_SVC_TEXT(7, 2) : "=r"(bits), "=r"(status) : "r"(oid) : "memory");
+    if (status == HSX_VAL_STATUS_OK && out)
+        *out = hsx_f16_to_float((unsigned short)bits);
+    return status;
+}
+
+/* Set the value (rounded to f16); returns the status. */
+static inline unsigned hsx_val_set(unsigned oid, float value) {
+    return hsx_val_set_raw(oid, hsx_float_to_f16(value), 0);
 }
 
 static inline unsigned hsx_val_sub(unsigned oid, const char *mailbox, unsigned *handle) {

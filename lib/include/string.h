@@ -23,4 +23,11 @@ size_t strcspn(const char *s, const char *reject);
 char *strpbrk(const char *s, const char *accept);
 char *strtok(char *s, const char *delim);
 char *strdup(const char *s);
+char *strndup(const char *s, size_t max);
+char *stpcpy(char *dst, const char *src);
+char *strtok_r(char *s, const char *delim, char **state);
+char *strerror(int code);
+int strcoll(const char *a, const char *b);
+size_t strxfrm(char *dst, const char *src, size_t n);
+#include <strings.h>
 #endif

@@ -116,3 +116,22 @@ void *realloc(void *ptr, size_t size) {
     }
     return p;
 }
+
+/* Alignments above 8: a larger block, with the gap before the aligned payload split
+ * off as a free block of its own (so free() works on the result as usual). */
+void *aligned_alloc(size_t alignment, size_t size) {
+    if (alignment <= ALIGN)
+        return malloc(size);
+    if (alignment & (alignment - 1))
+        return NULL;
+    char *p = malloc(size + alignment + ALIGN * 2);
+    if (!p)
+        return NULL;
+    uintptr_t q = ((uintptr_t)p + ALIGN * 2 + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    uint32_t *block = (uint32_t *)p - 1;
+    uint32_t total = *block & ~USED;
+    uint32_t gap = (uint32_t)(q - (uintptr_t)p);
+    *block = gap;                                   /* free */
+    *(uint32_t *)(q - 4) = (total - gap) | USED;
+    return (void *)q;
+}

@@ -1,4 +1,4 @@
-/* The printf formatter: %d %i %u %x %X %o %c %s %p %% %n, %f %F %e %E %g %G, flags
+/* The printf formatter: %d %i %u %x %X %o %c %s %p %% %n, %f %F %e %E %g %G %a %A, flags
  * "-+ #0", width and precision (also "*"), lengths hh h l ll z j t L.
  *
  * The floating-point conversions live in printf_float.c, linked only into programs that
@@ -166,12 +166,28 @@ int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap) {
             break;
         }
         case 'c': {
-            char c = (char)va_arg(ap, int);
+            int wide = va_arg(ap, int);        /* %lc: a wint_t ("C" locale: ASCII) */
+            char c = (char)(length == 1 && (wide < 0 || wide > 127) ? '?' : wide);
             sp.flags &= ~F_ZERO;
             field(s, &sp, "", 0, &c, 1);
             break;
         }
         case 's': {
+            if (length == 1) {                 /* %ls: a wchar_t string */
+                const int *ws = va_arg(ap, const int *);
+                if (!ws)
+                    ws = L"(null)";
+                int n = 0;
+                while (ws[n] && (sp.prec < 0 || n < sp.prec))
+                    n++;
+                if (!(sp.flags & F_LEFT))
+                    pad(s, ' ', sp.width - n);
+                for (int i = 0; i < n; i++)
+                    put(s, (char)(ws[i] > 0 && ws[i] < 128 ? ws[i] : '?'));
+                if (sp.flags & F_LEFT)
+                    pad(s, ' ', sp.width - n);
+                break;
+            }
             const char *str = va_arg(ap, const char *);
             if (!str)
                 str = "(null)";
@@ -188,6 +204,8 @@ int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap) {
         case 'E':
         case 'g':
         case 'G':
+        case 'a':
+        case 'A':
         {
             double x = va_arg(ap, double);
             if (__hsx_printf_float)

@@ -1,8 +1,9 @@
-/* printf's floating-point conversions: %f %F %e %E %g %G.
+/* printf's floating-point conversions: %f %F %e %E %g %G %a %A.
  *
- * They print the exact binary value rounded to nearest, ties to even (as glibc does),
- * using small big-number arithmetic: the integer part in base 2^32 words converted to
- * decimal, the fraction as a binary fraction multiplied by ten per digit. */
+ * The decimal ones print the exact binary value rounded to nearest, ties to even (as
+ * glibc does), using small big-number arithmetic: the integer part in base 2^32 words
+ * converted to decimal, the fraction as a binary fraction multiplied by ten per digit.
+ * %a prints the bits in hexadecimal, as glibc does (subnormals as 0x0.…p-1022). */
 #include "printf_impl.h"
 
 /* -- floating point ----------------------------------------------------------------- */
@@ -169,10 +170,63 @@ static int digit_at(const struct digits *g, int pos) {   /* digit of 10^pos */
     return (k >= 0 && k < g->n) ? g->d[k] : 0;
 }
 
+/* %a: [-]0xh.hhhp±d, rounded to nearest-even at the precision's digit. */
+static void hex_float(struct __hsx_sink *s, struct __hsx_spec *sp, uint64_t bits,
+                      const char *sign, int upper) {
+    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    int e = (int)((bits >> 52) & 0x7FF);
+    uint64_t m = bits & 0xFFFFFFFFFFFFFull;
+    int lead = e != 0;
+    int exp = e == 0 ? (m ? -1022 : 0) : e - 1023;
+    int prec = sp->prec;
+    if (prec >= 0 && prec < 13) {
+        int drop = 52 - 4 * prec;
+        uint64_t rest = m & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+        m >>= drop;
+        int odd = prec > 0 ? (int)(m & 1) : lead & 1;     /* of the last digit kept */
+        if (rest > half || (rest == half && odd))
+            m++;
+        if (m >> (4 * prec)) {                 /* carried into the leading digit */
+            m &= (1ull << (4 * prec)) - 1;
+            lead++;
+        }
+        m <<= drop;
+    }
+    char body[112];
+    int n = 0;
+    body[n++] = digits[lead];
+    int frac = prec >= 0 ? (prec > 96 ? 96 : prec) : 13;
+    if (prec < 0)
+        while (frac > 0 && ((m >> (52 - 4 * frac)) & 0xF) == 0)
+            frac--;
+    if (frac > 0 || (sp->flags & F_ALT))
+        body[n++] = '.';
+    for (int i = 1; i <= frac; i++)
+        body[n++] = i <= 13 ? digits[(m >> (52 - 4 * i)) & 0xF] : '0';
+    body[n++] = upper ? 'P' : 'p';
+    body[n++] = exp < 0 ? '-' : '+';
+    int a = exp < 0 ? -exp : exp;
+    char tmp[6];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + a % 10);
+        a /= 10;
+    } while (a);
+    while (k)
+        body[n++] = tmp[--k];
+    char prefix[4] = { 0 };
+    int p = 0;
+    if (*sign)
+        prefix[p++] = *sign;
+    prefix[p++] = '0';
+    prefix[p++] = upper ? 'X' : 'x';
+    field(s, sp, prefix, 0, body, n);
+}
+
 void __hsx_printf_float(struct __hsx_sink *s, struct __hsx_spec *sp, double x) {
     union { double d; uint64_t u; } bits = { x };
     int negative = (int)(bits.u >> 63);
-    int upper = sp->conv == 'F' || sp->conv == 'E' || sp->conv == 'G';
+    int upper = sp->conv == 'F' || sp->conv == 'E' || sp->conv == 'G' || sp->conv == 'A';
     const char *prefix = negative ? "-" : (sp->flags & F_PLUS) ? "+" :
                          (sp->flags & F_SPACE) ? " " : "";
     if (((bits.u >> 52) & 0x7FF) == 0x7FF) {
@@ -181,8 +235,12 @@ void __hsx_printf_float(struct __hsx_sink *s, struct __hsx_spec *sp, double x) {
         field(s, sp, prefix, 0, nan ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"), 3);
         return;
     }
-    int prec = sp->prec < 0 ? 6 : sp->prec;
     char conv = (char)(sp->conv | 0x20);
+    if (conv == 'a') {
+        hex_float(s, sp, bits.u, prefix, sp->conv == 'A');
+        return;
+    }
+    int prec = sp->prec < 0 ? 6 : sp->prec;
     static struct digits g;
     int zero = (bits.u << 1) == 0;
     int strip = 0;

@@ -11,7 +11,7 @@ struct __hsx_sink {
     char *buf;
     size_t size;
     size_t count;
-    void *file;
+    void *file;        /* FILE * for the stream sink */
 };
 
 #define F_LEFT 1
@@ -28,6 +28,9 @@ struct __hsx_spec {
 };
 
 static inline void put(struct __hsx_sink *s, char c) { s->put(s, c); }
+
+/* The format loop (printf.c): the count of characters produced. */
+int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap);
 
 /* Emit prefix + zeros + body with the field width and flags applied (printf.c). */
 void __hsx_printf_field(struct __hsx_sink *s, const struct __hsx_spec *sp, const char *prefix,

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <hsx_sys.h>
 
 /* Set by stdio when it is used, so programs without stdio do not link it. */
@@ -17,6 +19,30 @@ int atexit(void (*fn)(void)) {
     exit_handlers[exit_count++] = fn;
     return 0;
 }
+
+static void (*quick_handlers[MAX_ATEXIT])(void);
+static int quick_count;
+
+int at_quick_exit(void (*fn)(void)) {
+    if (quick_count == MAX_ATEXIT)
+        return -1;
+    quick_handlers[quick_count++] = fn;
+    return 0;
+}
+
+void quick_exit(int status) {
+    while (quick_count > 0)
+        quick_handlers[--quick_count]();
+    _Exit(status);
+}
+
+/* No environment and no command processor. */
+char *getenv(const char *name) {
+    (void)name;
+    return NULL;
+}
+
+int system(const char *command) { return command ? -1 : 0; }
 
 void exit(int status) {
     while (exit_count > 0)
@@ -89,34 +115,47 @@ static unsigned long long parse(const char *s, char **end, int base, int *negati
 long strtol(const char *s, char **end, int base) {
     int neg, over;
     unsigned long long v = parse(s, end, base, &neg, (unsigned long long)LONG_MAX + 1, &over);
-    if (over || (!neg && v > LONG_MAX))
+    if (over || (!neg && v > LONG_MAX)) {
+        errno = ERANGE;
         return neg ? LONG_MIN : LONG_MAX;
+    }
     return neg ? (long)(0 - (unsigned long)v) : (long)v;
 }
 
 unsigned long strtoul(const char *s, char **end, int base) {
     int neg, over;
     unsigned long long v = parse(s, end, base, &neg, ULONG_MAX, &over);
-    if (over)
+    if (over) {
+        errno = ERANGE;
         return ULONG_MAX;
+    }
     return neg ? 0 - (unsigned long)v : (unsigned long)v;
 }
 
 long long strtoll(const char *s, char **end, int base) {
     int neg, over;
     unsigned long long v = parse(s, end, base, &neg, (unsigned long long)LLONG_MAX + 1, &over);
-    if (over || (!neg && v > LLONG_MAX))
+    if (over || (!neg && v > LLONG_MAX)) {
+        errno = ERANGE;
         return neg ? LLONG_MIN : LLONG_MAX;
+    }
     return neg ? (long long)(0 - v) : (long long)v;
 }
 
 unsigned long long strtoull(const char *s, char **end, int base) {
     int neg, over;
     unsigned long long v = parse(s, end, base, &neg, ULLONG_MAX, &over);
-    if (over)
+    if (over) {
+        errno = ERANGE;
         return ULLONG_MAX;
+    }
     return neg ? 0 - v : v;
 }
+
+intmax_t strtoimax(const char *s, char **end, int base) { return strtoll(s, end, base); }
+uintmax_t strtoumax(const char *s, char **end, int base) { return strtoull(s, end, base); }
+intmax_t imaxabs(intmax_t x) { return x < 0 ? -x : x; }
+imaxdiv_t imaxdiv(intmax_t a, intmax_t b) { imaxdiv_t r = { a / b, a % b }; return r; }
 
 int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 long atol(const char *s) { return strtol(s, NULL, 10); }

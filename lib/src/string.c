@@ -192,3 +192,63 @@ char *strdup(const char *s) {
         memcpy(p, s, n);
     return p;
 }
+
+char *strndup(const char *s, size_t max) {
+    size_t n = strnlen(s, max);
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+char *stpcpy(char *dst, const char *src) {
+    while ((*dst = *src++))
+        dst++;
+    return dst;
+}
+
+char *strtok_r(char *s, const char *delim, char **state) {
+    if (!s)
+        s = *state;
+    s += strspn(s, delim);
+    if (!*s) {
+        *state = s;
+        return NULL;
+    }
+    char *end = s + strcspn(s, delim);
+    if (*end)
+        *end++ = 0;
+    *state = end;
+    return s;
+}
+
+/* The "C" locale: collation is byte order. */
+int strcoll(const char *a, const char *b) { return strcmp(a, b); }
+
+size_t strxfrm(char *dst, const char *src, size_t n) {
+    size_t len = strlen(src);
+    if (len < n)
+        memcpy(dst, src, len + 1);
+    return len;
+}
+
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+int strcasecmp(const char *a, const char *b) {
+    while (*a && lower((unsigned char)*a) == lower((unsigned char)*b)) {
+        a++;
+        b++;
+    }
+    return lower((unsigned char)*a) - lower((unsigned char)*b);
+}
+
+int strncasecmp(const char *a, const char *b, size_t n) {
+    for (; n; n--, a++, b++) {
+        int d = lower((unsigned char)*a) - lower((unsigned char)*b);
+        if (d || !*a)
+            return d;
+    }
+    return 0;
+}

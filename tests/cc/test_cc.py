@@ -101,10 +101,10 @@ def test_debug_build_maps_code_to_c_lines(tmp_path):
 def test_unsupported_construct_names_the_c_line(tmp_path):
     from hsx.toolchain.diagnostics import ToolchainError
     with pytest.raises(ToolchainError) as info:
-        _build(tmp_path, {"bad.c": "long double f(long double x) {\n  return x * x;\n}\n"},
+        _build(tmp_path, {"bad.c": "__int128 f(__int128 x) {\n  return x * x;\n}\n"},
                opt=0, debug=True)
     message = str(info.value)
-    assert "bad.c:1" in message and "fp128" in message
+    assert "bad.c:1" in message and "i128" in message
 
 
 def test_clang_diagnostics_are_passed_through(tmp_path):

@@ -39,7 +39,8 @@ from .ir import CompileError
 from .regalloc import allocate
 
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
-                "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables")
+                "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
+                "-Xclang", "-mlong-double-64")   # long double = double, as on ARM EABI
 RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
 
 

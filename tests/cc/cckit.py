@@ -12,6 +12,7 @@ import pytest
 from hsx.vm import Machine, StandaloneSvc, StopReason
 
 PROGRAMS = Path(__file__).parent / "programs"
+CONFORMANCE = Path(__file__).parent / "conformance"
 MAX_STEPS = 200_000_000
 
 
@@ -46,9 +47,38 @@ def compile_and_run(tmp_path: Path, source: str, opt: int = 2, name: str = "t") 
     return out.decode("utf-8", errors="replace"), status
 
 
-def native_run(source: Path, workdir: Path) -> tuple[bytes, int]:
+def native_run(source: Path, workdir: Path, cwd: Path | None = None) -> tuple[bytes, int]:
+    """Build `source` with the host's gcc and run it (in `cwd`); (stdout, exit status)."""
     exe = workdir / (source.stem + ".native")
     subprocess.run(["gcc", "-O0", "-w", "-fwrapv", "-o", str(exe), str(source), "-lm"],
                    check=True, capture_output=True)
-    result = subprocess.run([str(exe)], capture_output=True, timeout=60)
+    result = subprocess.run([str(exe.resolve())], capture_output=True, timeout=60, cwd=cwd)
     return result.stdout, result.returncode & 0xFF
+
+
+def run_in_kernel(image, fs_root: Path, max_steps: int = MAX_STEPS) -> tuple[bytes, int]:
+    """Run an image as a task of an executive whose sandbox is `fs_root`, on virtual
+    time; (stdout bytes, exit status & 0xFF)."""
+    from hsx.kernel.clock import VirtualClock
+    from hsx.kernel.executive import Kernel
+    from hsx.kernel.runner import run_to_completion
+    out = bytearray()
+
+    def sink(task, fd, data):
+        if fd == 1:
+            out.extend(data)
+    kernel = Kernel(clock=VirtualClock(1_000_000), fs_root=fs_root, output=sink)
+    task = kernel.load(image, name="conformance")
+    outcome = run_to_completion(kernel, max_instructions=max_steps)
+    if task.fault is not None:
+        raise AssertionError(f"fault: {task.fault.describe()}\nstdout so far:\n"
+                             f"{out.decode(errors='replace')}")
+    if outcome.reason != "done" or task.exit_status is None:
+        raise AssertionError(f"did not finish: {outcome.reason}\nstdout so far:\n"
+                             f"{out.decode(errors='replace')}")
+    return bytes(out), task.exit_status & 0xFF
+
+
+def expected_text(stdout: bytes, status: int) -> bytes:
+    """A conformance program's `.expected` file: its stdout, then `<exit N>`."""
+    return stdout + b"<exit %d>\n" % status

@@ -136,6 +136,7 @@ class SandboxFS:
             handle.position = f.tell()
         return len(data)
 
+    @_host_errors
     def seek(self, pid: int, fd: int, offset: int, whence: int) -> int:
         """Move the file position (as lseek): the new position, or a negative errno.
         A position past the end is allowed; a write there fills the gap with zeros."""
@@ -147,10 +148,7 @@ class SandboxFS:
         elif whence == SEEK_CUR:
             base = handle.position
         elif whence == SEEK_END:
-            try:
-                base = handle.path.stat().st_size
-            except OSError as exc:
-                return -(exc.errno or errno.EIO)
+            base = handle.path.stat().st_size
         else:
             return -errno.EINVAL
         if base + offset < 0:

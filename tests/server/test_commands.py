@@ -260,8 +260,8 @@ def test_load_compiles_c_off_the_event_loop(client, tmp_path):
 
 def test_c_the_compiler_cannot_handle_is_a_build_error_and_the_server_lives_on(client, tmp_path):
     source = tmp_path / "wide.c"
-    source.write_text("int main(void) { volatile long double x = 1; return (int)x; }\n")
+    source.write_text("int main(void) { volatile __int128 x = 1; return (int)x; }\n")
     with pytest.raises(ProtocolError) as error:
         client.request("load", path=str(source))
-    assert error.value.code == "build_failed" and "unsupported construct" in error.value.message
+    assert error.value.code == "build_failed" and "i128 are not supported" in error.value.message
     assert client.request("ping")["status"] == "ok"

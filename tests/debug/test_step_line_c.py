@@ -28,7 +28,7 @@ LINE = {text.strip(): number for number, text in enumerate(SOURCE.splitlines(), 
         if text.strip() != "}" or number < 10}
 
 
-@pytest.fixture(params=[0], ids=["O0"])
+@pytest.fixture(params=[0, 2], ids=["O0", "O2"])
 def program(request, tmp_path):
     from hsx.toolchain.cc import driver
     source = tmp_path / "rec.c"
@@ -72,8 +72,11 @@ def test_over_a_recursive_call_reaches_the_next_line_at_the_same_depth(rig, prog
     if stops[-1][2] == 2:                                # the closing brace (the epilogue)
         assert stops[-1] == ("fact", LINE["}"], 2)
         stops.append(line_step(rig, task, "over"))
-    # out of fact(3): back in fact(4) at the call's return address
-    assert stops[-1] == ("fact", LINE["int rest = fact(n - 1);"], 1)
+    # out of fact(3): back in fact(4) at the call's return address (which optimised
+    # code may give to the next line already)
+    symbol, line, frames = stops[-1]
+    assert (symbol, frames) == ("fact", 1)
+    assert line in (LINE["int rest = fact(n - 1);"], LINE["sink = rest;"])
     assert len(rig.breaks(task.pid)) == 3 + len(stops)   # one stop per step, none deeper
 
 

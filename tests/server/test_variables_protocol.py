@@ -264,3 +264,73 @@ def test_the_asyncio_helpers_step_into_and_inspect(server, tmp_path):
             regs = (await client.request("regs", pid=pid))["registers"]
             assert regs["steps"] < 10 ** 9
     asyncio.run(scenario())
+
+
+# Every argument and local used after the calls below stays live, so an optimised build
+# keeps them in callee-saved registers while the callees run.
+LIVE_SOURCE = """\
+#include <stdio.h>
+#define KEEP __attribute__((noinline))
+struct node { int value; struct node *next; };
+struct node second = { 2, 0 };
+struct node first = { 40, &second };
+volatile int sink;
+KEEP int depth3(int a, struct node *n) {
+    int local = a + n->value;
+    sink = local + n->next->value;
+    return local * 2 + a;
+}
+KEEP int depth2(int b, struct node *list) {
+    int r = depth3(b + 1, list);
+    return r + b * 4;
+}
+KEEP long long depth1(long long big, double d) {
+    int t = (int)(big / 1000);
+    int r = depth2(t, &first);
+    return r + (long long)d + big;
+}
+int main(void) {
+    int k = 5;
+    for (int i = 0; i < 3; i++)
+        k += (int)depth1(4000LL + 1000 * i, 2.5);
+    printf("%d\\n", k);
+    return 0;
+}
+"""
+SINK_LINE = LIVE_SOURCE.splitlines().index("    sink = local + n->next->value;") + 1
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_every_frame_at_O0_and_O2_and_a_set_in_an_outer_frame(connect, tmp_path, opt):
+    source = tmp_path / "live.c"
+    source.write_text(LIVE_SOURCE)
+    result, _ = build_c([str(source)], Options(opt=opt, debug=True), "live")
+    path = tmp_path / "live.hxe"
+    path.write_bytes(write_hxe(result.image))
+    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
+    client = connect()
+    pid = client.request("load", path=str(path), paused=True)["pid"]
+    client.open_session("test", pid_lock=pid)
+    client.subscribe(["debug_break", "stdout"], pids=[pid])
+    client.run_to(pid, f"live.c:{SINK_LINE}")
+    wait(client, "debug_break")
+    frames = [f["function"] for f in client.stack(pid)["frames"]]
+    assert frames[:4] == ["depth3", "depth2", "depth1", "main"]
+    f0 = client.frame_variables(pid, 0)
+    assert named(f0["arguments"])["a"] == "5"
+    assert named(f0["arguments"])["n"].endswith("<first>")
+    assert named(f0["locals"]) == {"local": "45"}
+    assert named(client.frame_variables(pid, 1, "arguments")["arguments"])["b"] == "4"
+    f2 = client.frame_variables(pid, 2, "arguments")
+    assert named(f2["arguments"]) == {"big": "4000", "d": "2.5"}
+    assert client.evaluate(pid, "big / 1000 + (int)d", 2)["value"] == "6"
+    for item in client.frame_variables(pid, 1)["locals"]:      # known, or honestly not
+        assert item["available"] or "optimised out" in item["value"]
+    # big is used after depth2 returns: setting it in depth1's frame changes the output
+    assert client.set_variable(pid, "big", "5000", frame=2)["value"] == "5000"
+    client.request("resume", pid=pid)
+    out = ""
+    while "\n" not in out:
+        out += wait(client, "stdout")["data"].get("text", "")
+    # 5 + (95 + 16 + 2 + 4000) + (98 + 20 + 2 + 5000) + (101 + 24 + 2 + 6000), +1000
+    assert out.split() == ["16365"]

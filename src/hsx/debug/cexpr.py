@@ -36,6 +36,7 @@ class Location:
     kind: str                      # "memory", "register", "bitfield", "special"
     addr: int = 0                  # memory / bit-field storage
     reg: int = 0                   # register (a pair from here for 8-byte values)
+    regs: tuple[int, ...] | None = None   # the registers of each word, when not a run
     field: Field | None = None     # bit-fields
     special: str | None = None     # "pc" or "psw"
 
@@ -339,10 +340,8 @@ def load(v: TValue, scope: Scope) -> bytes:
     if loc.kind == "memory":
         return scope.read(loc.addr, size)
     if loc.kind == "register":
-        words = (size + 3) // 4 or 1
-        if loc.reg + words > 16:
-            raise EvalError(f"a {size}-byte value does not fit from R{loc.reg}")
-        raw = b"".join(scope.register(loc.reg + k).to_bytes(4, "little") for k in range(words))
+        regs = register_words(loc, size)
+        raw = b"".join(scope.register(r).to_bytes(4, "little") for r in regs)
         return raw[:size] if size else raw[:4]
     if loc.kind == "special":
         return scope.special(loc.special).to_bytes(4, "little")
@@ -350,6 +349,16 @@ def load(v: TValue, scope: Scope) -> bytes:
     value = C.bitfield_value(Field(f.name, f.type, 0, f.bit_offset, f.bit_size),
                              scope.read(loc.addr, C.bitfield_span(f)))
     return C.encode(f.type, value)
+
+
+def register_words(loc: Location, size: int) -> tuple[int, ...]:
+    """The registers holding each 32-bit word of a `size`-byte value in registers."""
+    words = (size + 3) // 4 or 1
+    if loc.regs is not None and len(loc.regs) >= words:
+        return loc.regs[:words]
+    if loc.reg + words > 16:
+        raise EvalError(f"a {size}-byte value does not fit from R{loc.reg}")
+    return tuple(range(loc.reg, loc.reg + words))
 
 
 def scalar(v: TValue, scope: Scope) -> int | float:

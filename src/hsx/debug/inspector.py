@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import cexpr, stack
+from . import cexpr, stack, unwind
 from . import ctype as C
 from . import errors as E
 from .cexpr import EvalError, TValue
@@ -39,9 +39,12 @@ class Inspector:
         if index >= len(walked):
             raise DebugError(E.BAD_ARGUMENT, f"task {pid} has {len(walked)} frame"
                              f"{'s' if len(walked) != 1 else ''}; there is no frame {index}")
-        f = walked[index]
-        frame = Frame(index, f["pc"], f["sp"], frame_fp(ctx, entry.code, index, f["pc"], f["fp"]),
-                      f.get("function"))
+        regs = [unwind.FrameRegs(k, f["pc"], f["sp"],
+                                 frame_fp(ctx, entry.code, k, f["pc"], f["fp"]))
+                for k, f in enumerate(walked[:index + 1])]
+        saved, live = unwind.register_homes(entry.code, regs[:index])
+        mine = regs[index]
+        frame = Frame(index, mine.pc, mine.sp, mine.fp, walked[index].get("function"), saved, live)
         return entry, FrameScope(ctx, entry.table, self._type_table(entry), frame)
 
     def frame0(self, pid: int) -> FrameScope:
@@ -192,11 +195,18 @@ class Inspector:
                 raise DebugError(E.BAD_ADDRESS, f"0x{loc.addr:X}+{len(data)} is outside the task")
             ctx.mem[loc.addr:loc.addr + len(data)] = data
         elif loc.kind == "register":
-            if fs.frame.index != 0:
-                raise DebugError(E.BAD_EXPRESSION, "registers can only be set in frame 0")
             padded = data + bytes(-len(data) % 4)
-            for k in range(len(padded) // 4):
-                ctx.regs[loc.reg + k] = int.from_bytes(padded[4 * k:4 * k + 4], "little")
+            try:
+                homes = [(reg, fs.register_home(reg))
+                         for reg in cexpr.register_words(loc, len(padded))]
+            except EvalError as error:
+                raise DebugError(E.BAD_EXPRESSION, str(error)) from None
+            for k, (reg, home) in enumerate(homes):
+                word = padded[4 * k:4 * k + 4]
+                if home is None:
+                    ctx.regs[reg] = int.from_bytes(word, "little")
+                else:                            # a caller's register, saved by a callee
+                    ctx.mem[home:home + 4] = word
         elif loc.kind == "special":
             value = int.from_bytes(data[:4], "little")
             if fs.frame.index != 0:

@@ -10,12 +10,12 @@ by their C type; a struct, union, array or pointer gets a `ref` that
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hsx.image.sym import LocalVariable, SymbolTable
 
-from . import cexpr
+from . import cexpr, unwind
 from . import ctype as C
 from .cexpr import EvalError, Location, TValue
 from .code import CodeMap
@@ -27,13 +27,16 @@ FLAG_NAMES = ((1, "Z"), (2, "C"), (4, "N"), (8, "V"))
 
 @dataclass
 class Frame:
-    """Frame `index` of a task: its pc, SP and frame pointer (None: not set up yet)."""
+    """Frame `index` of a task: its pc, SP and frame pointer (None: not set up yet), and
+    for an outer frame where its callee-saved registers are (see `unwind`)."""
 
     index: int
     pc: int
     sp: int
     fp: int | None
     function: str | None
+    saved: dict[int, int] = field(default_factory=dict)   # register -> save slot address
+    live: bool = True          # registers not in `saved` are still in the machine
 
 
 class FrameScope:
@@ -65,14 +68,30 @@ class FrameScope:
         return bytes(mem[addr:addr + size])
 
     def register(self, index: int) -> int:
-        if self.frame.index == 0:
+        frame = self.frame
+        if frame.index != 0 and index == 15:
+            return frame.sp
+        if frame.index != 0 and index == 14 and frame.fp is not None:
+            return frame.fp
+        home = self.register_home(index)
+        if home is None:
             return self.ctx.regs[index]
-        if index == 15:
-            return self.frame.sp
-        if index == 14 and self.frame.fp is not None:
-            return self.frame.fp
-        raise EvalError(f"R{index} of frame {self.frame.index} is not known (registers other "
-                        "than SP and FP are only known in frame 0)")
+        return int.from_bytes(self.read(home, 4), "little")
+
+    def register_home(self, index: int) -> int | None:
+        """Where this frame's R`index` is: None for the machine register, else the
+        address of the slot a callee saved it in."""
+        frame = self.frame
+        if frame.index == 0:
+            return None
+        if index in unwind.CALLEE_SAVED:
+            if index in frame.saved:
+                return frame.saved[index]
+            if frame.live:
+                return None
+        raise EvalError(f"R{index} of frame {frame.index} is not known here (R0..R5 do not "
+                        "survive calls; callee-saved registers only when the callees' "
+                        "saves can be read)")
 
     def special(self, name: str) -> int:
         if name == "pc":
@@ -84,16 +103,30 @@ class FrameScope:
     # -- locals ---------------------------------------------------------------------------
 
     def locals(self) -> list[LocalVariable]:
-        """Arguments (in order) then locals of the function at this frame's pc."""
+        """Arguments (in order) then locals of the function at this frame's pc; of a
+        variable described by several entries (optimised code), the one with a
+        location here."""
         if self.table is None:
             return []
         pc = self.frame.pc if self.frame.index == 0 else max(self.frame.pc - 4, 0)
-        found = self.table.locals_at(pc)
-        return sorted(found, key=lambda v: (v.arg is None, v.arg or 0, v.line or 0, v.name))
+        chosen: dict[tuple, LocalVariable] = {}
+        for v in self.table.locals_at(pc):
+            key = (v.function, v.name, v.line, v.arg)
+            if key not in chosen or chosen[key].location.get("kind") == "none":
+                chosen[key] = v
+        return sorted(chosen.values(),
+                      key=lambda v: (v.arg is None, v.arg or 0, v.line or 0, v.name))
 
     def local_value(self, local: LocalVariable) -> TValue:
         t = self.types.get(local.type)
         location = local.location or {}
+        if location.get("compute"):                # computed from what is there
+            base = self.local_value(LocalVariable(
+                local.function, local.name, None, {**location, "compute": None}))
+            word = int.from_bytes(cexpr.load(TValue(C.UINT, base.loc, base.data), self), "little")
+            size = t.strip().size or 4
+            return TValue(t, None, dwarf_compute(location["compute"], word).to_bytes(
+                4, "little")[:size].ljust(size, b"\0"))
         kind = location.get("kind")
         if kind == "frame":
             if self.frame.fp is None:
@@ -102,11 +135,67 @@ class FrameScope:
             return TValue(t, Location("memory", (self.frame.fp + int(location["offset"]))
                                       & 0xFFFFFFFF))
         if kind == "register":
-            if self.frame.index != 0:
-                raise EvalError(f"{local.name} is in a register, which is only known in "
-                                "frame 0")
-            return TValue(t, Location("register", reg=int(location["reg"])))
+            regs = tuple(int(r) for r in location.get("regs") or [location["reg"]])
+            for reg in regs:
+                self.register_home(reg)          # known in this frame, or say why not
+            return TValue(t, Location("register", reg=regs[0], regs=regs))
+        if kind == "value":
+            size = t.strip().size or 4
+            return TValue(t, None, (int(location["value"]) % (1 << 8 * size)).to_bytes(
+                size, "little"))
         raise EvalError(f"{local.name} is not available at this pc (optimised out)")
+
+
+_DWARF_BINARY = {
+    "DW_OP_plus": lambda a, b: a + b, "DW_OP_minus": lambda a, b: a - b,
+    "DW_OP_mul": lambda a, b: a * b, "DW_OP_and": lambda a, b: a & b,
+    "DW_OP_or": lambda a, b: a | b, "DW_OP_xor": lambda a, b: a ^ b,
+    "DW_OP_shl": lambda a, b: a << (b & 31), "DW_OP_shr": lambda a, b: a >> (b & 31),
+    "DW_OP_shra": lambda a, b: C.decode(C.INT, a.to_bytes(4, "little")) >> (b & 31),
+    "DW_OP_div": lambda a, b: _signed_div(a, b), "DW_OP_mod": lambda a, b: a % b if b else 0,
+}
+
+
+def _signed_div(a: int, b: int) -> int:
+    sa, sb = (C.decode(C.INT, v.to_bytes(4, "little")) for v in (a, b))
+    return 0 if sb == 0 else abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)
+
+
+def dwarf_compute(ops: list, value: int) -> int:
+    """Apply the DWARF operations of a computed location (hsx.toolchain.cc.debuglocs)
+    to the 32-bit `value`: the variable's value, as 32 bits."""
+    stack, k = [value], 0
+    while k < len(ops):
+        op = ops[k]
+        try:
+            if op in ("DW_OP_constu", "DW_OP_consts"):
+                stack.append(int(ops[k + 1]))
+                k += 1
+            elif op == "DW_OP_plus_uconst":
+                stack.append(stack.pop() + int(ops[k + 1]))
+                k += 1
+            elif op in _DWARF_BINARY:
+                b, a = stack.pop(), stack.pop()
+                stack.append(_DWARF_BINARY[op](a, b))
+            elif op == "DW_OP_neg":
+                stack.append(-stack.pop())
+            elif op == "DW_OP_not":
+                stack.append(~stack.pop())
+            elif op == "DW_OP_dup":
+                stack.append(stack[-1])
+            elif op == "DW_OP_swap":
+                stack[-1], stack[-2] = stack[-2], stack[-1]
+            elif op == "DW_OP_drop":
+                stack.pop()
+            else:
+                raise EvalError(f"the location uses {op}, which this debugger cannot compute")
+            stack[-1] &= 0xFFFFFFFF
+        except (IndexError, ValueError):
+            raise EvalError("a computed location is malformed") from None
+        k += 1
+    if not stack:
+        raise EvalError("a computed location is malformed")
+    return stack[-1]
 
 
 class RefTable:

@@ -6,12 +6,15 @@ parses into `MDNode`s (fields by name, `MDRef`s to other nodes).  Types become a
 plain descriptions (see `hsx.image.sym`); a type reference is an index into it.
 
 Locals are described only where the back end can say exactly where they live: a
-`#dbg_declare` (or `llvm.dbg.declare`) of a fixed-size alloca with an empty expression is
-a frame slot at a known offset below R14 for the whole function.  Values clang tracks with
-`#dbg_value` (promoted to registers at -O1 and above) are left out rather than guessed.
+`#dbg_declare` (or `llvm.dbg.declare`, or a `#dbg_assign` of the whole variable) of a
+fixed-size alloca with an empty expression is a frame slot at a known offset below R14
+for the whole function.  Values clang tracks with `#dbg_value` (promoted to registers at
+-O1 and above) get the registers and spill slots the back end gave them, over the
+instructions where those hold them (`debuglocs`), and `none` elsewhere.
 """
 from __future__ import annotations
 
+from .debuglocs import value_locals
 from .irmeta import MDNode, MDRef
 from .mir import MFunction
 from .naming import symbol_name
@@ -143,6 +146,7 @@ class DebugCollector:
         self.types = TypeTable(module.metadata)
         self.globals: list[dict] = []
         self.locals: list[dict] = []
+        self._placing: tuple[Function, set[int]] | None = None
 
     def file_of(self, node: MDNode | None) -> str | None:
         seen = 0
@@ -162,25 +166,43 @@ class DebugCollector:
             line = fn.subprogram.fields.get("line") or fn.loc.line
             self.declarations[mf.symbol] = (fn.loc.file, int(line))
         slots = mf.debug.pop("alloca_slots", {})
-        seen = set()
-        for kind, value, var, expr in fn.debug_records:
+        seen = {id(var) for _, _, var, _, _ in fn.debug_records
+                if self.subprogram_of(var) is not fn.subprogram}     # inlined callees' own
+        for kind, value, var, expr, _ in fn.debug_records:
             if kind not in ("dbg_declare", "declare") or var.kind != "DILocalVariable":
                 continue
             slot = slots.get(value) if isinstance(value, Instr) else None
             if slot is None or slot.offset is None or expr or id(var) in seen:
                 continue                            # not a fixed frame slot: omitted
             seen.add(id(var))
-            f = var.fields
-            entry = {"function": mf.symbol, "name": f.get("name"),
-                     "type": self.types.ref(f.get("type")),
-                     "location": {"kind": "frame", "offset": -slot.offset},
-                     "file": self.file_of(var), "line": f.get("line")}
-            if isinstance(f.get("arg"), int):
-                entry["arg"] = f["arg"]
-            self.locals.append(entry)
+            self.locals.append({"function": mf.symbol, **self.describe(var),
+                                "location": {"kind": "frame", "offset": -slot.offset}})
+        self._placing = (fn, seen)
+
+    def subprogram_of(self, var: MDNode) -> MDNode | None:
+        """The function a variable belongs to (through its lexical blocks)."""
+        node, seen = self.types.node(var.fields.get("scope")), 0
+        while node is not None and node.kind != "DISubprogram" and seen < 64:
+            node, seen = self.types.node(node.fields.get("scope")), seen + 1
+        return node
+
+    def describe(self, var: MDNode) -> dict:
+        """Name, type, file, line (and parameter number) of a DILocalVariable."""
+        f = var.fields
+        entry = {"name": f.get("name"), "type": self.types.ref(f.get("type")),
+                 "file": self.file_of(var), "line": f.get("line")}
+        if isinstance(f.get("arg"), int):
+            entry["arg"] = f["arg"]
+        return entry
 
     def placed(self, mf: MFunction, start: int, end: int) -> None:
-        pass
+        """The function's code is lines [start, end) of the listing: place the variables
+        clang tracks by value (`lines` ranges, turned into code offsets after assembly)."""
+        if self._placing is None:
+            return
+        fn, seen = self._placing
+        self._placing = None
+        self.locals.extend(value_locals(fn, mf, start, end, seen, self.describe))
 
     def finish(self) -> dict:
         for g in self.module.globals:

@@ -9,6 +9,7 @@ only the library code it refers to, directly or through other library code.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -154,6 +155,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     module = assemble_source(text, f"{stem}.mvasm")
     module.name = source
     if options.debug:
+        _code_ranges(module, facts.get("locals", ()))
         _use_c_lines(module, locs, facts)
     else:
         module.files, module.lines = (), []
@@ -164,6 +166,24 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
         obj.name = f"{source}:{name}" if name else source
         objects.append(obj)
     return CompiledUnit(source, text, module, facts, weak, objects)
+
+
+def _code_ranges(module: ObjectModule, locals_: Iterable[dict]) -> None:
+    """Turn the listing `lines` of value-tracked locals into a `range` of code offsets
+    from their function's start (the MVASM line table still maps lines to code here)."""
+    table = sorted((entry.line, entry.index) for entry in module.lines)
+    listing_lines = [line for line, _ in table]
+    code_end = 4 * len(module.code)
+
+    def offset(listing_index: int) -> int:        # the code at or after that listing line
+        k = bisect.bisect_left(listing_lines, listing_index + 1)
+        return 4 * table[k][1] if k < len(table) else code_end
+    for entry in locals_:
+        lines = entry.pop("lines", None)
+        symbol = module.symbols.get(entry["function"])
+        if lines is not None and symbol is not None:
+            base = symbol.offset
+            entry["range"] = [offset(lines[0]) - base, offset(lines[1]) - base]
 
 
 def _use_c_lines(module: ObjectModule, locs: list, facts: dict) -> None:
@@ -406,9 +426,12 @@ def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) ->
         for v in facts.get("locals", ()):
             fn = _linked(table.functions, v["function"], False, v["file"])
             if fn is not None:
-                locals_.append(LocalVariable(
-                    v["function"], v["name"], ref(v["type"]), dict(v["location"]),
-                    fn.address, fn.address + fn.size, v["file"], v["line"], v.get("arg")))
+                low, high = v.get("range") or (0, fn.size)
+                if low < high:
+                    locals_.append(LocalVariable(
+                        v["function"], v["name"], ref(v["type"]), dict(v["location"]),
+                        fn.address + low, fn.address + high, v["file"], v["line"],
+                        v.get("arg")))
     return replace(table, types=types, globals=globals_, locals=locals_)
 
 

@@ -73,12 +73,18 @@ class FunctionEmitter:
         for line in prologue(mf):
             self.ins(line)
         blocks = mf.blocks
+        spans = {} if "values" in mf.debug else None    # -g: the lines of each instruction
         for k, block in enumerate(blocks):
             nxt = blocks[k + 1] if k + 1 < len(blocks) else None
             self.out.add(f"{block.label}:")
             for inst in block.insts:
                 self.loc = inst.loc
+                start = len(self.out.lines)
                 self.instruction(inst, nxt)
+                if spans is not None:
+                    spans[inst] = (start, len(self.out.lines))
+        if spans is not None:
+            mf.debug["spans"] = spans
 
     def reg(self, r: PReg) -> str:
         return f"R{r.n}"
@@ -89,6 +95,9 @@ class FunctionEmitter:
         getattr(self, "i_" + inst.op)(inst, nxt)
 
     def i_entry(self, inst, nxt):
+        pass
+
+    def i_dbg(self, inst, nxt):         # where debug records take effect (-g): no code
         pass
 
     def i_mov(self, inst, nxt):

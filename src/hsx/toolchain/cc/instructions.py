@@ -69,7 +69,7 @@ class _BodyReader:
                 continue
             tokens = tokenize(text)
             if tokens[0].kind == "attr":             # #dbg_declare(...), #dbg_value(...)
-                records.append(tokens)
+                records.append((tokens, len(statements)))
                 continue
             if current is None:
                 current = self.block(self.m.entry_names[self.f.name])
@@ -82,7 +82,7 @@ class _BodyReader:
                 if block not in succ.preds:
                     succ.preds.append(block)
         if self.f.subprogram is not None:
-            self._debug_records(records)
+            self._debug_records(records, [instr for instr, _, _ in statements])
 
     def _shell(self, tokens: list[Token], block: Block) -> tuple[Instr, list[Token], int]:
         """The instruction, named and placed, its opcode known (at tokens[k]), the
@@ -366,10 +366,13 @@ class _BodyReader:
                 return self.m.location(self.m.metadata.get(tokens[k + 1].value))
         return None
 
-    def _debug_records(self, records: list[list[Token]]) -> None:
-        """(kind, value, variable node, expression) of each `#dbg_*` record whose
-        location is one value (a `!DIArgList` of several is left out)."""
-        for tokens in records:
+    def _debug_records(self, records: list[tuple[list[Token], int]], instrs: list[Instr]) -> None:
+        """(kind, value, variable node, expression, the instruction it precedes) of each
+        `#dbg_*` record whose location is one value (a `!DIArgList` of several is left
+        out).  A `#dbg_assign` of a whole variable also gives a `dbg_declare` of its
+        address: the variable lives there."""
+        for tokens, before in records:
+            at = instrs[before] if before < len(instrs) else None
             p = self.m.parser(tokens)
             kind = p.next().value
             p.expect("(")
@@ -387,8 +390,19 @@ class _BodyReader:
                     expr.append(p.next().text)
                     p.accept(",")
                 p.expect(")")
-            if var is not None:
-                self.f.debug_records.append((kind, value, var, tuple(expr)))
+            if var is None:
+                continue
+            self.f.debug_records.append((kind, value, var, tuple(expr), at))
+            if kind == "dbg_assign" and "DW_OP_LLVM_fragment" not in expr:
+                p.expect(",")                       # , !DIAssignID, address, address expr
+                p.next()
+                p.expect(",")
+                address = self.typed_value(p)
+                p.expect(",")
+                if isinstance(address, Instr) and address.opcode == "alloca" and \
+                        p.tok.kind == "meta" and p.peek().text == "(" and \
+                        p.peek(2).text == ")":
+                    self.f.debug_records.append(("dbg_declare", address, var, (), at))
 
 
 def _indices(p: Parser) -> tuple:

@@ -95,7 +95,7 @@ class Function:
     is_declaration: bool = False
     subprogram: MDNode | None = None
     loc: "Loc | None" = None                              # where the definition starts
-    debug_records: list = field(default_factory=list)   # (kind, Value, var MDNode, expr)
+    debug_records: list = field(default_factory=list)   # (kind, Value, var, expr, at)
 
 
 @dataclass(eq=False)

@@ -205,7 +205,20 @@ class _Allocator:
             return spilled
         self._apply(assigned)
         self.mf.saved = [r for r in CALLEE_SAVED if r in used_callee]
+        self._record_homes(intervals)
         return set()
+
+    def _record_homes(self, intervals: list[_Interval]) -> None:
+        """-g: the register of each value the debug info names and the instructions
+        it holds it over (its whole interval: nothing else gets that register there)."""
+        wanted = {r for regs in self.mf.debug.get("values", {}).values() for r in regs}
+        if not wanted:
+            return
+        homes = self.mf.debug.setdefault("homes", {})
+        for iv in intervals:
+            if iv.vreg in wanted:
+                homes[iv.vreg] = (iv.preg.n, self.order[iv.start // 2], iv.start % 2 == 1,
+                                  self.order[iv.end // 2])
 
     def _choose(self, iv: _Interval, in_use: dict, assigned: dict,
                 used_callee: set) -> PReg | None:
@@ -247,6 +260,7 @@ class _Allocator:
 def _rewrite_spills(mf: MFunction, spilled: set[VReg]) -> None:
     slots = {v: mf.slot(4, 4, "spill", name=f"spill{v.id}")
              for v in sorted(spilled, key=lambda v: v.id)}      # reproducible frames
+    homes = mf.debug.setdefault("spills", {}) if "values" in mf.debug else None
     for block in mf.blocks:
         out: list[MInst] = []
         for inst in block.insts:
@@ -265,6 +279,8 @@ def _rewrite_spills(mf: MFunction, spilled: set[VReg]) -> None:
                     t = mf.vreg(tiny=True)
                     after.append(MInst("store", [], [t], ("ST", 0, slots[r]), loc=inst.loc))
                     defs.append(t)
+                    if homes is not None and r not in homes:   # -g: in its slot from here
+                        homes[r] = (slots[r], after[-1])
                 else:
                     defs.append(r)
             inst.uses = uses

@@ -47,15 +47,26 @@ class Selector(ControlFlow, IntegerOps, Int64Ops, MemoryOps, CallOps, FloatOps,
         self._plan_address_folding()
         self.cur = self.mblocks[fn.blocks[0]]
         self._entry()
+        records: dict[Instr, list[int]] = {}
+        for k, record in enumerate(fn.debug_records):
+            records.setdefault(record[4], []).append(k)
+        markers = {}
         for block in fn.blocks:
             self.cur = self.mblocks[block]
             self.mf.blocks.append(self.cur)
             self._phis(block)
             for instr in block.instrs:
+                if instr in records:          # -g: where the records before it take effect
+                    marker = self.emit("dbg")
+                    markers.update((k, marker) for k in records[instr])
                 if instr.opcode == "phi" or instr in self.fused or instr in self.folded:
                     continue
                 self.loc = instr.loc
                 self.lower(instr)
+        tracked = {value: list(self.vals[value]) for _, value, _, _, _ in fn.debug_records
+                   if value in self.vals}
+        if tracked or markers:       # -g: where values named by #dbg_value records live
+            self.mf.debug.update(values=tracked, markers=markers)
         return self.mf
 
 

@@ -67,8 +67,11 @@ class CallOps(SelectorBase):
         for param, loc in zip(fn.params, locations):
             if loc.regs:
                 regs = [self.new() for _ in loc.regs]
+                arrived = []                    # -g: in its argument register until the copy
                 for d, s in zip(regs, loc.regs):
                     self.mov(d, s)
+                    arrived.append((s.n, self.cur.insts[-1]))
+                self.mf.debug.setdefault("arrivals", {})[param] = arrived
             else:
                 regs = []
                 for k in range(counts[param.index]):

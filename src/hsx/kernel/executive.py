@@ -204,9 +204,10 @@ class Kernel:
         """Execute up to `budget` instructions across ready tasks; returns how many ran.
 
         Returns early when nothing is ready (everyone blocked, paused or ended).  A task
-        that is alone in the ready set runs for the rest of the budget (up to the next
-        timer) instead of one quantum at a time: nobody is waiting for a turn, and if an
-        SVC makes another task ready the run is cut short so fairness holds.
+        that is alone at the highest ready priority runs for the rest of the budget (up
+        to the next timer) instead of one quantum at a time: nobody it would yield to is
+        waiting (lower priorities only run when no higher one is ready), and if an SVC
+        or a timer makes another task ready the run is cut short so fairness holds.
         """
         self._service()
         executed = 0
@@ -231,7 +232,7 @@ class Kernel:
                                                         "to": pid, "instructions": base + executed})
                 last = pid
             n = budget - executed
-            if len(scheduler) > 1:
+            if len(scheduler.front_level()) > 1:
                 if not announce and task.quantum == 1:
                     ran = self._round_robin(n, deadline)
                     if ran:

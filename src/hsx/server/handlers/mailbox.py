@@ -226,6 +226,18 @@ def _recent(call: Call, pids: frozenset[int] | None, streams: tuple[str, ...]) -
     return [outputs.recent(pid, streams) for pid in sorted(pids or outputs.pids())]
 
 
+@group.command("grant.stdio", writes=True, args={"pid": PID, "to": PID, "revoke": Bool()})
+def grant_stdio(call: Call) -> dict[str, Any]:
+    """Let task `to` open task `pid`'s stdio mailboxes (read or tap its output, write its
+    input); `revoke: true` takes that back.  A task's stdio is otherwise its own."""
+    task = call.task()
+    call.control(task.pid)
+    reader = call.task("to")
+    boxes = call.kernel.mailboxes
+    boxes.grant_stdio(task.pid, reader.pid, not call.bool("revoke"))
+    return {"pid": task.pid, "granted": boxes.stdio_grants(task.pid)}
+
+
 def _write_stdin(call: Call) -> dict[str, Any]:
     task = call.task()
     call.control(task.pid)

@@ -1,0 +1,102 @@
+"""Guest syscall fuzzing (issue 17): a guest calls every SVC with hostile arguments (bad
+pointers, huge lengths, invalid fds, garbage paths) while the host's file system fails
+underneath it, beside a canary task.  Whatever happens, the kernel never raises, the
+canary keeps running, and the fuzzing task only ever ends (returned, faulted) or waits.
+
+Bounded for CI: a fixed number of examples (HSX_FUZZ_EXAMPLES to change it)."""
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from hsx.kernel.clock import VirtualClock
+from hsx.kernel.executive import Kernel
+from hsx.kernel.states import TaskState
+from hsx.toolchain.build import build_source
+
+EXAMPLES = int(os.environ.get("HSX_FUZZ_EXAMPLES", "150"))
+MODULES = list(range(16))            # every module number an SVC can name
+KILL = (0x06, 0x05)
+CANARY_PID = 1
+
+CANARY = """
+.data
+msg: .ascii "ok"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 2
+    SVC MOD=4, FN=2
+    LDI R0, 1
+    SVC MOD=6, FN=0          ; sleep 1 ms
+    JMP start
+"""
+
+WORDS = st.one_of(
+    st.sampled_from([0, 1, 2, 3, 4, 8, 0xFF, 0x100, 0x3FFF, 0x4000, 0x7FFF, 0xBFF0, 0xFFFC,
+                     0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFF0, 0xFFFFFFFF]),
+    st.integers(0, 0xFFFFFFFF))
+CALL = st.tuples(st.sampled_from(MODULES), st.integers(0, 0xFF), st.lists(WORDS, min_size=6,
+                                                                        max_size=6))
+HOST_ERRORS = st.sampled_from([None, errno.ENOSPC, errno.EACCES, errno.EIO, errno.ENAMETOOLONG,
+                               errno.EROFS])
+GARBAGE = st.binary(min_size=0, max_size=40)
+
+
+def program(calls, garbage: bytes) -> str:
+    lines = [".data", "junk: .byte " + ", ".join(str(b) for b in (garbage or b"\0")),
+             "name: .asciz \"" + "f" * 300 + "\"", ".text", ".entry start", "start:"]
+    for module, function, words in calls:
+        if (module, function) == KILL and words[1] == CANARY_PID:
+            words = [words[0], 0xDEAD, *words[2:]]        # the canary is not the target
+        lines += [f"    LDI32 R{r}, {w}" for r, w in enumerate(words)]
+        lines.append(f"    SVC MOD={module}, FN={function}")
+    lines += ["    LDI R0, 0", "    SVC MOD=1, FN=0"]
+    return "\n".join(lines) + "\n"
+
+
+def failing_host(error: int):
+    """Every host file operation the sandbox uses fails with `error`."""
+    def refuse(*args, **kwargs):
+        raise OSError(error, os.strerror(error))
+    stack = ExitStack()
+    for name in ("open", "touch", "mkdir", "unlink", "rmdir", "iterdir", "rename",
+                 "write_bytes"):
+        stack.enter_context(mock.patch.object(Path, name, refuse))
+    return stack
+
+
+@given(st.lists(CALL, min_size=1, max_size=6), GARBAGE, HOST_ERRORS)
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+def test_hostile_syscalls_never_hurt_the_kernel_or_the_canary(calls, garbage, host_error):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "fs"
+        root.mkdir()
+        (root / "file.txt").write_text("data")
+        kernel = Kernel(clock=VirtualClock(1_000_000), fs_root=root)
+        canary = kernel.load(build_source(CANARY, "canary.mvasm", app_name="canary"))
+        assert canary.pid == CANARY_PID
+        victim = kernel.load(build_source(program(calls, garbage), "fuzz.mvasm",
+                                          app_name="fuzz"))
+        with failing_host(host_error) if host_error else ExitStack():
+            for _ in range(20):
+                kernel.run(5_000)
+                advance = getattr(kernel.clock, "advance_to", None)
+                deadline = kernel.next_deadline()
+                if advance is not None and deadline is not None:
+                    advance(deadline)
+        assert canary.state in (TaskState.READY, TaskState.SLEEPING), canary.state
+        assert canary.instructions > 100
+        assert victim.state in (TaskState.RETURNED, TaskState.FAULTED, TaskState.READY,
+                                TaskState.SLEEPING, TaskState.WAITING_MBX, TaskState.KILLED,
+                                TaskState.PAUSED), victim.state
+        kernel.shutdown()

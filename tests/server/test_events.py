@@ -164,3 +164,75 @@ def test_since_seq_that_fell_out_of_history_is_seq_evicted(tmp_path):
             assert evicted.value.reply["oldest_seq"] > 2
             oldest = evicted.value.reply["oldest_seq"]
             assert client.subscribe(["stdout"], since_seq=oldest)["replayed"] > 0
+
+
+FIVE_LINES = """
+.data
+msg: .ascii "line\\n"
+.text
+.entry start
+start:
+    LDI R4, 5
+again:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    ADDI R4, R4, -1
+    CMPI R4, 0
+    JNZ again
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+def test_coalesced_output_is_every_write_in_fewer_events(connect):
+    """A chatty task's writes reach a coalescing subscriber joined, in order, none lost
+    or repeated; `writes` and `seq` account for every write."""
+    plain, merged = connect(), connect()
+    plain.subscribe(["stdout"])
+    assert merged.subscribe(["stdout"], coalesce_ms=20)["coalesce_ms"] == 20
+    pid = load(plain, CHATTY, "chatty")
+    time.sleep(0.3)
+    plain.request("pause", pid=pid)
+    time.sleep(0.1)                                    # held output goes out
+    writes = [e for e in plain.events(timeout=0.3) if e["type"] == "stdout"]
+    runs = [e for e in merged.events(timeout=0.3) if e["type"] == "stdout"]
+    assert len(writes) > 100 and len(runs) < len(writes) / 5
+    assert sum(r["data"]["writes"] for r in runs) == len(writes)
+    assert "".join(r["data"]["text"] for r in runs) == "tick\n" * len(writes)
+    assert [r["seq"] for r in runs] == sorted({r["seq"] for r in runs})
+    assert runs[-1]["seq"] == writes[-1]["seq"]
+
+
+def test_coalesced_output_comes_before_the_event_that_follows_it(connect):
+    """Output waits for more only while nothing follows it: the task's end goes out at
+    once, with all the output before it (held 1 s otherwise)."""
+    client = connect()
+    client.subscribe(["stdout", "task_state"], coalesce_ms=1000)
+    started = time.monotonic()
+    pid = load(client, FIVE_LINES, "five")
+    live = []
+    while not live or live[-1]["data"].get("new_state") != "returned":
+        live.append(client.next_event(timeout=5))
+    assert time.monotonic() - started < 0.9
+    assert "".join(e["data"]["text"] for e in live if e["type"] == "stdout") == "line\n" * 5
+    ended = live[-1]
+    client.subscribe(["stdout", "task_state"], pids=[pid], since_seq=0, coalesce_ms=1000)
+    replay = list(client.events(timeout=0.3))
+    output = [e for e in replay if e["type"] == "stdout"]
+    assert [(e["data"]["text"], e["data"]["writes"]) for e in output] == [("line\n" * 5, 5)]
+    assert output[0]["seq"] < ended["seq"] == replay[-1]["seq"]
+
+
+def test_output_at_the_end_of_the_queue_waits_for_more(connect):
+    client = connect()
+    client.subscribe(["stdout"], coalesce_ms=300)
+    started = time.monotonic()
+    load(client, FIVE_LINES, "five")
+    event = wait_event(client, "stdout")
+    assert time.monotonic() - started >= 0.3
+    assert event["data"] == {"text": "line\n" * 5, "writes": 5}
+    with pytest.raises(ProtocolError) as refused:
+        client.subscribe(["stdout"], coalesce_ms=5000)
+    assert refused.value.code == "bad_argument" and "coalesce_ms" in refused.value.message

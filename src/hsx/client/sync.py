@@ -102,7 +102,11 @@ class Client:
 
     def subscribe(self, categories: str | list[str] | None = None,
                   pids: int | list[int] | None = None,
-                  since_seq: int | None = None) -> dict[str, Any]:
+                  since_seq: int | None = None,
+                  coalesce_ms: int | None = None) -> dict[str, Any]:
+        """Events of `categories` from `pids` (both: all but the high-rate ones), after
+        `since_seq` first; with `coalesce_ms` a task's consecutive stdout/stderr writes
+        come as one event, held at most that long for more (docs/protocol.md)."""
         fields: dict[str, Any] = {}
         if categories is not None:
             fields["categories"] = categories
@@ -110,6 +114,8 @@ class Client:
             fields["pids"] = pids
         if since_seq is not None:
             fields["since_seq"] = since_seq
+        if coalesce_ms is not None:
+            fields["coalesce_ms"] = coalesce_ms
         return self.request("events.subscribe", **fields)["events"]
 
     def _keepalive_if_due(self) -> None:

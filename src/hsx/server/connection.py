@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ class Connection(asyncio.Protocol):
         self._read_paused_for: set[str] = set()
         self._flush_pending = False
         self._ready: dict[Subscription, None] = {}   # subscriptions with events to write
+        self._held_flush: asyncio.TimerHandle | None = None   # for output held to coalesce
 
     # ------------------------------------------------------------------ asyncio callbacks
 
@@ -70,6 +72,8 @@ class Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._lines.clear()
+        if self._held_flush is not None:
+            self._held_flush.cancel()
         self.server.connection_closed(self)
 
     def data_received(self, data: bytes) -> None:
@@ -145,7 +149,16 @@ class Connection(asyncio.Protocol):
                 self.transport.write(b"".join(lines))
             if self._write_paused:
                 return
-            del self._ready[sub]
+            due = sub.held_until()
+            if due is None:
+                del self._ready[sub]
+            elif self._held_flush is None:
+                self._held_flush = asyncio.get_running_loop().call_later(
+                    max(0.0, due - time.monotonic()), self._flush_held)
+
+    def _flush_held(self) -> None:
+        self._held_flush = None
+        self._schedule_flush()
 
     def close(self) -> None:
         if self.transport is not None and not self.transport.is_closing():

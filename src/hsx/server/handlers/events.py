@@ -29,7 +29,8 @@ def max_events(call: Call) -> int:
 _FILTERS = {"pids|pid": ListOf(PID), "categories": ListOf(Str(64)), "since_seq": SEQ}
 
 
-@group.command("events.subscribe", "subscribe", args={**_FILTERS, "filters": Obj(_FILTERS)})
+@group.command("events.subscribe", "subscribe",
+               args={**_FILTERS, "filters": Obj(_FILTERS), "coalesce_ms": Int(0, 1000)})
 def subscribe(call: Call) -> dict[str, Any]:
     filters = call.field("filters") or {}       # the older form nests the filter fields
 
@@ -42,7 +43,8 @@ def subscribe(call: Call) -> dict[str, Any]:
     since = pick("since_seq")
     hub = call.server.hub
     sub, replayed = hub.subscribe(subscription_key(call), call.conn, call.session,
-                                  max_events(call), [clause], since_seq=since)
+                                  max_events(call), [clause], since_seq=since,
+                                  coalesce_ms=call.field("coalesce_ms") or 0)
     reply = {**sub.stats(), "cursor": hub.bus.last_seq, "replayed": replayed,
              "retained": len(hub.bus.history)}
     if since is not None:

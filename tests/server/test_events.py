@@ -1,6 +1,7 @@
 """The event stream: filters, bounded queues, loss warnings, back-pressure, resync."""
 from __future__ import annotations
 
+import json
 import statistics
 import time
 
@@ -187,22 +188,26 @@ again:
 
 
 def test_coalesced_output_is_every_write_in_fewer_events(connect):
-    """A chatty task's writes reach a coalescing subscriber joined, in order, none lost
-    or repeated; `writes` and `seq` account for every write."""
+    """A chatty task's writes reach a coalescing subscriber joined, none lost or
+    repeated; `writes` and `seq` account for every write.  The mailbox events of each
+    write go out before the run that passes them: seq only grows."""
     plain, merged = connect(), connect()
     plain.subscribe(["stdout"])
-    assert merged.subscribe(["stdout"], coalesce_ms=20)["coalesce_ms"] == 20
+    assert merged.subscribe(["stdout", "mailbox"], coalesce_ms=20)["coalesce_ms"] == 20
     pid = load(plain, CHATTY, "chatty")
     time.sleep(0.3)
     plain.request("pause", pid=pid)
     time.sleep(0.1)                                    # held output goes out
     writes = [e for e in plain.events(timeout=0.3) if e["type"] == "stdout"]
-    runs = [e for e in merged.events(timeout=0.3) if e["type"] == "stdout"]
+    events = list(merged.events(timeout=0.3))
+    runs = [e for e in events if e["type"] == "stdout"]
     assert len(writes) > 100 and len(runs) < len(writes) / 5
     assert sum(r["data"]["writes"] for r in runs) == len(writes)
     assert "".join(r["data"]["text"] for r in runs) == "tick\n" * len(writes)
-    assert [r["seq"] for r in runs] == sorted({r["seq"] for r in runs})
+    assert [e["seq"] for e in events] == sorted({e["seq"] for e in events})
     assert runs[-1]["seq"] == writes[-1]["seq"]
+    sends = [e for e in events if e["type"] == "mailbox_send" and e["pid"] == pid]
+    assert len(sends) == len(writes)                    # passed, not dropped
 
 
 def test_coalesced_output_comes_before_the_event_that_follows_it(connect):
@@ -236,3 +241,36 @@ def test_output_at_the_end_of_the_queue_waits_for_more(connect):
     with pytest.raises(ProtocolError) as refused:
         client.subscribe(["stdout"], coalesce_ms=5000)
     assert refused.value.code == "bad_argument" and "coalesce_ms" in refused.value.message
+
+
+def test_an_output_run_never_passes_a_stop_or_other_output():
+    """Queue-level: what a run may pass (droppable events) and what it may not (a
+    critical event, another task's output), and its hold at the end of the queue."""
+    from hsx.kernel.events import Event
+    from hsx.server.subscriptions import Subscription, Wire
+
+    class Sink:
+        def events_ready(self, sub): pass
+
+    sub = Subscription(1, Sink(), None, 100, hub=None)
+    sub.coalesce_s = 60.0
+    seq = iter(range(1, 100))
+
+    def offer(type_, pid, critical=False, **data):
+        sub.offer(Wire(Event(next(seq), 0.0, type_, pid, data), 0.0), critical)
+
+    offer("stdout", 1, text="a")
+    offer("mailbox_send", 1)
+    offer("stdout", 1, text="b")                     # passes the send
+    offer("debug_break", 1, critical=True)
+    offer("stdout", 1, text="c")                     # not past the stop: a new run
+    offer("stdout", 2, text="x")
+    offer("stdout", 1, text="d")                     # not past task 2's output
+    taken = [json.loads(line) for line in sub.take(100)]
+    assert [(e["type"], e["pid"], e["data"].get("text"), e["seq"]) for e in taken] == [
+        ("mailbox_send", 1, None, 2), ("stdout", 1, "ab", 3), ("debug_break", 1, None, 4),
+        ("stdout", 1, "c", 5), ("stdout", 2, "x", 6)]
+    assert sub.held_until() is not None              # "d" waits for more
+    offer("stdout", 1, text="e")
+    sub.coalesce_s = 0.0                             # (as if the time were up)
+    assert [json.loads(line)["data"] for line in sub.take(100)] == [{"text": "de", "writes": 2}]

@@ -15,9 +15,9 @@ write them.  A queue has two lanes:
 Events are shared between queues and encoded once, on first write.
 
 A subscription may ask for output to be *coalesced* (`coalesce_ms`): a task's writes to
-stdout (or stderr) that follow each other in its queue become one event, and output at
-the end of the queue waits up to `coalesce_ms` for more -- a task printing 10,000 lines a
-second then costs its subscriber tens of events a second instead of 10,000.
+stdout (or stderr) still queued become one event, and output at the end of the queue
+waits up to `coalesce_ms` for more -- a task printing 10,000 lines a second then costs
+its subscriber tens of events a second instead of 10,000.
 """
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ CRITICAL = frozenset({"debug_break", "task_state", "fault"})
 DEFAULT_CATEGORIES = tuple(t for t in EVENT_TYPES if t not in HIGH_RATE and t != "warning")
 OUTPUT = frozenset({"stdout", "stderr"})
 RUN_CHARS = 64 * 1024            # a coalesced output event carries at most about this much
+RUN_REACH = 8                    # how far from the end of a queue an output run still grows
 
 
 def check_categories(value: Any) -> tuple[str, ...]:
@@ -214,14 +215,25 @@ class Subscription:
         return tail
 
     def _extend_output(self, wire: Wire) -> bool:
-        """Add a write to the output run at the end of the queue, if it continues it."""
-        tail = self._output_tail()
-        if (tail is None or tail.event.type != wire.event.type or tail.event.pid != wire.event.pid
-                or isinstance(tail, OutputRun) and tail.chars >= RUN_CHARS):
+        """Add a write to the task's output run still queued near the end, and move the
+        run to the end: the droppable events it passes (the mailbox traffic of each
+        write) go out before it.  It never passes a critical event or other output."""
+        droppable = self._droppable
+        for back in range(1, min(len(droppable), RUN_REACH) + 1):
+            run = droppable[-back]
+            if run.event.type in OUTPUT:
+                break
+        else:
             return False
-        if not isinstance(tail, OutputRun):
-            tail = self._droppable[-1] = OutputRun(tail)
-        tail.add(wire)
+        if (run.event.type != wire.event.type or run.event.pid != wire.event.pid
+                or (self._critical and self._critical[-1].seq > run.seq)
+                or isinstance(run, OutputRun) and run.chars >= RUN_CHARS):
+            return False
+        del droppable[-back]
+        if not isinstance(run, OutputRun):
+            run = OutputRun(run)
+        run.add(wire)
+        droppable.append(run)
         return True
 
     def held_until(self) -> float | None:

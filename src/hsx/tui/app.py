@@ -293,14 +293,25 @@ class DebuggerApp(DebuggerActions, App):
             self._refreshing = False
 
     async def _refresh(self) -> None:
-        task = await self.target.task_info(stop_reason=getattr(self, "_stop_reason", None))
+        """One round trip: the four requests go out together (the executive answers them
+        in order); registers and stack count only if the task holds still."""
+        task, breakpoints, registers, stack = await asyncio.gather(
+            self.target.task_info(stop_reason=getattr(self, "_stop_reason", None)),
+            self.target.breakpoints(), self.target.registers(self.registers),
+            self.target.stack(), return_exceptions=True)
+        for result in (task, breakpoints):
+            if isinstance(result, BaseException):
+                raise result
         self.task = task
         self.running = not task.stopped
-        self.breakpoints = await self.target.breakpoints()
+        self.breakpoints = breakpoints
         if self.running:
             return
-        registers = await self.target.registers(self.registers)
-        frames, note = await self.target.stack()
+        for result in (registers, stack):
+            if isinstance(result, BaseException):
+                raise result
+        self._table_dirty("mailboxes")             # sends and receives are not followed
+        frames, note = stack
         self.registers = registers
         self.stack_note = note
         self.frames = frames

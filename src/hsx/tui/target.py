@@ -16,6 +16,15 @@ from .model import ENDED_STATES, Breakpoint, Frame, Registers, TaskInfo
 
 CLIENT_NAME = "hsx dbg"
 HEARTBEAT_S = 10.0
+OUTPUT_COALESCE_MS = 20       # a task's output arrives joined, at most this late (about a frame)
+# What the panels follow: every event but mailbox sends and receives, which come two per
+# line a task prints (stdio is mailboxes) and by the ten thousand a second from a busy
+# producer; the Mailboxes panel is re-read at stops and when mailboxes change otherwise.
+EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "dmesg",
+                    "can_tx", "watch_update", "input_dropped", "value_", "cmd_",
+                    "mailbox_created", "mailbox_freed", "mailbox_wait", "mailbox_wake",
+                    "mailbox_timeout", "mailbox_overrun", "mailbox_backpressure",
+                    "mailbox_exhausted", "mailbox_error"]
 CALLS = frozenset({"CALL", "LCALL", "CALLR"})
 PROLOGUE_SCAN = 16               # instructions searched for the end of a prologue
 STEP_INTO_LIMIT = 2000           # instructions `step_into` single-steps before giving up
@@ -51,11 +60,12 @@ class Target:
             await client.close()
 
     async def attach(self, pid: int) -> TaskInfo:
-        """Own `pid` (its PID lock) and subscribe to every event of the executive: the
-        panels show other tasks, mailboxes and values too."""
+        """Own `pid` (its PID lock) and subscribe to the executive's events (of every
+        task: the panels show other tasks, mailboxes and values too).  Output comes
+        coalesced: a task printing 10,000 lines a second sends tens of events a second."""
         task = await self.task_info(pid)
         await self._client.open_session(CLIENT_NAME, pid_lock=pid, heartbeat_s=HEARTBEAT_S)
-        await self._client.subscribe()
+        await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
         self.pid, self.app_name = pid, task.app_name
         return task
 

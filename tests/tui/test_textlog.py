@@ -16,6 +16,10 @@ def test_rows_open_until_their_newline():
     assert buffer.added == 2 and buffer.width == len("Enter a value: 42")
     buffer.write("\n")
     assert list(buffer) == ["Enter a value: 42", "next", ""]
+    buffer.write("half")
+    buffer.note("[3 events lost]")
+    buffer.write(" a line\n")
+    assert list(buffer)[-3:] == ["half", "[3 events lost]", " a line"]
 
 
 def test_old_rows_fall_off_the_top_and_records_render_when_read():

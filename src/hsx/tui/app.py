@@ -224,6 +224,9 @@ class DebuggerApp(DebuggerActions, App):
             return
         self.event_log.append(event)
         self._logs_changed()
+        if kind == "warning" and data.get("reason") == "events_dropped":
+            self.output.note(f"[{data.get('dropped', '?')} events lost here: the debugger "
+                             "fell behind the executive]")
         if kind in ("task_state", "fault"):
             self._table_dirty("tasks")
         elif kind.startswith("mailbox_"):

@@ -50,6 +50,10 @@ class LineBuffer:
         self._open = bool(last)
         self.width = max(self.width, max(map(len, pieces), default=0))
 
+    def note(self, text: str) -> None:
+        """A row of its own (an open row ends first): the app's remarks in a stream."""
+        self.append(text)
+
     def append(self, record: Any) -> None:
         """Add one record as a row of its own."""
         self.rows.append(record)

@@ -2,8 +2,13 @@
 built with -g: attach, breakpoints from the source view, stepping, frames, the end."""
 from __future__ import annotations
 
+import base64
+
 from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
 
+from hsx.client import Client
+from hsx.image.hxe import write_hxe
+from hsx.toolchain.build import build_source
 from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
 from hsx.tui.widgets.source import SourceView
@@ -88,9 +93,13 @@ def test_mvasm_program_without_symbols(execd, tmp_path):
 
 
 async def _mvasm_program_without_symbols(execd, tmp_path):
-    program = tmp_path / "count.mvasm"
-    program.write_text((PROGRAMS / "count.mvasm").read_text())
-    pid = load(execd, program)
+    # assembled here and loaded as bare image bytes: no .sym reaches the executive
+    # (a .mvasm loaded by path keeps the symbols its build makes)
+    image = build_source((PROGRAMS / "count.mvasm").read_text(), filename="count.mvasm",
+                         app_name="count")
+    with Client(*execd) as client:
+        pid = client.request("load", image=base64.b64encode(write_hxe(image)).decode(),
+                             paused=True)["pid"]
     app = make_app(execd, tmp_path, pid, start=Target.start)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, stopped_at(app), what="attached at the entry point")

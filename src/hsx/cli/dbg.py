@@ -39,26 +39,26 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: int | None,
                 app_name: str | None, optimise: int, json_command: str | None) -> None:
     """Debug FILE (.c, .mvasm, .hxe), or a running task (--pid, --app), full screen."""
-    from hsx.tui.launch import LaunchError, launch
+    from hsx.client.launch import LaunchError, launch
     if sum(x is not None for x in (file, pid, app_name)) != 1:
         _usage("give one of FILE, --pid or --app (hsx dbg --help)")
-    session = None
+    launched = None
     if file is not None:
         try:
-            session = launch(file, host, port, token=token, optimise=optimise,
-                             progress=lambda text: click.echo(text, err=True))
+            launched = launch(file, host, port, token=token, optimise=optimise,
+                              progress=lambda text: click.echo(text, err=True))
         except LaunchError as error:
             _usage(str(error))
-        pid = session.pid
+        pid = launched.pid
     try:
         if json_command is not None:
             code = asyncio.run(_one_command(host, port, token, pid, app_name, json_command,
-                                            start=session is not None))
+                                            start=launched is not None))
         else:
-            code = _interactive(host, port, token, pid, app_name, start=session is not None)
+            code = _interactive(host, port, token, pid, app_name, start=launched is not None)
     finally:
-        if session is not None:
-            session.close()
+        if launched is not None:
+            launched.close()
     sys.exit(code)
 
 

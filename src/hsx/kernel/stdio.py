@@ -17,7 +17,7 @@ from .mailbox.manager import HOST_PID
 if TYPE_CHECKING:
     from hsx.vm import SvcStop
 
-    from .executive import Kernel
+    from .services import KernelServices
     from .task import Task
 
 OutputSink = Callable[["Task", int, bytes], None]
@@ -26,7 +26,7 @@ _HOST_ENDS = ((0, "svc:stdio.in", MbxMode.WRONLY), (1, "svc:stdio.out", MbxMode.
 
 
 class Stdio:
-    def __init__(self, kernel: "Kernel", output: OutputSink | None) -> None:
+    def __init__(self, kernel: "KernelServices", output: OutputSink | None) -> None:
         self.kernel = kernel
         self.output = output
         self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle

@@ -15,14 +15,14 @@ from hsx.vm import FaultKind, StopReason
 from .registry import CmdStatus
 
 if TYPE_CHECKING:
-    from .executive import Kernel
+    from .services import KernelServices
     from .task import Task
 
 HANDLER_BUDGET = 1_000_000
 HANDLER_RETURN = 0xFFFFFFFC       # not code, so returning to it stops the machine
 
 
-def run_handler(kernel: "Kernel", owner: "Task", handler_addr: int) -> tuple[CmdStatus, int]:
+def run_handler(kernel: "KernelServices", owner: "Task", handler_addr: int) -> tuple[CmdStatus, int]:
     """(OK, R0 at the handler's return) or (EFAIL, 0)."""
     ctx, regs = owner.ctx, owner.ctx.regs
     saved = (list(regs), ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status,

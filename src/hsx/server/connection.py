@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .framing import TOO_LONG, LineSplitter, encode
 
 if TYPE_CHECKING:
-    from .server import Server
+    from .context import ServerContext
     from .subscriptions import Subscription
 
 WRITE_HIGH_WATER = 256 * 1024
@@ -32,7 +32,7 @@ MAX_QUEUED_LINES = 64           # stop reading while this many requests wait the
 
 
 class Connection(asyncio.Protocol):
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: ServerContext) -> None:
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.peer = "?"

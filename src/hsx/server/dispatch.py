@@ -25,7 +25,7 @@ from .sessions import DEFAULT_AUTH
 
 if TYPE_CHECKING:
     from .connection import Connection
-    from .server import Server
+    from .context import ServerContext
     from .sessions import Session
 
 Reply = dict[str, Any]
@@ -103,7 +103,7 @@ class Dispatcher:
 class Call:
     """One request on its way through a handler: the fields, the caller, the server."""
 
-    def __init__(self, server: Server, conn: Connection, session: Session | None,
+    def __init__(self, server: ServerContext, conn: Connection, session: Session | None,
                  args: dict[str, Any], schema: Schema | None = None) -> None:
         self.server = server
         self.kernel = server.kernel

@@ -7,12 +7,12 @@ from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 
 if TYPE_CHECKING:
-    from .server import Server
+    from .context import ServerContext
 
 _FLAG_NAMES = (("Z", 1), ("C", 2), ("N", 4), ("V", 8))
 
 
-def task_row(server: Server, task: Task) -> dict[str, Any]:
+def task_row(server: ServerContext, task: Task) -> dict[str, Any]:
     """A `ps` row plus who owns the PID (the owner's public handle)."""
     row = task.summary()
     owner = server.sessions.owner(task.pid)

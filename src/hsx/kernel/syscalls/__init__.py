@@ -17,7 +17,7 @@ from hsx.vm import Context, SvcStop
 from hsx.vm.signals import GuestFault
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 
@@ -33,7 +33,7 @@ class SyscallModule(Protocol):
 class Dispatcher:
     """The machine's SVC handler while the kernel runs tasks."""
 
-    def __init__(self, kernel: "Kernel", modules: list[SyscallModule]) -> None:
+    def __init__(self, kernel: "KernelServices", modules: list[SyscallModule]) -> None:
         self.kernel = kernel
         self.modules = {m.number: m for m in modules}
 

@@ -14,7 +14,7 @@ from hsx.vm import SvcStop
 from ..inputs import CAN_QUEUE, DropOldestQueue
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 TX, RX = 0x00, 0x01
@@ -86,7 +86,7 @@ class CanModule:
 
     number = 0x02
 
-    def __init__(self, kernel: "Kernel", bus: CanBus) -> None:
+    def __init__(self, kernel: "KernelServices", bus: CanBus) -> None:
         self.kernel = kernel
         self.bus = bus
         self.ports: dict[int, CanPort] = {}

@@ -7,7 +7,7 @@ from hsx.isa.opcodes import HSX_ERR_ENOSYS
 from hsx.vm import SvcStop
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 CORE_GET_STEPS = 0x00
@@ -29,7 +29,7 @@ class TaskModule:
 
     number = 0x01
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:

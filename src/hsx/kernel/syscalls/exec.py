@@ -10,7 +10,7 @@ from hsx.vm import SvcStop
 from .memory import read_cstring
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 SLEEP_MS, YIELD, GETPID, EXIT, SPAWN, KILL, WAIT, TIME_MS, MEMINFO = range(9)
@@ -21,7 +21,7 @@ YIELD_REASON = "yield"
 class ExecModule:
     number = 0x06
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:

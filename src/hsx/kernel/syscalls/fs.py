@@ -10,7 +10,7 @@ from hsx.vm import SvcStop
 from .memory import read_cstring
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 OPEN, READ, WRITE, CLOSE, SEEK = 0x00, 0x01, 0x02, 0x03, 0x04
@@ -26,7 +26,7 @@ def _status(value: int) -> int:
 class FileModule:
     number = 0x04
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:

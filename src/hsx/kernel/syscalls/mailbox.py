@@ -9,7 +9,7 @@ from hsx.vm import SvcStop
 from .memory import read_cstring
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 OPEN, BIND, SEND, RECV, PEEK, TAP, CLOSE, SEND_WAIT = range(8)
@@ -19,7 +19,7 @@ MAILBOX_WAIT = "mailbox_wait"
 class MailboxModule:
     number = 0x05
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:

@@ -17,7 +17,7 @@ from hsx.vm import SvcStop
 from .memory import read_cstring
 
 if TYPE_CHECKING:
-    from hsx.kernel.executive import Kernel
+    from hsx.kernel.services import KernelServices
     from hsx.kernel.task import Task
 
 NO_CHAIN = (0, 0xFFFF)
@@ -26,7 +26,7 @@ NO_CHAIN = (0, 0xFFFF)
 class ValueModule:
     number = 0x07
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:
@@ -101,7 +101,7 @@ class ValueModule:
 class CommandModule:
     number = 0x08
 
-    def __init__(self, kernel: "Kernel") -> None:
+    def __init__(self, kernel: "KernelServices") -> None:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:

@@ -83,6 +83,7 @@ class Assembler:
         self.fixups: list[_Fixup] = []
         self.lines: list[LineEntry] = []
         self.metadata: dict[str, list[dict]] = {kind: [] for kind in metadata.KINDS.values()}
+        self._names_of: dict[str, str] = {}         # path -> its name in artefacts
         self.files: dict[str, int] = {self._name(top_file): 0}
         self.handlers: list[tuple[str, SourceLocation]] = []   # command handler labels
         self._resolving: set[str] = set()
@@ -121,7 +122,11 @@ class Assembler:
 
     def _name(self, path: str) -> str:
         """A source file's name as stored in artefacts: relative to the top file."""
-        return os.path.relpath(path, self.top_dir).replace(os.sep, "/")
+        name = self._names_of.get(path)
+        if name is None:
+            name = os.path.relpath(path, self.top_dir).replace(os.sep, "/")
+            self._names_of[path] = name
+        return name
 
     def _where(self, loc: SourceLocation) -> str:
         return f"{self._name(loc.file)}:{loc.line}:{loc.col}"

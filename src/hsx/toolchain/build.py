@@ -22,13 +22,32 @@ from hsx.image.sym import SymbolTable
 from .assembler import Assembler
 from .diagnostics import DiagnosticSink, TooManyErrors
 from .linker import LinkOptions, LinkResult, link
-from .parser import Parser, Statement
+from .parser import Parser, SourceLine, Statement
 
 
 def assemble_source(text: str, filename: str = "<source>",
                     include_dirs: Iterable[str] = ()) -> ObjectModule:
     """Assemble MVASM `text`; `filename` names it in messages and anchors `.include`."""
     return _assemble(filename, include_dirs, lambda parser: parser.parse_text(text, filename))
+
+
+def assemble_statements(statements: Iterable[Statement | SourceLine],
+                        filename: str) -> ObjectModule:
+    """Assemble statements a compiler built (each carrying its own location), with
+    `SourceLine`s among them parsed in place; `filename` names the unit in messages."""
+    sink = DiagnosticSink()
+    parser = Parser(sink)
+    flat: list[Statement] = []
+    try:
+        for statement in statements:
+            if isinstance(statement, SourceLine):
+                flat.extend(parser.parse_line(statement.text, statement.loc.file,
+                                              statement.loc.line))
+            else:
+                flat.append(statement)
+    except TooManyErrors:
+        flat = []
+    return Assembler(sink, filename).assemble(flat)
 
 
 def assemble_file(path: str | os.PathLike, include_dirs: Iterable[str] = ()) -> ObjectModule:

@@ -79,6 +79,15 @@ class Instruction:
 Statement = Union[Label, Directive, Instruction]
 
 
+@dataclass(frozen=True)
+class SourceLine:
+    """A line of MVASM text inside a list of statements a compiler built (file-scope and
+    inline `asm`, comments), parsed when the list is assembled, at `loc`'s line."""
+
+    text: str
+    loc: SourceLocation
+
+
 class ParseError(Exception):
     def __init__(self, message: str, loc: SourceLocation) -> None:
         super().__init__(message)
@@ -115,6 +124,15 @@ class Parser:
             return statements
         finally:
             self._open.pop()
+
+    def parse_line(self, text: str, filename: str, number: int) -> list[Statement]:
+        """The statements of one line (problems go to the sink)."""
+        statements: list[Statement] = []
+        try:
+            self._parse_line(tokenize(text), filename, number, statements)
+        except ParseError as exc:
+            self.sink.error(exc.message, exc.loc)
+        return statements
 
     # -- one line -------------------------------------------------------------------
 

@@ -23,13 +23,13 @@ from hsx.image.hxe import normalize_app_name
 from hsx.image.hxo import LineEntry, ObjectModule, load_hxo, write_hxo
 from hsx.image.model import HxeImage
 from hsx.image.sym import GlobalVariable, LocalVariable, SymbolTable
-from hsx.toolchain.build import assemble_source
+from hsx.toolchain.build import assemble_source, assemble_statements
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 from hsx.toolchain.linker import LinkOptions, LinkResult, link
 
 from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
-from .emit import ModuleEmitter
+from .emit import Listing, ModuleEmitter
 from .frame import layout_frame
 from .frontend import clang_command
 from .irtext import IRSyntaxError
@@ -58,11 +58,16 @@ class Options:
 @dataclass
 class CompiledUnit:
     source: str
-    mvasm: str
+    listing: Listing
     module: ObjectModule
     debug: dict = field(default_factory=dict)
     weak: frozenset[str] = frozenset()   # weak references (resolve to 0 if undefined)
     pieces: list[ObjectModule] = field(default_factory=list)   # library build: per symbol
+
+    @property
+    def mvasm(self) -> str:
+        """The unit as MVASM text (`hsx cc -S`)."""
+        return self.listing.text()
 
 
 def lib_dir() -> Path:
@@ -103,16 +108,17 @@ def clang_ir(path: str, options: Options) -> str:
     return result.stdout
 
 
-def compile_ir(ir: str, source: str, debug: bool,
-               pieces: list[tuple[str, str]] | None = None,
+def compile_ir(ir: str, source: str, debug: bool, filename: str,
+               pieces: list[tuple[str, list]] | None = None,
                hard_float: bool = True, local_prefix: str | None = None
-               ) -> tuple[str, list, dict, frozenset[str]]:
-    """MVASM text, per-line source locations, debug facts and weak references for one
-    IR module.  With `pieces`, also append (symbol, MVASM) for each function and
-    variable, module-local ones renamed with `local_prefix` (see `read_module`)."""
+               ) -> tuple[Listing, dict, frozenset[str]]:
+    """MVASM statements (with the C location of each), debug facts and weak references
+    for one IR module; `filename` names the MVASM.  With `pieces`, also append (symbol,
+    statements) for each function and variable, module-local ones renamed with
+    `local_prefix` (see `read_module`)."""
     module = read_module(ir, source, local_prefix)
     evaluator = ConstEvaluator(module.layout, module.aliases)
-    emitter = ModuleEmitter(module, evaluator)
+    emitter = ModuleEmitter(module, evaluator, filename)
     emitter.header(source)
     collector = DebugCollector(module) if debug else None
     for fn in module.functions:
@@ -123,18 +129,18 @@ def compile_ir(ir: str, source: str, debug: bool,
         layout_frame(mf)
         if collector is not None:
             collector.function(fn, mf)
-        start = len(emitter.out.lines)
+        start = len(emitter.out.statements)
         emitter.function(mf)
         if collector is not None:
-            collector.placed(mf, start, len(emitter.out.lines))
+            collector.placed(mf, start, len(emitter.out.statements))
     emitter.globals()
     if pieces is not None:
         if module.asm:                      # file-scope asm: keep the unit whole
-            pieces.append(("", emitter.out.text()))
+            pieces.append(("", emitter.out.statements))
         else:
-            pieces.extend(emitter.piece_texts())
+            pieces.extend(emitter.piece_statements())
     facts = collector.finish() if collector is not None else {}
-    return emitter.out.text(), emitter.out.locs, facts, module.weak
+    return emitter.out, facts, module.weak
 
 
 def compile_c_file(path: str, options: Options, split: bool = False) -> CompiledUnit:
@@ -143,29 +149,30 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     ir = clang_ir(path, options)
     source = os.path.relpath(path) if not os.path.isabs(path) else path
     stem = os.path.splitext(os.path.basename(path))[0]
-    pieces: list[tuple[str, str]] | None = [] if split else None
+    filename = f"{stem}.mvasm"
+    pieces: list[tuple[str, list]] | None = [] if split else None
     try:
-        text, locs, facts, weak = compile_ir(
-            ir, source, options.debug, pieces, not options.soft_float,
+        listing, facts, weak = compile_ir(
+            ir, source, options.debug, filename, pieces, not options.soft_float,
             f"__hsx.{symbol_name(stem)}." if split else None)
     except CompileError as exc:
         raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
     except IRSyntaxError as exc:        # IR the back end cannot handle: a clear error, not wrong code
         raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) from None
-    module = assemble_source(text, f"{stem}.mvasm")
+    module = assemble_statements(listing.statements, filename)
     module.name = source
     if options.debug:
         _code_ranges(module, facts.get("locals", ()))
-        _use_c_lines(module, locs, facts)
+        _use_c_lines(module, listing.locs, facts)
     else:
         module.files, module.lines = (), []
     objects = []
     for name, piece in pieces or ():
-        obj = assemble_source(piece, f"{stem}.mvasm")
+        obj = assemble_statements(piece, filename)
         obj.files, obj.lines = (), []
         obj.name = f"{source}:{name}" if name else source
         objects.append(obj)
-    return CompiledUnit(source, text, module, facts, weak, objects)
+    return CompiledUnit(source, listing, module, facts, weak, objects)
 
 
 def _code_ranges(module: ObjectModule, locals_: Iterable[dict]) -> None:

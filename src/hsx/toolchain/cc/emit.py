@@ -1,15 +1,25 @@
-"""MVASM text for allocated machine functions and for a module's data.
+"""MVASM for allocated machine functions and a module's data, built as assembler
+statements (`hsx.toolchain.parser` nodes) that go to the assembler as they are: nothing
+is printed and parsed again.  `Listing.text()` prints them for `hsx cc -S`.
 
-Every instruction line remembers the C source location it came from, so the driver can
-replace the assembler's MVASM line table with C lines (`Listing.locs`).
+Every instruction remembers the C source location it came from, so the driver can
+replace the assembler's line table (statement i is MVASM line i + 1) with C lines.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from hsx.toolchain.diagnostics import SourceLocation
+from hsx.toolchain.expressions import Binary, Name, Number
+from hsx.toolchain.parser import (Directive, Instruction, Label, Memory, Register,
+                                  SourceLine)
+from hsx.toolchain.printer import format_statements
+
 from .consts import ConstEvaluator
 from .frame import epilogue, prologue
-from .mir import CONDITIONS, MBlock, MFunction, MInst, PReg, fits12
-from .naming import symbol_name
 from .ir import CompileError, GlobalVar, Module
+from .mir import CONDITIONS, FP, SP, MBlock, MFunction, MInst, PReg, R, fits12
+from .naming import symbol_name
 
 # setcc64 on a signed/unsigned order: branch for the high words ("strictly"), branch
 # for the low words (always unsigned).
@@ -19,26 +29,70 @@ _LOW = {"slt": "BLTU", "ult": "BLTU", "sle": "BLEU", "ule": "BLEU",
         "sgt": "BGTU", "ugt": "BGTU", "sge": "BGEU", "uge": "BGEU"}
 
 
-class Listing:
-    """MVASM lines and, per line, the source location of the code it holds."""
+class Sym(NamedTuple):
+    """The operand `name+addend`."""
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+    name: str
+    addend: int = 0
+
+
+class Mem(NamedTuple):
+    """The operand `[base+offset]`."""
+
+    base: PReg
+    offset: int = 0
+
+
+def _operand(x, loc: SourceLocation):
+    if isinstance(x, PReg):
+        return Register(x.n, loc)
+    if isinstance(x, int):
+        return Number(x, loc)
+    if isinstance(x, str):
+        return Name(x, loc)
+    if isinstance(x, Sym):
+        name = Name(x.name, loc)
+        if not x.addend:
+            return name
+        op = "+" if x.addend > 0 else "-"
+        return Binary(op, name, Number(abs(x.addend), loc), loc)
+    assert isinstance(x, Mem)
+    return Memory(Register(x.base.n, loc), Number(x.offset, loc) if x.offset else None, loc)
+
+
+class Listing:
+    """MVASM statements in order and, per statement, the C location of its code."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.statements: list = []
         self.locs: list = []
 
-    def add(self, text: str, loc=None) -> None:
-        self.lines.append(text)
+    def _here(self, col: int) -> SourceLocation:
+        return SourceLocation(self.filename, len(self.statements) + 1, col)
+
+    def _add(self, statement, loc) -> None:
+        self.statements.append(statement)
         self.locs.append(loc)
 
-    def ins(self, text: str, loc=None) -> None:
-        self.add("    " + text, loc)
+    def source(self, text: str, loc=None) -> None:
+        """A line of MVASM text (a comment, a blank, file-scope or inline asm)."""
+        self._add(SourceLine(text, self._here(1)), loc)
+
+    def label(self, name: str) -> None:
+        self._add(Label(name, self._here(1)), None)
+
+    def directive(self, name: str, *args) -> None:
+        here = self._here(1)
+        self._add(Directive(name, tuple(_operand(a, here) for a in args), here), None)
+
+    def ins(self, mnemonic: str, *operands, loc=None) -> None:
+        here = self._here(5)
+        self._add(Instruction(mnemonic, tuple(_operand(o, here) for o in operands), here),
+                  loc)
 
     def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-
-def _mem(base: str, off: int) -> str:
-    return f"[{base}]" if off == 0 else f"[{base}{off:+d}]"
+        return format_statements(self.statements)
 
 
 class FunctionEmitter:
@@ -52,42 +106,39 @@ class FunctionEmitter:
         self.local += 1
         return f".L{self.mf.symbol}.x{self.local}"
 
-    def ins(self, text: str) -> None:
-        self.out.ins(text, self.loc)
+    def ins(self, mnemonic: str, *operands) -> None:
+        self.out.ins(mnemonic, *operands, loc=self.loc)
 
     def emit(self, aliases: list[str]) -> None:
         """The function's code; `aliases` are exported names for the same address."""
         mf = self.mf
-        self.out.add("")
+        self.out.source("")
         for name in sorted(mf.imports):
-            self.out.add(f".import {name}")
+            self.out.directive(".import", name)
         if mf.exported:
-            self.out.add(f".export {mf.symbol}")
+            self.out.directive(".export", mf.symbol)
         for alias in aliases:
-            self.out.add(f".export {alias}")
-            self.out.add(f"{alias}:")
-        self.out.add(f"{mf.symbol}:")
+            self.out.directive(".export", alias)
+            self.out.label(alias)
+        self.out.label(mf.symbol)
         self.loc = mf.blocks[0].insts[0].loc if mf.blocks and mf.blocks[0].insts else None
         if mf.debug.get("decl_loc") is not None:
             self.loc = mf.debug["decl_loc"]
-        for line in prologue(mf):
-            self.ins(line)
+        for mnemonic, *operands in prologue(mf):
+            self.ins(mnemonic, *operands)
         blocks = mf.blocks
         spans = {} if "values" in mf.debug else None    # -g: the lines of each instruction
         for k, block in enumerate(blocks):
             nxt = blocks[k + 1] if k + 1 < len(blocks) else None
-            self.out.add(f"{block.label}:")
+            self.out.label(block.label)
             for inst in block.insts:
                 self.loc = inst.loc
-                start = len(self.out.lines)
+                start = len(self.out.statements)
                 self.instruction(inst, nxt)
                 if spans is not None:
-                    spans[inst] = (start, len(self.out.lines))
+                    spans[inst] = (start, len(self.out.statements))
         if spans is not None:
             mf.debug["spans"] = spans
-
-    def reg(self, r: PReg) -> str:
-        return f"R{r.n}"
 
     # -- instructions -------------------------------------------------------------------
 
@@ -103,82 +154,79 @@ class FunctionEmitter:
     def i_mov(self, inst, nxt):
         d, s = inst.defs[0], inst.uses[0]
         if d is not s:
-            self.ins(f"MOV {self.reg(d)}, {self.reg(s)}")
+            self.ins("MOV", d, s)
 
     def i_li(self, inst, nxt):
         value = inst.args[0]
-        d = self.reg(inst.defs[0])
-        self.ins(f"LDI {d}, {value}" if fits12(value) else f"LDI32 {d}, {value}")
+        self.ins("LDI" if fits12(value) else "LDI32", inst.defs[0], value)
 
     def i_la(self, inst, nxt):
         sym, addend = inst.args
-        expr = sym if addend == 0 else f"{sym}{addend:+d}"
-        self.ins(f"LDI32 {self.reg(inst.defs[0])}, {expr}")
+        self.ins("LDI32", inst.defs[0], Sym(sym, addend))
 
     def i_alu(self, inst, nxt):
-        d, (a, b) = inst.defs[0], inst.uses
-        self.ins(f"{inst.args[0]} {self.reg(d)}, {self.reg(a)}, {self.reg(b)}")
+        self.ins(inst.args[0], inst.defs[0], *inst.uses)
 
     def i_alui(self, inst, nxt):
         mnem, imm = inst.args
         if not fits12(imm):
             raise CompileError(f"internal: immediate {imm} out of range for {mnem}",
                                self.mf.name)
-        self.ins(f"{mnem} {self.reg(inst.defs[0])}, {self.reg(inst.uses[0])}, {imm}")
+        self.ins(mnem, inst.defs[0], inst.uses[0], imm)
 
-    def _base(self, inst: MInst, slot, off: int, base_index: int) -> tuple[str, int]:
+    def _base(self, inst: MInst, slot, off: int, base_index: int) -> tuple[PReg, int]:
         if slot is not None:
-            return "R14", off - slot.offset
-        return self.reg(inst.uses[base_index]), off
+            return FP, off - slot.offset
+        return inst.uses[base_index], off
 
     def i_load(self, inst, nxt):
         mnem, off, slot = inst.args
         base, off = self._base(inst, slot, off, 0)
-        d = self.reg(inst.defs[0])
+        d = inst.defs[0]
         if fits12(off):
-            self.ins(f"{mnem} {d}, {_mem(base, off)}")
-        elif d != base:
-            self.ins(f"LDI32 {d}, {off}")
-            self.ins(f"ADD {d}, {d}, {base}")
-            self.ins(f"{mnem} {d}, [{d}]")
+            self.ins(mnem, d, Mem(base, off))
+        elif d is not base:
+            self.ins("LDI32", d, off)
+            self.ins("ADD", d, d, base)
+            self.ins(mnem, d, Mem(d))
         else:
             t = self._temp({d, base})
-            self._far(t, base, off, f"{mnem} {d}, [{t}]")
+            self._far(t, base, off, (mnem, d, Mem(t)))
 
     def i_store(self, inst, nxt):
         mnem, off, slot = inst.args
-        value = self.reg(inst.uses[0])
+        value = inst.uses[0]
         base, off = self._base(inst, slot, off, 1)
         if fits12(off):
-            self.ins(f"{mnem} {_mem(base, off)}, {value}")
+            self.ins(mnem, Mem(base, off), value)
         else:
             t = self._temp({value, base})
-            self._far(t, base, off, f"{mnem} [{t}], {value}")
+            self._far(t, base, off, (mnem, Mem(t), value))
 
     @staticmethod
-    def _temp(avoid: set[str]) -> str:
-        return next(f"R{n}" for n in range(14) if f"R{n}" not in avoid)
+    def _temp(avoid: set[PReg]) -> PReg:
+        return next(r for r in R[:14] if r not in avoid)
 
-    def _far(self, t: str, base: str, off: int, access: str) -> None:
+    def _far(self, t: PReg, base: PReg, off: int, access: tuple) -> None:
         """A memory access whose offset does not fit 12 bits, through a saved temporary."""
-        self.ins(f"PUSH {t}")
-        self.ins(f"LDI32 {t}, {off}")
-        self.ins(f"ADD {t}, {t}, {base}")
-        self.ins(access)
-        self.ins(f"POP {t}")
+        self.ins("PUSH", t)
+        self.ins("LDI32", t, off)
+        self.ins("ADD", t, t, base)
+        self.ins(*access)
+        self.ins("POP", t)
 
     def i_frameaddr(self, inst, nxt):
         slot, off = inst.args
-        d = self.reg(inst.defs[0])
+        d = inst.defs[0]
         value = off - slot.offset
         if fits12(value):
-            self.ins(f"ADDI {d}, R14, {value}")
+            self.ins("ADDI", d, FP, value)
         else:
-            self.ins(f"LDI32 {d}, {value}")
-            self.ins(f"ADD {d}, {d}, R14")
+            self.ins("LDI32", d, value)
+            self.ins("ADD", d, d, FP)
 
     def i_vastart(self, inst, nxt):
-        self.ins(f"ADDI {self.reg(inst.defs[0])}, R14, {inst.args[0]}")
+        self.ins("ADDI", inst.defs[0], FP, inst.args[0])
 
     def i_add64(self, inst, nxt):
         self._pair(inst, "ADD", "ADC")
@@ -187,55 +235,54 @@ class FunctionEmitter:
         self._pair(inst, "SUB", "SBC")
 
     def _pair(self, inst, low: str, high: str) -> None:
-        dlo, dhi = (self.reg(r) for r in inst.defs)
-        alo, ahi, blo, bhi = (self.reg(r) for r in inst.uses)
-        self.ins(f"{low} {dlo}, {alo}, {blo}")
-        self.ins(f"{high} {dhi}, {ahi}, {bhi}")
+        dlo, dhi = inst.defs
+        alo, ahi, blo, bhi = inst.uses
+        self.ins(low, dlo, alo, blo)
+        self.ins(high, dhi, ahi, bhi)
 
     def _compare(self, inst: MInst, imm) -> None:
-        a = self.reg(inst.uses[0])
         if imm is not None:
-            self.ins(f"CMPI {a}, {imm}")
+            self.ins("CMPI", inst.uses[0], imm)
         else:
-            self.ins(f"CMP {a}, {self.reg(inst.uses[1])}")
+            self.ins("CMP", inst.uses[0], inst.uses[1])
 
     def i_setcc(self, inst, nxt):
         cond, imm = inst.args
-        d = self.reg(inst.defs[0])
+        d = inst.defs[0]
         skip = self.label()
         self._compare(inst, imm)
-        self.ins(f"LDI {d}, 1")
-        self.ins(f"{CONDITIONS[cond][0]} {skip}")
-        self.ins(f"LDI {d}, 0")
-        self.out.add(f"{skip}:")
+        self.ins("LDI", d, 1)
+        self.ins(CONDITIONS[cond][0], skip)
+        self.ins("LDI", d, 0)
+        self.out.label(skip)
 
     def i_setcc64(self, inst, nxt):
         cond = inst.args[0]
-        d = self.reg(inst.defs[0])
-        alo, ahi, blo, bhi = (self.reg(r) for r in inst.uses)
+        d = inst.defs[0]
+        alo, ahi, blo, bhi = inst.uses
         true, false, end = self.label(), self.label(), self.label()
         if cond in ("eq", "ne"):
-            self.ins(f"CMP {ahi}, {bhi}")
-            self.ins(f"BNE {false}")
-            self.ins(f"CMP {alo}, {blo}")
-            self.ins(f"BNE {false}")
-            self.ins(f"LDI {d}, {1 if cond == 'eq' else 0}")
-            self.ins(f"BR {end}")
-            self.out.add(f"{false}:")
-            self.ins(f"LDI {d}, {0 if cond == 'eq' else 1}")
-            self.out.add(f"{end}:")
+            self.ins("CMP", ahi, bhi)
+            self.ins("BNE", false)
+            self.ins("CMP", alo, blo)
+            self.ins("BNE", false)
+            self.ins("LDI", d, 1 if cond == "eq" else 0)
+            self.ins("BR", end)
+            self.out.label(false)
+            self.ins("LDI", d, 0 if cond == "eq" else 1)
+            self.out.label(end)
             return
-        self.ins(f"CMP {ahi}, {bhi}")
-        self.ins(f"{_HIGH_STRICT[cond]} {true}")
-        self.ins(f"BNE {false}")
-        self.ins(f"CMP {alo}, {blo}")
-        self.ins(f"{_LOW[cond]} {true}")
-        self.out.add(f"{false}:")
-        self.ins(f"LDI {d}, 0")
-        self.ins(f"BR {end}")
-        self.out.add(f"{true}:")
-        self.ins(f"LDI {d}, 1")
-        self.out.add(f"{end}:")
+        self.ins("CMP", ahi, bhi)
+        self.ins(_HIGH_STRICT[cond], true)
+        self.ins("BNE", false)
+        self.ins("CMP", alo, blo)
+        self.ins(_LOW[cond], true)
+        self.out.label(false)
+        self.ins("LDI", d, 0)
+        self.ins("BR", end)
+        self.out.label(true)
+        self.ins("LDI", d, 1)
+        self.out.label(end)
 
     def i_select(self, inst, nxt):
         d = inst.defs[0]
@@ -243,61 +290,60 @@ class FunctionEmitter:
         if d is a and d is b:
             return
         skip = self.label()
-        rd, rc, ra, rb = (self.reg(r) for r in (d, c, a, b))
-        self.ins(f"CMPI {rc}, 0")
+        self.ins("CMPI", c, 0)
         if d is a:
-            self.ins(f"BNE {skip}")
-            self.ins(f"MOV {rd}, {rb}")
+            self.ins("BNE", skip)
+            self.ins("MOV", d, b)
         elif d is b:
-            self.ins(f"BEQ {skip}")
-            self.ins(f"MOV {rd}, {ra}")
+            self.ins("BEQ", skip)
+            self.ins("MOV", d, a)
         else:
-            self.ins(f"MOV {rd}, {ra}")
-            self.ins(f"BNE {skip}")
-            self.ins(f"MOV {rd}, {rb}")
-        self.out.add(f"{skip}:")
+            self.ins("MOV", d, a)
+            self.ins("BNE", skip)
+            self.ins("MOV", d, b)
+        self.out.label(skip)
 
     def i_cbr(self, inst, nxt):
         cond, imm, t, f = inst.args
         self._compare(inst, imm)
         if t is nxt and f is not None:
-            self.ins(f"{CONDITIONS[CONDITIONS[cond][1]][0]} {f.label}")
+            self.ins(CONDITIONS[CONDITIONS[cond][1]][0], f.label)
             return
-        self.ins(f"{CONDITIONS[cond][0]} {t.label}")
+        self.ins(CONDITIONS[cond][0], t.label)
         if f is not None and f is not nxt:
-            self.ins(f"BR {f.label}")
+            self.ins("BR", f.label)
 
     def i_br(self, inst, nxt):
         target = inst.args[0]
         if target is not nxt:
-            self.ins(f"BR {target.label}")
+            self.ins("BR", target.label)
 
     def i_jmpr(self, inst, nxt):
-        self.ins(f"JMPR {self.reg(inst.uses[0])}")
+        self.ins("JMPR", inst.uses[0])
 
     def i_call(self, inst, nxt):
-        self.ins(f"LCALL {inst.args[0]}")
+        self.ins("LCALL", inst.args[0])
 
     def i_callr(self, inst, nxt):
-        self.ins(f"CALLR {self.reg(inst.uses[0])}")
+        self.ins("CALLR", inst.uses[0])
 
     def i_ret(self, inst, nxt):
-        for line in epilogue(self.mf):
-            self.ins(line)
+        for mnemonic, *operands in epilogue(self.mf):
+            self.ins(mnemonic, *operands)
 
     def i_trap(self, inst, nxt):
-        self.ins(f"BRK {inst.args[0]}")
+        self.ins("BRK", inst.args[0])
 
     def i_asm(self, inst, nxt):
         for line in inst.args[0]:
-            self.ins(line)
+            self.out.source("    " + line, self.loc)
 
     def i_dynalloc(self, inst, nxt):
-        self.ins(f"SUB R15, R15, {self.reg(inst.uses[0])}")
-        self.ins(f"ADDI {self.reg(inst.defs[0])}, R15, {self.mf.outgoing}")
+        self.ins("SUB", SP, SP, inst.uses[0])
+        self.ins("ADDI", inst.defs[0], SP, self.mf.outgoing)
 
     def i_stackrestore(self, inst, nxt):
-        self.ins(f"MOV R15, {self.reg(inst.uses[0])}")
+        self.ins("MOV", SP, inst.uses[0])
 
 
 # ---------------------------------------------------------------------------------------
@@ -309,38 +355,41 @@ def _chunks(data: bytes, size: int = 16):
 
 
 class ModuleEmitter:
-    def __init__(self, module: Module, evaluator: ConstEvaluator) -> None:
+    def __init__(self, module: Module, evaluator: ConstEvaluator, filename: str) -> None:
         self.module = module
         self.ev = evaluator
-        self.out = Listing()
-        # (section, first line, end line, symbol): each function (with its jump tables)
+        self.out = Listing(filename)
+        # (section, first statement, end, symbol): each function (with its jump tables)
         # and each global, so a library unit can be split into one object per symbol
         self.pieces: list[tuple[str, int, int, str]] = []
 
-    def piece_texts(self) -> list[tuple[str, str]]:
-        """(symbol, MVASM) of every piece, each assembling on its own."""
-        return [(name, f".{section}\n" + "\n".join(self.out.lines[a:b]) + "\n")
-                for section, a, b, name in self.pieces]
+    def piece_statements(self) -> list[tuple[str, list]]:
+        """(symbol, statements) of every piece, each assembling on its own."""
+        out = []
+        for section, a, b, name in self.pieces:
+            start = self.out.statements[a].loc
+            out.append((name, [Directive(f".{section}", (), start)] + self.out.statements[a:b]))
+        return out
 
     def header(self, source: str) -> None:
-        self.out.add(f"; {source}: generated by hsx cc")
+        self.out.source(f"; {source}: generated by hsx cc")
         for line in self.module.asm:
-            self.out.add(line)
-        self.out.add(".text")
+            self.out.source(line)
+        self.out.directive(".text")
 
     def function(self, mf: MFunction) -> None:
         aliases = [symbol_name(name) for name, target in sorted(self.module.aliases.items())
                    if getattr(target, "name", None) == mf.name]
-        start = len(self.out.lines)
+        start = len(self.out.statements)
         FunctionEmitter(mf, self.out).emit(aliases)
         for label, table in mf.jump_tables:
-            self.out.add(".data")
-            self.out.add(".align 4")
-            self.out.add(f"{label}:")
+            self.out.directive(".data")
+            self.out.directive(".align", 4)
+            self.out.label(label)
             for block in table:
-                self.out.add(f"    .word {block.label}")
-            self.out.add(".text")
-        self.pieces.append(("text", start, len(self.out.lines), mf.symbol))
+                self.out.directive(".word", block.label)
+            self.out.directive(".text")
+        self.pieces.append(("text", start, len(self.out.statements), mf.symbol))
 
     def globals(self) -> None:
         data, bss = [], []
@@ -353,20 +402,22 @@ class ModuleEmitter:
             else:
                 data.append((g, raw, relocs))
         if data:
-            self.out.add("")
-            self.out.add(".data")
+            self.out.source("")
+            self.out.directive(".data")
             for g, raw, relocs in data:
-                start = len(self.out.lines)
+                start = len(self.out.statements)
                 self._data(g, raw, relocs)
-                self.pieces.append(("data", start, len(self.out.lines), symbol_name(g.name)))
+                self.pieces.append(("data", start, len(self.out.statements),
+                                    symbol_name(g.name)))
         if bss:
-            self.out.add("")
-            self.out.add(".bss")
+            self.out.source("")
+            self.out.directive(".bss")
             for g, size in bss:
-                start = len(self.out.lines)
+                start = len(self.out.statements)
                 self._label(g)
-                self.out.add(f"    .zero {max(size, 1)}")
-                self.pieces.append(("bss", start, len(self.out.lines), symbol_name(g.name)))
+                self.out.directive(".zero", max(size, 1))
+                self.pieces.append(("bss", start, len(self.out.statements),
+                                    symbol_name(g.name)))
 
     def _initializer(self, g: GlobalVar):
         try:
@@ -378,35 +429,34 @@ class ModuleEmitter:
     def _label(self, g: GlobalVar) -> None:
         name = symbol_name(g.name)
         if g.align > 1:
-            self.out.add(f".align {min(g.align, 8)}")
+            self.out.directive(".align", min(g.align, 8))
         if not g.local:
-            self.out.add(f".export {name}")
+            self.out.directive(".export", name)
         for alias, target in sorted(self.module.aliases.items()):
             if getattr(target, "name", None) == g.name:
-                self.out.add(f".export {symbol_name(alias)}")
-                self.out.add(f"{symbol_name(alias)}:")
-        self.out.add(f"{name}:")
+                self.out.directive(".export", symbol_name(alias))
+                self.out.label(symbol_name(alias))
+        self.out.label(name)
 
     def _data(self, g: GlobalVar, raw: bytes, relocs: list) -> None:
         self._label(g)
         at = 0
         for offset, word in sorted(relocs, key=lambda r: r[0]):
             self._bytes(raw[at:offset])
-            sym = symbol_name(word.symbol)
-            self.out.add(f"    .word {sym}" + (f"{_signed32(word.value):+d}" if word.value else ""))
+            self.out.directive(".word", Sym(symbol_name(word.symbol), _signed32(word.value)))
             at = offset + 4
         self._bytes(raw[at:])
         if not raw:
-            self.out.add("    .zero 1")
+            self.out.directive(".zero", 1)
 
     def _bytes(self, data: bytes) -> None:
         if not data:
             return
         if len(data) >= 8 and not any(data):
-            self.out.add(f"    .zero {len(data)}")
+            self.out.directive(".zero", len(data))
             return
         for chunk in _chunks(data):
-            self.out.add("    .byte " + ", ".join(str(b) for b in chunk))
+            self.out.directive(".byte", *chunk)
 
 
 def _signed32(value: int) -> int:
@@ -420,4 +470,3 @@ def _global_where(g: GlobalVar) -> str | None:
         if line:
             return f"global '{g.name}' (line {line})"
     return f"global '{g.name}'"
-

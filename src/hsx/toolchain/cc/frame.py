@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from .mir import MFunction
+from .mir import FP, SP, MFunction, R
 
 MAX_ALIGN = 8      # R14 and SP are 8-aligned; stricter alignments are not honoured
 
@@ -26,19 +26,20 @@ def layout_frame(mf: MFunction) -> None:
     mf.frame_size = total - 4 * len(mf.saved)
 
 
-def prologue(mf: MFunction) -> list[str]:
-    lines = ["PUSH R14", "MOV R14, R15"]
-    lines += [f"PUSH R{r.n}" for r in mf.saved]
+def prologue(mf: MFunction) -> list[tuple]:
+    """The entry sequence, as (mnemonic, operands...) for the emitter."""
+    code: list[tuple] = [("PUSH", FP), ("MOV", FP, SP)]
+    code += [("PUSH", r) for r in mf.saved]
     if mf.frame_size:
         if mf.frame_size <= 2048:
-            lines.append(f"ADDI R15, R15, {-mf.frame_size}")
+            code.append(("ADDI", SP, SP, -mf.frame_size))
         else:                                   # R0 is free on entry (not an argument)
-            lines += [f"LDI32 R0, {-mf.frame_size}", "ADD R15, R15, R0"]
-    return lines
+            code += [("LDI32", R[0], -mf.frame_size), ("ADD", SP, SP, R[0])]
+    return code
 
 
-def epilogue(mf: MFunction) -> list[str]:
-    lines = [f"ADDI R15, R14, {-4 * len(mf.saved)}" if mf.saved else "MOV R15, R14"]
-    lines += [f"POP R{r.n}" for r in reversed(mf.saved)]
-    lines += ["POP R14", "RET"]
-    return lines
+def epilogue(mf: MFunction) -> list[tuple]:
+    code: list[tuple] = [("ADDI", SP, FP, -4 * len(mf.saved)) if mf.saved else ("MOV", SP, FP)]
+    code += [("POP", r) for r in reversed(mf.saved)]
+    code += [("POP", FP), ("RET",)]
+    return code

@@ -85,3 +85,36 @@ def test_library_statics_stay_distinct_and_output_is_deterministic(tmp_path):
     assert write_hxe(first.image) == write_hxe(second.image)
     assert run_image(first.image) == (b"ok 123\n", 0)
     assert any(n.startswith("__hsx.") for n in _functions(first))     # renamed statics
+
+
+def test_first_library_build_shows_progress_on_a_terminal(tmp_path):
+    """A library that is not cached yet is built with a progress line on stderr (here
+    a three-file library tree, so the build is short), and used from the cache after."""
+    import os
+    import shutil
+    import sys
+
+    import pexpect
+
+    from hsx.toolchain.cc.driver import lib_dir
+    lib = tmp_path / "lib"
+    (lib / "src").mkdir(parents=True)
+    shutil.copytree(lib_dir() / "include", lib / "include")
+    for name in ("crt0.mvasm", "crtend.mvasm", "src/string.c", "src/bits.mvasm"):
+        shutil.copy(lib_dir() / name, lib / name)
+    (lib / "src" / "exit.c").write_text(
+        "#include <hsx_sys.h>\nvoid exit(int status) { hsx_exit(status); }\n")
+    prog = tmp_path / "p.c"
+    prog.write_text("#include <string.h>\nint main(void) { return (int)strlen(\"four\"); }\n")
+    env = dict(os.environ, HSX_LIB_DIR=str(lib), HSX_CACHE_DIR=str(tmp_path / "cache"))
+    outputs = []
+    for _ in range(2):
+        child = pexpect.spawn(sys.executable, ["-m", "hsx", "run", str(prog)], env=env,
+                              encoding="utf-8", timeout=120)
+        child.expect(pexpect.EOF)
+        child.close()
+        outputs.append((child.before, child.exitstatus))
+    first, second = outputs
+    assert "building the C library" in first[0] and "3/3 done" in first[0]
+    assert first[1] == second[1] == 4
+    assert "building the C library" not in second[0]

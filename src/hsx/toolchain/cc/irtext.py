@@ -62,35 +62,66 @@ def _unescape(raw: str) -> bytes:
     return bytes(out)
 
 
+# The same split as _TOKEN, one string per token (blanks and comments give "").
+_SPLIT = re.compile(r"""
+    [ \t\r\n]+ | ;[^\n]*
+  | ( c"[^"]*" | "[^"]*" | [%@!\#] (?: "[^"]*" | [-a-zA-Z$._0-9]+ )
+    | 0x[0-9a-fA-FKLMHR]+ | [-+]?[0-9]+ (?: [.][0-9]* (?: [eE][-+]?[0-9]+ )? | [eE][-+]?[0-9]+ )?
+    | [.][.][.] | [a-zA-Z_.$-][-a-zA-Z$._0-9]* | [=,()\[\]{}<>*:|!] | . )
+""", re.VERBOSE)
+# Tokens seen before, by text: IR repeats a few hundred words, names and numbers
+# endlessly, so most lines are split and looked up without building a token.
+_KNOWN: dict[str, Token] = {}
+_KNOWN_LIMIT = 1 << 16
+
+
 def tokenize(text: str) -> list[Token]:
     """Split IR text into tokens; comments (`;` to end of line) are dropped."""
+    get = _KNOWN.get
+    tokens = [get(s) for s in _SPLIT.findall(text) if s]
+    if None in tokens:
+        tokens = _classify(text)
+    tokens.append(_EOF)
+    return tokens
+
+
+def _classify(text: str) -> list[Token]:
     tokens: list[Token] = []
     append = tokens.append
+    if len(_KNOWN) > _KNOWN_LIMIT:
+        _KNOWN.clear()
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind is None:
             continue                                  # blanks and comments
         s = m.group()
+        tok = _KNOWN.get(s)
+        if tok is not None:
+            append(tok)
+            continue
         if kind == "word" or kind == "punct":
-            append(Token(kind, s))
+            tok = Token(kind, s)
         elif kind == "ref":
             name = s[1:]
             if name[:1] == '"':
                 name = _unescape(name[1:-1]).decode("utf-8", "replace")
-            append(Token(_REF_KINDS[s[0]], s[0] + name, name))
+            tok = Token(_REF_KINDS[s[0]], s[0] + name, name)
         elif kind == "int":
-            append(Token("int", s, int(s)))
+            tok = Token("int", s, int(s))
         elif kind == "float":
-            append(Token("float", s))
+            tok = Token("float", s)
         elif kind == "str":
             append(Token("str", s[1:-1], _unescape(s[1:-1])))
+            continue
         elif kind == "cstr":
             append(Token("cstr", s[2:-1], _unescape(s[2:-1])))
+            continue
         elif kind == "dots":
-            append(Token("punct", "..."))
+            tok = Token("punct", "...")
         else:
             raise IRSyntaxError(f"unexpected character {s!r} in IR text")
-    append(_EOF)
+        _KNOWN[s] = tok
+        append(tok)
     return tokens
 
 

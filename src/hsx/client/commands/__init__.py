@@ -14,6 +14,7 @@ commands (`NAME field=value ...`, or a JSON object).
 """
 from __future__ import annotations
 
+from .complete import Candidate, Sources, complete, complete_path
 from .help import describe, overview, topic
 from .parse import RAW, Invocation, Table
 from .parse import parse as _parse
@@ -34,6 +35,6 @@ def help_text(words: str = "") -> str:
     return topic(TABLE, words) if words.strip() else overview(TABLE)
 
 
-__all__ = ["Arg", "COMMANDS", "Command", "Invocation", "Kind", "RAW", "REGISTERS", "Request",
-           "TABLE", "Table", "UsageError", "describe", "help_text", "parse", "parse_format",
+__all__ = ["Arg", "COMMANDS", "Candidate", "Command", "Invocation", "Kind", "RAW", "REGISTERS", "Request",
+           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe", "help_text", "parse", "parse_format",
            "run", "run_async", "split_assignment", "split_words"]

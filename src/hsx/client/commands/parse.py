@@ -77,7 +77,7 @@ class Table:
 
 
 RAW = Command("raw", "A protocol request, given as JSON or as NAME field=value ...",
-              group="protocol")
+              group="protocol", view="json")
 
 
 def parse(line: str, table: Table, default_pid: int | None = None) -> Invocation:
@@ -146,8 +146,7 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
             end = _rest_end(words, i + 1, keywords, invocation)
             if end <= i + 1:
                 raise UsageError(f"{word.text} needs {arg.name.upper()}", command.usage)
-            values[arg.key] = _convert(command, arg,
-                                       text[words[i + 1].start:words[end - 1].end].strip())
+            values[arg.key] = _convert(command, arg, _rest(text, words, i + 1, end))
             i = end
         elif word.text in GLOBAL_FLAGS:
             setattr(invocation, GLOBAL_FLAGS[word.text], True)
@@ -167,8 +166,7 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
         elif (rest := _rest_slot(command, values, default_pid)) is not None \
                 and rest[0] == len(positional):
             end = _rest_end(words, i, keywords, invocation)
-            values[rest[1].key] = _convert(command, rest[1],
-                                           text[word.start:words[end - 1].end].strip())
+            values[rest[1].key] = _convert(command, rest[1], _rest(text, words, i, end))
             i = end
         else:
             positional.append(word)
@@ -177,6 +175,14 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
     missing = [a for a in command.args if not a.optional and not a.flag and a.key not in values]
     if missing:
         raise UsageError(f"{command.name} needs {missing[0].name.upper()}", command.usage)
+
+
+def _rest(text: str, words: list[Word], start: int, end: int) -> str:
+    """Words start..end as typed; one quoted word is taken without its quotes."""
+    first = words[start]
+    if end == start + 1 and text[first.start] in "\"'":
+        return first.text
+    return text[first.start:words[end - 1].end].strip()
 
 
 def _rest_slot(command: Command, values: dict[str, Any],

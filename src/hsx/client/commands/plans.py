@@ -185,6 +185,17 @@ def split_assignment(text: str) -> tuple[str, str]:
     return text.strip(), ""
 
 
+def registers(invocation: Invocation) -> Plan:
+    """The registers, and where the PC is (function, line) when symbols say."""
+    reply = yield Request("regs", invocation.fields())
+    try:
+        where = (yield Request("symbols.lookup", {"pid": invocation.values["pid"],
+                                                  "addr": reply["registers"]["pc"]}))
+    except ProtocolError:
+        return reply
+    return {**reply, "pc_symbol": where["symbol"]}
+
+
 # ------------------------------------------------------------------ source lines
 
 def stack(invocation: Invocation) -> Plan:

@@ -137,7 +137,7 @@ COMMANDS = [
       aliases=("watch remove", "watch del", "watch.remove"), examples=("watch rm 1",),
       group=BREAK, view="watch"),
     # ---------------------------------------------------------------- inspect
-    C("regs", "A task's registers, with the flags decoded.", PID_ARG, cmd="regs",
+    C("regs", "A task's registers, with the flags decoded.", PID_ARG, plan=plans.registers,
       aliases=("registers", "dumpregs", "info registers"), examples=("regs 1",), group=LOOK,
       view="registers"),
     C("stack", "A task's call stack, innermost first, with source lines.", PID_ARG,

@@ -1,0 +1,186 @@
+"""Completion of a command line, for any front end.
+
+    complete("bp set 1 ma", sources)   -> [Candidate("main", start=9, meta="function"), ...]
+
+What can be completed comes from the argument's kind: command names and sub-commands,
+PIDs, symbols and source files (code locations), variables and registers (data
+locations), value and command names, mailboxes, breakpoint and watch ids, event
+categories, field names (`name=`), flags and local file paths.  Anything that needs the
+executive is asked of `sources.items(what, pid)`, which should answer at once from what
+it already knows (a front end refreshes that in the background), never block.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Protocol
+
+from .parse import GLOBAL_FLAGS, Table
+from .syntax import PID, REGISTERS, Arg, Command, UsageError, Word, split_words
+from .table import TABLE
+
+CATEGORY_NAMES = ("task", "break", "fault", "stdout", "stderr", "watch", "warning", "mailbox",
+                  "value", "log", "can", "all")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    text: str
+    start: int           # where in the line the word it replaces begins
+    meta: str = ""
+
+
+class Sources(Protocol):
+    def items(self, what: str, pid: int | None) -> list[tuple[str, str]]:
+        """(text, meta) pairs for `what`: pids, apps, code, data, values, commands,
+        mailboxes, breakpoints or watches (code/data of task `pid`)."""
+
+
+class NoSources:
+    def items(self, what: str, pid: int | None) -> list[tuple[str, str]]:
+        return []
+
+
+def complete(text: str, sources: Sources | None = None, default_pid: int | None = None,
+             table: Table = TABLE) -> list[Candidate]:
+    """Candidates for the word the cursor is in (the end of `text`)."""
+    sources = sources or NoSources()
+    words = _words(text)
+    typing = not text or text[-1].isspace()
+    current = "" if typing or not words else words[-1].text
+    start = len(text) if typing or not words else words[-1].start
+    done = words if typing else words[:-1]
+    if not done:
+        return _match(_command_words(table), current, start)
+    command, used = table.find([w.text for w in done])
+    out: list[Candidate] = []
+    if len(done) == 1:
+        out += _match(_sub_commands(table, done[0].text.lower()), current, start)
+    if command is None or command.local and command.name == "help":
+        if command is not None:
+            out += _match(_command_words(table), current, start)
+        return out
+    return out + _arguments(command, done[used:], current, start, sources, default_pid)
+
+
+def _words(text: str) -> list[Word]:
+    try:
+        return split_words(text)
+    except UsageError:                       # an open quote: complete the plain words
+        return split_words(text[:text.rfind('"') if '"' in text else text.rfind("'")])
+
+
+def _match(items: list[tuple[str, str]], prefix: str, start: int) -> list[Candidate]:
+    seen: set[str] = set()
+    out = []
+    for text, meta in items:
+        if text.startswith(prefix) and text not in seen:
+            seen.add(text)
+            out.append(Candidate(text, start, meta))
+    return out
+
+
+def _command_words(table: Table) -> list[tuple[str, str]]:
+    """The first words of every command name, then of the aliases."""
+    names = {c.name.split()[0]: "" for c in table.commands}
+    names.update({c.name: c.summary for c in table.commands if c.name in names})
+    aliases = sorted((a.split()[0], f"= {c.name}") for c in table.commands for a in c.aliases)
+    return sorted(names.items()) + aliases
+
+
+def _sub_commands(table: Table, first: str) -> list[tuple[str, str]]:
+    return [(name.split()[1], command.summary) for command in table.commands
+            for name in (command.name, *command.aliases)
+            if " " in name and name.split()[0] == first]
+
+
+def _arguments(command: Command, words: list[Word], current: str, start: int,
+               sources: Sources, default_pid: int | None) -> list[Candidate]:
+    if current.startswith("-"):
+        flags = [(f"--{a.name}", a.description) for a in command.args if a.flag]
+        return _match(flags + [(f, "") for f in GLOBAL_FLAGS], current, start)
+    key, equals, value = current.partition("=")
+    if equals:
+        arg = command.arg(key)
+        if arg is None:
+            return []
+        return _match(_values(arg, sources, _pid(command, words, default_pid)), value,
+                      start + len(key) + 1)
+    slots = [a for a in command.args if not a.flag and not a.keyword]
+    given = [w for w in words if not w.text.startswith("-") and "=" not in w.text]
+    pid = _pid(command, words, default_pid)
+    candidates: list[Arg] = []
+    if slots and slots[0].kind is PID and default_pid is not None:
+        if not given:
+            candidates.append(slots[0])
+        slots = slots[1:]
+    if len(given) < len(slots) and not any(a.rest for a in slots[:len(given)]):
+        candidates.append(slots[len(given)])
+    required = sum(1 for a in slots if not a.optional)
+    keywords = [a.keyword for a in command.args if a.keyword and len(given) >= required]
+    out: list[Candidate] = []
+    for arg in candidates:
+        if arg.kind.completes == "paths":
+            out += _match(complete_path(current), current, start)
+        else:
+            out += _match(_values(arg, sources, pid), current, start)
+    out += _match([(k, "") for k in keywords], current, start)
+    if current:
+        names = [(f"{name}=", "field") for name in command.extras]
+        out += _match(names, current, start)
+    return out
+
+
+def _pid(command: Command, words: list[Word], default_pid: int | None) -> int | None:
+    """The task the line is about: a pid=N, the first value if it is the PID, or the
+    current task."""
+    for word in words:
+        if word.text.startswith("pid="):
+            return _int(word.text[4:])
+    if command.takes_pid and words and (value := _int(words[0].text)) is not None:
+        if default_pid is None or len(words) > 1:
+            return value
+    return default_pid
+
+
+def _int(text: str) -> int | None:
+    try:
+        return int(text, 0)
+    except ValueError:
+        return None
+
+
+def _values(arg: Arg, sources: Sources, pid: int | None) -> list[tuple[str, str]]:
+    if arg.choices:
+        return [(c, "") for c in arg.choices]
+    what = arg.kind.completes
+    if what is None:
+        return []
+    if what == "registers":
+        return [(r.upper(), "register") for r in REGISTERS]
+    if what == "categories":
+        return [(c, "events") for c in CATEGORY_NAMES]
+    if what == "command_names":
+        return _command_words(TABLE)
+    items = list(sources.items(what, pid))
+    if what == "data":
+        items += [(r.upper(), "register") for r in REGISTERS]
+    return items
+
+
+def complete_path(prefix: str) -> list[tuple[str, str]]:
+    """Local files and directories starting with `prefix` (directories end in /)."""
+    expanded = os.path.expanduser(prefix)
+    folder, _, partial = expanded.rpartition(os.sep)
+    directory = folder or ("/" if expanded.startswith(os.sep) else ".")
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    head = prefix[:len(prefix) - len(partial)]
+    out = []
+    for name in names:
+        if name.startswith(partial) and (partial.startswith(".") or not name.startswith(".")):
+            is_dir = os.path.isdir(os.path.join(directory, name))
+            out.append((head + name + ("/" if is_dir else ""), "dir" if is_dir else "file"))
+    return out

@@ -1,0 +1,187 @@
+"""The executive's replies: tasks, log, clock, mailboxes, values, sessions."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .text import Context, Line, generic, hexaddr, line, s, table
+
+STATE_STYLE = {"running": "ok", "ready": "ok", "paused": "warn", "faulted": "err",
+               "killed": "dim", "returned": "dim"}
+
+
+def _state(state: str) -> tuple[str, str]:
+    return s(STATE_STYLE.get(state, ""), state)
+
+
+def _detail(row: dict[str, Any]) -> str:
+    if row.get("fault"):
+        return f"{row['fault']['kind']} at {hexaddr(row['fault'].get('pc'))}"
+    if row.get("state") == "returned":
+        return f"exit {row.get('exit_status')}"
+    wait = row.get("wait") or {}
+    if wait.get("kind") == "sleep":
+        return f"sleep {wait.get('ms')} ms"
+    if wait.get("kind") == "mailbox":
+        return f"mailbox {wait.get('handle')}"
+    return ""
+
+
+def tasks(data: dict[str, Any], ctx: Context) -> list[Line]:
+    rows = data["tasks"]["tasks"] if "tasks" in data else data.get("rows", [])
+    for row in rows:
+        ctx.names[row["pid"]] = row["app_name"]
+        if row.get("program"):
+            ctx.programs[row["pid"]] = row["program"]
+    return table(["PID", "STATE", "PC", "INSTR", "PRI", "LOCK", "NAME", "DETAIL"],
+                 [[str(r["pid"]), _state(r["state"]), s("addr", hexaddr(r["pc"])),
+                   str(r["instructions"]), str(r["priority"]), r.get("locked_by") or "-",
+                   r["app_name"], _detail(r)] for r in rows],
+                 right=("PID", "INSTR", "PRI"))
+
+
+def task(data: dict[str, Any], ctx: Context) -> list[Line]:
+    if "task" in data:
+        return tasks({"rows": [data["task"]]}, ctx)
+    if "tasks" in data:
+        return tasks({"rows": data["tasks"]}, ctx)
+    return generic(data)
+
+
+def load(data: dict[str, Any], ctx: Context) -> list[Line]:
+    image = data["image"]
+    ctx.names[data["pid"]] = image["app_name"]
+    if image.get("program"):
+        ctx.programs[data["pid"]] = image["program"]
+    if image.get("symbols"):
+        ctx.symbol_files[data["pid"]] = image["symbols"]
+    out = []
+    if "reload" in data:
+        out.append(line(f"pid {data['reload']['old_pid']} restarted as pid {data['pid']}"))
+    symbols = "with symbols" if image.get("symbols") else "no symbols"
+    out.append(line("loaded ", s("key", image["app_name"]), " as pid ", s("pid", data["pid"]),
+                    f" ({image['code_len']} bytes of code, {symbols}; "
+                    f"{data['task']['state']})"))
+    return out
+
+
+def info(data: dict[str, Any], ctx: Context) -> list[Line]:
+    i = data["info"]
+    clock = i.get("clock", {})
+    out = [line(s("key", "executive  "), f"{i.get('program')} {i.get('hsx_version')} "
+                f"(protocol {i.get('protocol')}) at {i.get('address')}, up "
+                f"{i.get('uptime_s', 0):.0f} s, profile {i.get('profile')}"),
+           line(s("key", "tasks      "), f"{len(i.get('tasks', []))}, "
+                f"{i.get('instructions', 0)} instructions"),
+           line(s("key", "clock      "), f"{clock.get('state')} ({clock.get('mode')}), "
+                f"{clock.get('ips', 0):,.0f} instructions/s"),
+           line(s("key", "clients    "), f"{i.get('sessions')} sessions, "
+                f"{i.get('connections')} connections")]
+    if "selected_registers" in data:
+        out.append(line(s("key", "registers  "), json.dumps(data["selected_registers"])))
+    return out
+
+
+def logs(data: dict[str, Any], ctx: Context) -> list[Line]:
+    style = {"error": "err", "warning": "warn", "debug": "dim"}
+    return [line(s("dim", f"{e['seq']:>5} "), s(style.get(e["level"], ""), f"{e['level']:<7}"),
+                 " ", e["message"]) for e in data["logs"]] or [line(s("dim", "(empty)"))]
+
+
+def clock(data: dict[str, Any], ctx: Context) -> list[Line]:
+    c = data["clock"]
+    rate = f"limited to {c['rate_hz']}/s" if c.get("rate_hz") else "unlimited"
+    return [line("clock ", s("ok" if c.get("running") else "warn", c["state"]),
+                 f" ({c['mode']}), {rate}, {c.get('ips', 0):,.0f} instructions/s")]
+
+
+def sched(data: dict[str, Any], ctx: Context) -> list[Line]:
+    if "task" in data:
+        return task(data, ctx)
+    sched_ = data["scheduler"]
+    out = [line("ready queue: ", " ".join(map(str, sched_.get("queued", []))) or "(empty)")]
+    out += [line(s("dim", f"  {t['from']} -> {t['to']} after {t['instructions']}"))
+            for t in sched_.get("trace", [])]
+    return out
+
+
+def mailboxes(data: dict[str, Any], ctx: Context) -> list[Line]:
+    rows = [[str(d["descriptor_id"]), d["target"], str(d.get("owner_pid")),
+             str(d.get("queue_depth", 0)), f"{d.get('bytes_used', 0)}/{d.get('capacity', 0)}",
+             str(d.get("handles", 0)), " ".join(map(str, d.get("waiters") or [])) or "-"]
+            for d in data["descriptors"]]
+    stats = data.get("stats", {})
+    return table(["ID", "TARGET", "OWNER", "DEPTH", "BYTES", "HANDLES", "WAITING"], rows,
+                 right=("ID", "OWNER", "DEPTH", "HANDLES")) + [
+        line(s("dim", f"{stats.get('active_descriptors', len(rows))} of "
+                      f"{stats.get('max_descriptors', '?')} mailboxes, "
+                      f"{stats.get('messages_sent', 0)} messages sent"))]
+
+
+def messages(data: dict[str, Any], ctx: Context) -> list[Line]:
+    return [line(s("dim", f"from {m.get('src_pid')}: "), s("str", repr(m["text"])))
+            for m in data["messages"]] or [line(s("dim", "(no messages waiting)"))]
+
+
+def sent(data: dict[str, Any], ctx: Context) -> list[Line]:
+    woke = f", woke {', '.join(map(str, data['woke']))}" if data.get("woke") else ""
+    return [line(f"sent {data['length']} bytes to {data.get('target')}{woke}")]
+
+
+def written(data: dict[str, Any], ctx: Context) -> list[Line]:
+    return [line(f"wrote {data['length']} bytes at ", s("addr", hexaddr(data["addr"])),
+                 f" in pid {ctx.task(data['pid'])}")]
+
+
+def stdio(data: dict[str, Any], ctx: Context) -> list[Line]:
+    out = []
+    for chunk in data.get("recent", []) or []:
+        out += [line(s("dim", f"{chunk.get('pid')}| "), text)
+                for text in str(chunk.get("text", "")).splitlines()]
+    filters = data.get("events", {}).get("filters", [])
+    pids = sorted({p for f in filters for p in (f.get("pids") or [])})
+    who = f"pid {', '.join(map(str, pids))}" if pids else "every task"
+    return out + [line(s("dim", f"showing stdout and stderr of {who} as it comes"))]
+
+
+def values(data: dict[str, Any], ctx: Context) -> list[Line]:
+    rows = [[f"0x{v['oid']:04X}", ".".join(x for x in (v.get("group_name"), v.get("name")) if x),
+             s("num", v.get("last_value")), v.get("unit") or "", str(v.get("owner_pid"))]
+            for v in data["values"]]
+    return table(["OID", "NAME", "VALUE", "UNIT", "OWNER"], rows, right=("VALUE", "OWNER"))
+
+
+def value_one(data: dict[str, Any], ctx: Context) -> list[Line]:
+    v = data["value"]
+    changed = "" if v.get("changed", True) else s("dim", " (unchanged: within epsilon)")
+    return [line(f"0x{v['oid']:04X} = ", s("num", v["value"]), changed)]
+
+
+def commands(data: dict[str, Any], ctx: Context) -> list[Line]:
+    rows = [[f"0x{c['oid']:04X}", ".".join(x for x in (c.get("group_name"), c.get("name")) if x),
+             str(c.get("owner_pid")), c.get("help") or ""] for c in data["commands"]]
+    return table(["OID", "NAME", "OWNER", "HELP"], rows, right=("OWNER",))
+
+
+def called(data: dict[str, Any], ctx: Context) -> list[Line]:
+    c = data["command"]
+    return [line(f"0x{c['oid']:04X} returned ", s("num", c.get("result")))]
+
+
+def sessions(data: dict[str, Any], ctx: Context) -> list[Line]:
+    rows = [[x["handle"], x.get("client", ""), "observer" if x.get("observer") else "",
+             ",".join(map(str, x.get("pid_lock") or [])) or "-",
+             f"{x.get('idle_s', 0):.0f}s", "(this console)" if x.get("id") else ""]
+            for x in data["sessions"]]
+    return table(["SESSION", "CLIENT", "MODE", "LOCKS", "IDLE", ""], rows)
+
+
+def session(data: dict[str, Any], ctx: Context) -> list[Line]:
+    x = data["session"]
+    locks = ", ".join(map(str, x.get("pid_lock") or [])) or "none"
+    return [line(f"session {x['handle']} ({x.get('client')}), locks: {locks}")] + \
+        [line(s("warn", w)) for w in x.get("warnings", [])]
+
+
+def ping(data: dict[str, Any], ctx: Context) -> list[Line]:
+    return [line(s("ok", data.get("reply", "pong")))]

@@ -1,0 +1,254 @@
+"""The console's engine, the same at the prompt, for a script and for one command:
+parse a line, ask before writes, run it, show the result; and show live events.
+
+Exit codes of a line: 0 ok, 1 the executive said no (or a refused confirmation, or a
+wait that timed out), 2 a bad command line.  The connection going away raises
+`ConnectionClosed` to the caller (exit code 2 there).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Awaitable, Callable
+
+from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
+from hsx.client.commands import Invocation, UsageError, help_text, parse, run_async
+from hsx.client.render import Context, EventFilter, event_lines, render
+from hsx.client.sources import SourceFinder
+
+from .output import Printer
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+QUIT = -1
+WAIT_S = 30.0
+ENDED = ("returned", "faulted", "killed")
+# commands after which a task runs again (an earlier stop no longer counts for `wait`)
+RUNS = {"resume", "step", "next", "nexti", "finish", "until", "back", "back continue"}
+
+Confirm = Callable[[str], Awaitable[bool]]
+
+
+class Shell:
+    def __init__(self, client: AsyncClient, out: Printer, *, interactive: bool,
+                 force: bool = False, confirm: Confirm | None = None) -> None:
+        self.client = client
+        self.out = out
+        self.interactive = interactive
+        self.force = force
+        self.confirm = confirm
+        self.ctx = Context(sources=SourceFinder())
+        self.filter = EventFilter()
+        self.pid: int | None = None              # the current task (`use PID`)
+        self.lost: BaseException | None = None
+        self._stops: dict[int, dict[str, Any]] = {}
+        self._waiters: list[tuple[int, asyncio.Future]] = []
+        self._pump: asyncio.Task | None = None
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self, events: bool = True) -> None:
+        """Learn the tasks' names; with `events`, subscribe and show them as they come."""
+        with contextlib.suppress(ProtocolError):
+            for row in (await self.client.request("ps"))["tasks"]["tasks"]:
+                self.ctx.names[row["pid"]] = row["app_name"]
+                if row.get("program"):
+                    self.ctx.programs[row["pid"]] = row["program"]
+        if events:
+            await self.client.subscribe(self.filter.subscription())
+            self._pump = asyncio.create_task(self._pump_events())
+
+    async def stop(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(BaseException):
+                await self._pump
+
+    # ------------------------------------------------------------------ a line
+
+    async def execute(self, line: str) -> int:
+        try:
+            invocation = parse(line, self.pid)
+        except UsageError as error:
+            self.out.error(str(error))
+            return EXIT_USAGE
+        command = invocation.command
+        if command.local:
+            return await self._local(invocation)
+        refused = await self._refused(invocation)
+        if refused is not None:
+            return refused
+        try:
+            result = await self._run(invocation)
+        except UsageError as error:
+            self.out.error(str(error))
+            return EXIT_USAGE
+        except ProtocolError as error:
+            if self.out.as_json:
+                self.out.json(error.reply or {"status": "error", "error": error.code,
+                                              "message": error.message})
+            self.out.error(f"error {error.code}: {error.message}")
+            return EXIT_ERROR
+        self._after(invocation, result)
+        if self.out.as_json:
+            self.out.json(result)
+        else:
+            self.out.lines(render(command.view, result, self.ctx))
+        return EXIT_OK
+
+    async def _refused(self, invocation: Invocation) -> int | None:
+        """None to go ahead; else the exit code of not doing it."""
+        kind = invocation.command.confirm
+        if kind is None or invocation.force or self.force:
+            return None
+        if not self.interactive:
+            if kind == "write":
+                self.out.error(f"{invocation.command.name} changes the task: add --force "
+                               "(or -y) to do it without asking")
+                return EXIT_USAGE
+            return None
+        if self.confirm is not None and await self.confirm(f"really {invocation.line}?"):
+            return None
+        self.out.text("not done", "warn")
+        return EXIT_ERROR
+
+    async def _run(self, invocation: Invocation) -> dict[str, Any]:
+        name, client = invocation.command.name, self.client
+        if name in RUNS and invocation.pid is not None:
+            self._stops.pop(invocation.pid, None)
+        elif name in RUNS:
+            self._stops.clear()
+        if name == "session open":
+            fields = invocation.fields()
+            session = await client.open_session(
+                fields.pop("client", "hsx-shell"), **{k: v for k, v in fields.items()
+                                                      if k in ("pid_lock", "observer",
+                                                               "heartbeat_s", "auth")})
+            await self._resubscribe()
+            return {"session": session}
+        if name == "session close":
+            if client.session_id is None:
+                raise ProtocolError("session_required", "no session is open")
+            await client.close_session()
+            await self._resubscribe()
+            return {"closed": True}
+        return await run_async(client, invocation)
+
+    def _after(self, invocation: Invocation, result: dict[str, Any]) -> None:
+        """What a result changes in the console: the tasks shown by `stdio`."""
+        if invocation.command.name == "stdio":
+            for cat in ("stdout", "stderr"):
+                self.filter.set(True, cat, invocation.pid)
+
+    async def _resubscribe(self) -> None:
+        if self._pump is not None:
+            await self.client.subscribe(self.filter.subscription())
+
+    # ------------------------------------------------------------------ local commands
+
+    async def _local(self, invocation: Invocation) -> int:
+        name, values = invocation.command.name, invocation.values
+        try:
+            if name == "quit":
+                return QUIT
+            if name == "help":
+                text = help_text(values.get("command", ""))
+                self.out.json({"help": text}) if self.out.as_json else self.out.text(text)
+            elif name == "use":
+                await self._use(values.get("pid"))
+            elif name == "events":
+                await self._events(values)
+            elif name == "wait":
+                return await self._wait(values["pid"], values.get("seconds", WAIT_S))
+        except UsageError as error:
+            self.out.error(str(error))
+            return EXIT_USAGE
+        except ProtocolError as error:
+            self.out.error(f"error {error.code}: {error.message}")
+            return EXIT_ERROR
+        return EXIT_OK
+
+    async def _use(self, pid: int | None) -> None:
+        if pid is not None:
+            row = (await self.client.request("ps", pid=pid))["tasks"]["tasks"][0]
+            self.ctx.names[pid] = row["app_name"]
+        self.pid = pid
+        if self.out.as_json:
+            self.out.json({"pid": pid})
+        else:
+            self.out.text(f"current task: {self.ctx.task(pid)}" if pid is not None
+                          else "no current task")
+
+    async def _events(self, values: dict[str, Any]) -> None:
+        switch = values.get("switch")
+        if switch is not None:
+            if "category" not in values:
+                raise UsageError("events on|off needs a CATEGORY", "events on|off CATEGORY [PID]")
+            try:
+                self.filter.set(switch == "on", values["category"], values.get("pid"))
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+            await self._resubscribe()
+        if self.out.as_json:
+            self.out.json({"shown": sorted(self.filter.shown),
+                           "per_pid": [{"category": c, "pid": p, "on": on}
+                                       for (c, p), on in sorted(self.filter.per_pid.items())]})
+        else:
+            self.out.lines(self.filter.describe())
+
+    async def _wait(self, pid: int, seconds: float) -> int:
+        """Until task `pid` stops (a debug_break, or its end); an earlier stop since the
+        last run command counts."""
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._waiters.append((pid, future))
+        try:
+            if pid not in self._stops:
+                row = (await self.client.request("ps", pid=pid))["tasks"]["tasks"][0]
+                if row["state"] in ENDED:
+                    self._stops[pid] = {"type": "task_state", "pid": pid,
+                                        "data": {"new_state": row["state"]}}
+            if pid not in self._stops:
+                await asyncio.wait_for(future, seconds)
+        except asyncio.TimeoutError:
+            self.out.error(f"pid {pid} did not stop within {seconds:g} s")
+            return EXIT_ERROR
+        finally:
+            self._waiters = [w for w in self._waiters if w[1] is not future]
+        event = self._stops[pid]
+        if self.out.as_json:
+            self.out.json(event)
+        elif self._pump is None or not self.filter.wants(event):
+            self.out.lines(event_lines(event, self.ctx))
+        return EXIT_OK
+
+    # ------------------------------------------------------------------ events
+
+    async def _pump_events(self) -> None:
+        try:
+            while True:
+                event = await self.client.next_event()
+                if event is None:
+                    continue
+                self.show_event(event)
+        except ConnectionClosed as error:
+            self.lost = error
+            self.out.error("the executive closed the connection")
+
+    def show_event(self, event: dict[str, Any]) -> None:
+        if self.filter.wants(event):
+            if self.out.as_json:
+                self.out.json(event)
+            else:
+                self.out.lines(event_lines(event, self.ctx))
+        self._note_stop(event)
+
+    def _note_stop(self, event: dict[str, Any]) -> None:
+        pid = event.get("pid")
+        data = event.get("data") or {}
+        if not isinstance(pid, int):
+            return
+        if event.get("type") == "debug_break" or (
+                event.get("type") == "task_state" and data.get("new_state") in ENDED):
+            self._stops[pid] = event
+            for waiting, future in self._waiters:
+                if waiting == pid and not future.done():
+                    future.set_result(event)

@@ -1,0 +1,157 @@
+"""The prompt: prompt_toolkit with history kept in the user's data directory, Ctrl-R
+search, Tab completion, the typed command's usage in the bottom toolbar, and live
+events printed above the line being typed."""
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from hsx.client import ConnectionClosed
+from hsx.client.commands import TABLE, UsageError, complete, split_words
+from hsx.client.commands.syntax import PID
+
+from .cache import CompletionCache
+from .core import EXIT_OK, EXIT_USAGE, QUIT, Shell
+from .output import STYLE
+
+FORGET = {"load", "restart", "kill", "sym load", "bp set", "bp clear", "bp clearall",
+          "watch add", "watch rm"}
+
+
+def history_file() -> Path:
+    return Path(user_data_dir("hsx", appauthor=False)) / "shell_history"
+
+
+def open_history() -> tuple[History, str | None]:
+    """The history file (made if needed), or one in memory and why."""
+    path = history_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+        return FileHistory(str(path)), None
+    except OSError as error:
+        return InMemoryHistory(), f"history not saved ({path}: {error.strerror or error})"
+
+
+class ShellCompleter(Completer):
+    def __init__(self, shell: Shell, cache: CompletionCache) -> None:
+        self.shell, self.cache = shell, cache
+
+    def get_completions(self, document, complete_event):
+        text = document.text_before_cursor
+        for candidate in complete(text, self.cache, self.shell.pid):
+            yield Completion(candidate.text, candidate.start - len(text),
+                             display_meta=candidate.meta)
+
+
+def toolbar(shell: Shell, where: str):
+    """The usage of the command being typed, the argument at the cursor underlined."""
+    def render():
+        text = get_app().current_buffer.document.text_before_cursor
+        try:
+            words = split_words(text)
+        except UsageError:
+            words = []
+        command, used = TABLE.find([w.text for w in words]) if words else (None, 0)
+        if command is None:
+            task = f" · current task {shell.ctx.task(shell.pid)}" if shell.pid is not None else ""
+            return [("class:toolbar.dim", f" {where}{task} · Tab completes · Ctrl-R searches "
+                                          "history · help lists commands · quit leaves")]
+        done = words if not text or text[-1].isspace() else words[:-1]
+        given = [w for w in done[used:] if not w.text.startswith("-") and "=" not in w.text]
+        slots = [a for a in command.args if not a.flag]
+        index = len(given) if len(done) >= used else -1
+        if index >= 0 and shell.pid is not None and slots and slots[0].kind is PID:
+            index += 1
+        current = slots[index] if 0 <= index < len(slots) else None
+        out = [("class:toolbar.usage", f" {command.name}")]
+        for arg in command.args:
+            out += [("", " "), ("class:toolbar.current" if arg is current else "", arg.usage())]
+        return out + [("class:toolbar.dim", f"   {command.summary}")]
+    return render
+
+
+async def run_repl(shell: Shell, cache: CompletionCache, where: str, color: bool) -> int:
+    history, warning = open_history()
+    session: PromptSession = PromptSession(
+        history=history, completer=ShellCompleter(shell, cache), complete_while_typing=False,
+        bottom_toolbar=toolbar(shell, where),
+        auto_suggest=AutoSuggestFromHistory(), style=STYLE, include_default_pygments_style=False,
+        color_depth=None if color else _monochrome())
+    confirming: PromptSession = PromptSession(style=STYLE)
+
+    async def confirm(question: str) -> bool:
+        answer = await confirming.prompt_async(f"{question} [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    shell.confirm = confirm
+    shell.out.interactive = True
+    if warning:
+        shell.out.text(warning, "warn")
+    with patch_stdout(raw=True):
+        await cache.refresh()
+        while True:
+            prompt = f"hsx[{shell.pid}]> " if shell.pid is not None else "hsx> "
+            try:
+                line = await session.prompt_async(prompt)
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return EXIT_OK
+            if not line.strip():
+                continue
+            try:
+                code = await _interruptible(shell.execute(line))
+            except ConnectionClosed as error:
+                shell.out.error(str(error))
+                return EXIT_USAGE
+            if code == QUIT:
+                return EXIT_OK
+            if shell.lost is not None:
+                return EXIT_USAGE
+            name = _command_name(line)
+            if name in FORGET:
+                cache.forget()
+
+
+async def _interruptible(work) -> int:
+    """Run a command; Ctrl-C cancels it (not the console)."""
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+    except (NotImplementedError, RuntimeError):      # Windows: no signal handlers
+        pass
+    try:
+        return await task
+    except asyncio.CancelledError:
+        print("interrupted", file=sys.stdout)
+        return EXIT_OK
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGINT)
+        except (NotImplementedError, RuntimeError):
+            pass
+
+
+def _command_name(line: str) -> str | None:
+    try:
+        command, _ = TABLE.find(line.split())
+    except UsageError:
+        return None
+    return command.name if command else None
+
+
+def _monochrome():
+    from prompt_toolkit.output import ColorDepth
+    return ColorDepth.MONOCHROME

@@ -109,10 +109,12 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
 
 
 async def _one(shell: Shell, line: str) -> int:
-    """One command; `stdio` (and a subscribe) then shows events until Ctrl-C."""
-    await shell.start(events=False)
+    """One command; `stdio` (and a subscribe) then shows events until Ctrl-C, and `wait`
+    listens for the stop it waits for."""
+    name = _name(line)
+    await shell.start(events=name == "wait")
     code = await shell.execute(line)
-    if code != EXIT_OK or not _follows(line):
+    if code != EXIT_OK or name not in FOLLOW:
         return EXIT_OK if code == QUIT else code
     while True:
         event = await shell.client.next_event()
@@ -123,14 +125,17 @@ async def _one(shell: Shell, line: str) -> int:
                 shell.out.lines(event_lines(event, shell.ctx))
 
 
-def _follows(line: str) -> bool:
+def _name(line: str) -> str | None:
+    """The command a line names (a protocol command by its own name), if it parses."""
     try:
         invocation = parse(line)
     except UsageError:
-        return False
-    name = invocation.extra.get("cmd") if invocation.command.name == "raw" \
-        else invocation.command.name
-    return name in FOLLOW and invocation.extra.get("op") not in ("write", "unsubscribe")
+        return None
+    if invocation.extra.get("op") in ("write", "unsubscribe"):
+        return None
+    if invocation.command.name != "raw":
+        return invocation.command.name
+    return invocation.extra.get("cmd")
 
 
 async def _script(shell: Shell, path: Path, keep_going: bool) -> int:

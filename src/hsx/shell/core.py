@@ -54,7 +54,7 @@ class Shell:
                 if row.get("program"):
                     self.ctx.programs[row["pid"]] = row["program"]
         if events:
-            await self.client.subscribe(self.filter.subscription())
+            await self._subscribe()
             self._pump = asyncio.create_task(self._pump_events())
 
     async def stop(self) -> None:
@@ -141,7 +141,15 @@ class Shell:
 
     async def _resubscribe(self) -> None:
         if self._pump is not None:
-            await self.client.subscribe(self.filter.subscription())
+            await self._subscribe()
+
+    async def _subscribe(self) -> None:
+        """Ask the executive for what the filter may show (nothing: no subscription)."""
+        categories = self.filter.subscription()
+        if categories:
+            await self.client.subscribe(categories)
+        else:
+            await self.client.request("events.unsubscribe")
 
     # ------------------------------------------------------------------ local commands
 
@@ -196,14 +204,14 @@ class Shell:
             self.out.lines(self.filter.describe())
 
     async def _wait(self, pid: int, seconds: float) -> int:
-        """Until task `pid` stops (a debug_break, or its end); an earlier stop since the
-        last run command counts."""
+        """Until task `pid` stops (a debug_break, or its end); a task that is paused or
+        ended already, or stopped since the last run command, has."""
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters.append((pid, future))
         try:
             if pid not in self._stops:
                 row = (await self.client.request("ps", pid=pid))["tasks"]["tasks"][0]
-                if row["state"] in ENDED:
+                if row["state"] in (*ENDED, "paused"):
                     self._stops[pid] = {"type": "task_state", "pid": pid,
                                         "data": {"new_state": row["state"]}}
             if pid not in self._stops:

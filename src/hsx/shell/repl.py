@@ -119,9 +119,9 @@ async def run_repl(shell: Shell, cache: CompletionCache, where: str, color: bool
                 return EXIT_OK
             if shell.lost is not None:
                 return EXIT_USAGE
-            name = _command_name(line)
-            if name in FORGET:
+            if _command_name(line) in FORGET:        # tasks changed: complete the new ones
                 cache.forget()
+                await cache.refresh()
 
 
 async def _interruptible(work) -> int:

@@ -50,15 +50,17 @@ def complete(text: str, sources: Sources | None = None, default_pid: int | None 
     current = "" if typing or not words else words[-1].text
     start = len(text) if typing or not words else words[-1].start
     done = words if typing else words[:-1]
-    if not done:
-        return _match(_command_words(table), current, start)
+    if not done:                    # a command's own name first; aliases when none fits
+        names, aliases = _command_words(table)
+        return _match(names, current, start) or _match(aliases, current, start)
     command, used = table.find([w.text for w in done])
     out: list[Candidate] = []
     if len(done) == 1:
         out += _match(_sub_commands(table, done[0].text.lower()), current, start)
     if command is None or command.local and command.name == "help":
         if command is not None:
-            out += _match(_command_words(table), current, start)
+            names, aliases = _command_words(table)
+            out += _match(names, current, start) or _match(aliases, current, start)
         return out
     return out + _arguments(command, done[used:], current, start, sources, default_pid)
 
@@ -80,12 +82,12 @@ def _match(items: list[tuple[str, str]], prefix: str, start: int) -> list[Candid
     return out
 
 
-def _command_words(table: Table) -> list[tuple[str, str]]:
-    """The first words of every command name, then of the aliases."""
+def _command_words(table: Table) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The first words of the command names, and of their aliases."""
     names = {c.name.split()[0]: "" for c in table.commands}
     names.update({c.name: c.summary for c in table.commands if c.name in names})
     aliases = sorted((a.split()[0], f"= {c.name}") for c in table.commands for a in c.aliases)
-    return sorted(names.items()) + aliases
+    return sorted(names.items()), aliases
 
 
 def _sub_commands(table: Table, first: str) -> list[tuple[str, str]]:
@@ -161,7 +163,7 @@ def _values(arg: Arg, sources: Sources, pid: int | None) -> list[tuple[str, str]
     if what == "categories":
         return [(c, "events") for c in CATEGORY_NAMES]
     if what == "command_names":
-        return _command_words(TABLE)
+        return _command_words(TABLE)[0]
     items = list(sources.items(what, pid))
     if what == "data":
         items += [(r.upper(), "register") for r in REGISTERS]

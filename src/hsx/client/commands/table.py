@@ -182,7 +182,7 @@ COMMANDS = [
       examples=("sym load 1 build/prog.sym",), group=LOOK, view="reply"),
     C("trace", "Trace a task's instructions (on/off), or show its last records.", PID_ARG,
       Arg("op", TEXT, optional=True, choices=("on", "off", "status", "records", "export")),
-      Arg("limit", INT, optional=True), plan=lambda inv: _trace(inv),
+      Arg("limit", INT, optional=True), plan=lambda inv: _trace(inv), extras=("path", "size"),
       examples=("trace 1 on", "trace 1 records 20", "trace 1 export"), group=LOOK,
       view="trace"),
     # ---------------------------------------------------------------- variables

@@ -28,7 +28,7 @@ def _detail(row: dict[str, Any]) -> str:
 
 
 def tasks(data: dict[str, Any], ctx: Context) -> list[Line]:
-    rows = data["tasks"]["tasks"] if "tasks" in data else data.get("rows", [])
+    rows = data["rows"] if "rows" in data else data["tasks"]["tasks"]
     for row in rows:
         ctx.names[row["pid"]] = row["app_name"]
         if row.get("program"):

@@ -23,7 +23,7 @@ def memory(data: dict[str, Any], ctx: Context) -> list[Line]:
     if fmt == "s":
         text = raw.split(b"\0", 1)[0].decode("utf-8", errors="replace")
         return out + [line(s("addr", hexaddr(addr)), "  ", s("str", repr(text)))]
-    per_row = 16 if fmt in "xc" or unit == 1 else max(16 // unit, 1)
+    per_row = 16
     digits = 8 if addr + len(raw) > 0xFFFF else 4
     for offset in range(0, len(raw), per_row):
         row = raw[offset:offset + per_row]

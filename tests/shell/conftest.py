@@ -1,0 +1,25 @@
+"""A real `hsx execd` process per test (the console runs as its own process too)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from shellkit import DELAYED, build, start_execd  # noqa: E402
+
+
+@pytest.fixture
+def execd(tmp_path):
+    proc, port = start_execd(tmp_path)
+    yield port
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def delayed(tmp_path) -> Path:
+    return build(tmp_path, DELAYED, "delayed")

@@ -1,0 +1,142 @@
+"""Programs and helpers for the console's tests: a real `hsx execd` process, programs
+built with their symbols, and a pseudo-terminal running `hsx shell`."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from hsx.image.hxe import write_hxe
+from hsx.image.sym import write_sym
+from hsx.toolchain.build import assemble_file, link_modules
+
+REPO = Path(__file__).resolve().parents[2]
+PROMPT = r"hsx(\[\d+\])?>"
+
+# sleeps 500 ms, then counts in `counter` for ever (a breakpoint at `target` hits late)
+DELAYED = """
+.data
+counter: .word 0x11223344
+msg:     .ascii "tick\\n"
+.text
+.entry start
+start:
+    LDI R0, 500
+    SVC MOD=6, FN=0
+target:
+    LDI32 R2, counter
+loop:
+    LD R1, [R2+0]
+    ADDI R1, R1, 1
+    ST [R2+0], R1
+    JMP loop
+"""
+
+# a value, a command and a mailbox to look at
+MOTOR = """
+.value {"group": 1, "id": 2, "name": "rpm", "unit": "rpm", "init": 1.0, "max": 100.0}
+.cmd {"group": 1, "id": 3, "name": "boost", "help": "Add one to the base", "handler": "boost"}
+.text
+.entry start
+start:
+    LDI R0, 1000
+    SVC MOD=6, FN=0
+    JMP start
+boost:
+    LDI R0, 41
+    ADDI R0, R0, 1
+    RET
+"""
+
+VARS_C = """
+struct point { int x; int y; };
+int total = 0;
+
+int add(struct point *p, int n) {
+    int sum = p->x + p->y + n;
+    total += sum;
+    return sum;
+}
+
+int main(void) {
+    struct point here = {1, 2};
+    for (int i = 0; i < 100000000; i++) {
+        add(&here, i);
+    }
+    return total & 0xff;
+}
+"""
+
+
+def build(directory: Path, source: str, name: str) -> Path:
+    """directory/name.hxe with its .sym (as `hsx asm` writes them)."""
+    src = directory / f"{name}.mvasm"
+    src.write_text(source)
+    result = link_modules([assemble_file(src)], app_name=name)
+    (directory / f"{name}.sym").write_bytes(write_sym(result.symbols))
+    image = directory / f"{name}.hxe"
+    image.write_bytes(write_hxe(result.image))
+    return image
+
+
+def build_c(directory: Path, source: str, name: str) -> Path:
+    src = directory / f"{name}.c"
+    src.write_text(source)
+    image = directory / f"{name}.hxe"
+    subprocess.run([sys.executable, "-m", "hsx", "cc", "-g", "-O0", str(src), "-o", str(image)],
+                   check=True, capture_output=True, timeout=300)
+    return image
+
+
+def start_execd(directory: Path) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0", "--root",
+                             str(directory / "fs")], cwd=directory, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
+    return proc, int(line.rsplit(":", 1)[1])
+
+
+def terminal_env(data_dir: Path) -> dict[str, str]:
+    """No colour, no cursor-position queries (nobody answers them in a test), and the
+    history in a directory of the test's own."""
+    return {**os.environ, "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
+            "XDG_DATA_HOME": str(data_dir)}
+
+
+class Terminal:
+    """`hsx shell` in a pseudo-terminal."""
+
+    def __init__(self, port: int, data_dir: Path, *args: str) -> None:
+        self.child = pexpect.spawn(sys.executable, ["-m", "hsx", "shell", "--port", str(port),
+                                                    *args],
+                                   env=terminal_env(data_dir), cwd=str(REPO),
+                                   encoding="utf-8", timeout=20, dimensions=(50, 160))
+        self.prompt()
+
+    def prompt(self) -> None:
+        self.child.expect(PROMPT)
+
+    def send(self, text: str) -> None:
+        self.child.send(text)
+
+    def expect(self, pattern: str) -> str:
+        self.child.expect(pattern)
+        return self.child.before + self.child.after
+
+    def run(self, line: str, *patterns: str) -> None:
+        """Type a line and Enter, see each pattern (in any order), then the prompt."""
+        self.child.sendline(line)
+        waiting = list(patterns)
+        while waiting:
+            del waiting[self.child.expect(waiting)]
+        self.prompt()
+
+    def close(self) -> int:
+        self.child.sendline("quit")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus

@@ -1,0 +1,85 @@
+"""The console in a pseudo-terminal against a real `hsx execd`."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+from shellkit import REPO, Terminal, terminal_env
+
+
+def test_an_operator_session(execd, delayed, tmp_path):
+    term = Terminal(execd, tmp_path / "data")
+    term.run(f"load {delayed} --paused", r"loaded delayed as pid 1 \(\d+ bytes of code, with "
+                                         r"symbols; paused\)")
+    term.send("disas\t")                                  # a command completes ...
+    term.expect("disasm")
+    term.send(" \t")                                      # ... and so does the PID
+    term.expect("1")
+    term.run("", r"=> 0x0000 <start\+0>", "target:")     # (without it: "needs PID")
+    term.run("bp set 1 target", r"breakpoint 1 at start\+0x8  delayed.mvasm:11")
+    term.run("resume 1")
+    term.send("peek 1 cou")                               # typing while the task runs ...
+    term.expect(r"stopped: breakpoint 1 at 0x0008 start\+0x8")  # ... the hit shows above
+    term.expect("peek 1 cou")                             # and the line is still there
+    term.send("nter 8\r")
+    term.expect(r"0x4000  44 33 22 11 74 69 63 6b")
+    term.prompt()
+    term.run("peek 1 msg 16", r"\|tick\.{12}\|")            # hex + ASCII
+    term.run("load examples/mvasm/hello.mvasm", "loaded hello as pid 2",
+             r"2\| Hello from HSX")                        # a task's stdout
+    term.send("poke 1 counter 01\r")                      # a write is confirmed first
+    term.expect(r"really poke 1 counter 01\? \[y/N\]")
+    term.send("n\r")
+    term.expect("not done")
+    term.prompt()
+    term.run("peek 1 counter 4", r"0x4000  44 33 22 11")
+    term.send("poke 1 counter 05\r")
+    term.expect(r"\[y/N\]")
+    term.send("y\r")
+    term.expect("wrote 1 bytes at 0x4000")
+    term.prompt()
+    term.run("poke 1 counter 06 -y", "wrote 1 bytes")     # -y: no question
+    term.run("x/1xw 1 counter", "0x11223306")
+    term.run("regs", r"regs needs PID", r"usage: regs PID")
+    term.run("use 1", "current task: 1 delayed")
+    term.run("bt", r"#0  0x0008 in start\+0x8 delayed.mvasm:11")   # the PID left out
+    assert term.close() == 0
+
+
+def test_history_is_recalled_by_a_new_console(execd, tmp_path):
+    first = Terminal(execd, tmp_path / "data")
+    first.run("dmesg 1", r"info")
+    first.run("clock", "clock running")
+    assert first.close() == 0
+    assert "clock" in (tmp_path / "data" / "hsx" / "shell_history").read_text()
+    second = Terminal(execd, tmp_path / "data")
+    second.send("\x1b[A")                                   # Up: the last command,
+    second.expect("quit")
+    second.send("\x1b[A")                                   # and the one before
+    second.expect("clock")
+    second.send("\x15")                                     # Ctrl-U: clear the line
+    second.send("\x12dmes")                                 # Ctrl-R: search backwards
+    second.expect(r"reverse-i-search.*dmes.*g 1")
+    second.send("\r\r")                                    # accept the match, run it
+    second.expect(r"\d+ info")
+    second.prompt()
+    assert second.close() == 0
+
+
+def test_spawn_starts_an_executive_for_the_console_and_stops_it(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = subprocess.run([sys.executable, "-m", "hsx", "shell", "--port", str(port),
+                           "--spawn", "ping"], capture_output=True, text=True, timeout=60,
+                          env=terminal_env(tmp_path), cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "pong" in done.stdout and f"started an executive on 127.0.0.1:{port}" in done.stdout
+    with socket.socket() as again:                        # it went with the console
+        assert again.connect_ex(("127.0.0.1", port)) != 0
+    missing = subprocess.run([sys.executable, "-m", "hsx", "shell", "--port", str(port)],
+                             capture_output=True, text=True, timeout=60,
+                             env=terminal_env(tmp_path))
+    assert missing.returncode == 2
+    assert "no executive is listening" in missing.stderr and "--spawn" in missing.stderr

@@ -62,7 +62,7 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("nexti 1", "result"), ("bp clear {bp}", "cleared"), ("bp clearall 1", "cleared"),
         ("trace 1 on", "trace"), ("step 1 2", "result"), ("trace 1 records 2", "trace"),
         ("trace 1 off", "trace"), ("until 3 add", "result"), ("wait 3", "type"),
-        ("next 3", "result"), ("wait 3", "type"),
+        ("into 3", "result"), ("wait 3", "type"),
         ("locals 3", "variables"), ("vars 3 0 globals", "variables"),
         ("print 3 *p", "result"), ("expand {ref}", "variables"), ("finish 3", "result"),
         ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"),

@@ -23,7 +23,7 @@ QUIT = -1
 WAIT_S = 30.0
 ENDED = ("returned", "faulted", "killed")
 # commands after which a task runs again (an earlier stop no longer counts for `wait`)
-RUNS = {"resume", "step", "next", "nexti", "finish", "until", "back", "back continue"}
+RUNS = {"resume", "step", "next", "into", "nexti", "finish", "until", "back", "back continue"}
 
 Confirm = Callable[[str], Awaitable[bool]]
 

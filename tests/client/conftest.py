@@ -2,15 +2,16 @@
 symbols (built the way `hsx asm` builds it: an .hxe with its .sym beside it)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from hsx.client import Client
-from hsx.image.hxe import write_hxe
-from hsx.image.sym import write_sym
-from hsx.server import BackgroundServer, ServerConfig
-from hsx.toolchain.build import assemble_file, link_modules
+sys.path.insert(0, str(Path(__file__).parents[1] / "shell"))
+
+from hsx.client import Client  # noqa: E402
+from hsx.server import BackgroundServer, ServerConfig  # noqa: E402
+from shellkit import build  # noqa: E402
 
 COUNTER = """
 .data
@@ -30,17 +31,6 @@ loop:
     ST [R2+0], R1
     JMP loop
 """
-
-
-def build(directory: Path, source: str, name: str) -> Path:
-    """Assemble and link `source` into directory/name.hxe (+ name.sym)."""
-    src = directory / f"{name}.mvasm"
-    src.write_text(source)
-    result = link_modules([assemble_file(src)], app_name=name)
-    (directory / f"{name}.sym").write_bytes(write_sym(result.symbols))
-    image = directory / f"{name}.hxe"
-    image.write_bytes(write_hxe(result.image))
-    return image
 
 
 @pytest.fixture

@@ -85,7 +85,8 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
     except ProtocolError as error:
         printer.error(f"error {error.code}: {error.message}")
         return EXIT_ERROR
-    interactive = line is None and script is None
+    piped = line is None and script is None and not sys.stdin.isatty()
+    interactive = line is None and script is None and not piped
     shell = Shell(client, printer, interactive=interactive, force=force)
     try:
         if line is not None:
@@ -93,6 +94,11 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
         if script is not None:
             await shell.start()
             return await _script(shell, script, keep_going)
+        if piped:            # lines from a pipe, as typed at a prompt: errors do not stop it
+            await shell.start()
+            await _lines(shell, sys.stdin.read().splitlines(), "<stdin>", keep_going=True,
+                         quiet=True)
+            return EXIT_OK
         from .cache import CompletionCache
         from .repl import run_repl
         await shell.start()
@@ -144,6 +150,13 @@ async def _script(shell: Shell, path: Path, keep_going: bool) -> int:
     except (OSError, UnicodeDecodeError) as error:
         shell.out.error(f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
         return EXIT_USAGE
+    return await _lines(shell, lines, str(path), keep_going)
+
+
+async def _lines(shell: Shell, lines: list[str], path: str, keep_going: bool,
+                 quiet: bool = False) -> int:
+    """Run lines one by one (# comments and blank lines skipped); the first failure
+    stops them unless `keep_going`; `quiet` does not remark on failures."""
     worst = EXIT_OK
     for number, text in enumerate(lines, 1):
         text = text.strip()
@@ -158,7 +171,8 @@ async def _script(shell: Shell, path: Path, keep_going: bool) -> int:
                 shell.out.error(f"{path}:{number}: stopped at `{text}` "
                                 "(--keep-going runs the rest)")
                 return code
-            shell.out.error(f"{path}:{number}: `{text}` failed; going on")
+            if not quiet:
+                shell.out.error(f"{path}:{number}: `{text}` failed; going on")
     return worst
 
 

@@ -3,6 +3,7 @@ built with their symbols, and a pseudo-terminal running `hsx shell`."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,12 @@ def start_execd(directory: Path) -> tuple[subprocess.Popen, int]:
     line = proc.stdout.readline()
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])
+
+
+def drawn(text: str) -> str:
+    """A pattern for `text` as the prompt draws it: maybe in pieces, with cursor
+    movements and style changes between the characters."""
+    return r"(\x1b\[[0-9;?]*[a-zA-Z])*".join(re.escape(c) for c in text)
 
 
 def terminal_env(data_dir: Path) -> dict[str, str]:

@@ -5,7 +5,7 @@ import socket
 import subprocess
 import sys
 
-from shellkit import REPO, Terminal, terminal_env
+from shellkit import REPO, Terminal, drawn, terminal_env
 
 
 def test_an_operator_session(execd, delayed, tmp_path):
@@ -13,7 +13,7 @@ def test_an_operator_session(execd, delayed, tmp_path):
     term.run(f"load {delayed} --paused", r"loaded delayed as pid 1 \(\d+ bytes of code, with "
                                          r"symbols; paused\)")
     term.send("disas\t")                                  # a command completes ...
-    term.expect("disasm")
+    term.expect(drawn("disasm"))
     term.send(" \t")                                      # ... and so does the PID
     term.expect("1")
     term.run("", r"=> 0x0000 <start\+0>", "target:")     # (without it: "needs PID")
@@ -21,7 +21,7 @@ def test_an_operator_session(execd, delayed, tmp_path):
     term.run("resume 1")
     term.send("peek 1 cou")                               # typing while the task runs ...
     term.expect(r"stopped: breakpoint 1 at 0x0008 start\+0x8")  # ... the hit shows above
-    term.expect("peek 1 cou")                             # and the line is still there
+    term.expect(drawn("peek 1 cou"))                      # and the line is still there
     term.send("nter 8\r")
     term.expect(r"0x4000  44 33 22 11 74 69 63 6b")
     term.prompt()
@@ -55,9 +55,9 @@ def test_history_is_recalled_by_a_new_console(execd, tmp_path):
     assert "clock" in (tmp_path / "data" / "hsx" / "shell_history").read_text()
     second = Terminal(execd, tmp_path / "data")
     second.send("\x1b[A")                                   # Up: the last command,
-    second.expect("quit")
+    second.expect(drawn("quit"))
     second.send("\x1b[A")                                   # and the one before
-    second.expect("clock")
+    second.expect(drawn("clock"))
     second.send("\x15")                                     # Ctrl-U: clear the line
     second.send("\x12dmes")                                 # Ctrl-R: search backwards
     second.expect(r"reverse-i-search.*dmes.*g 1")

@@ -7,6 +7,7 @@ import sys
 
 from tuikit import free_port, load, make_app, run, stopped_at, until
 
+from hsx.tui.screens import Confirm
 from hsx.tui.widgets.status import StatusBar
 
 
@@ -37,7 +38,9 @@ async def _killed_then_restarted(walk, tmp_path, port, daemon):
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, stopped_at(app))
         status = app.query_one(StatusBar)
-        await pilot.press("colon", *"kill", "enter", "escape")   # others cannot: it is locked
+        await pilot.press("colon", *"kill", "enter")            # others cannot: it is locked
+        await until(pilot, lambda: isinstance(app.screen, Confirm), what="kill asks first")
+        await pilot.press("y", "escape")
         await until(pilot, lambda: app.task.state == "killed", what="the kill seen")
         assert "killed" in status.render().plain
 

@@ -85,6 +85,25 @@ def test_json_one_shot(tmp_path):
     assert "nosuchthing" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_json_with_the_shells_language_on_an_mvasm_program(tmp_path):
+    """An MVASM program stays at its entry (no main to run to); gdb's words and the
+    shell's run there; what changes the task needs -y."""
+    program = tmp_path / "count.mvasm"
+    program.write_text((ROOT / "tests/tui/programs/count.mvasm").read_text())
+    port = free_port()
+
+    def dbg(command: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*HSX, "dbg", "--port", str(port), "--json", command,
+                               str(program)], capture_output=True, text=True, timeout=120)
+    stepped = dbg("ni")
+    assert stepped.returncode == 0, stepped.stderr
+    result = json.loads(stepped.stdout)
+    assert result["stopped"]["reason"] == "step" and result["task"]["pc"] == 4
+    refused = dbg("kill")
+    assert refused.returncode == 2 and "add -y" in refused.stderr
+    assert dbg("kill -y").returncode == 0
+
+
 def test_usage_errors_are_clear(tmp_path):
     none = subprocess.run([*HSX, "dbg"], capture_output=True, text=True, timeout=60)
     assert none.returncode == 2 and "give one of FILE, --pid or --app" in none.stderr

@@ -72,20 +72,31 @@ def _interactive(host, port, token, pid, app_name, *, start: bool) -> int:
 
 
 async def _one_command(host, port, token, pid, app_name, line: str, *, start: bool) -> int:
-    from hsx.tui.commands import CommandError, execute
+    from hsx.tui.commands import UsageError, execute, help_text, parse
     from hsx.tui.target import ConnectionClosed, ProtocolError, Target
     target = Target(host, port, token)
     try:
         await target.connect()
         if pid is None:
             pid = await target.find_app(app_name)
+        invocation = parse(line, default_pid=pid)
+        if invocation.command.name == "help":
+            click.echo(json.dumps({"help": help_text(invocation.values.get("command", ""))}))
+            return EXIT_OK
+        if invocation.command.local:
+            raise UsageError(f"{invocation.command.name} belongs to the interactive console")
+        if invocation.command.confirm and not invocation.force:
+            raise UsageError(f"{invocation.command.name} changes the task: add -y to do it")
         await target.attach(pid)
         if start:
             waiter = asyncio.ensure_future(target.next_stop())
-            await target.start()
-            await asyncio.wait_for(waiter, 30)
-        result = await execute(target, line, wait=True)
-    except CommandError as error:
+            try:
+                if await target.start():
+                    await asyncio.wait_for(waiter, 30)
+            finally:
+                waiter.cancel()
+        result = await execute(target, invocation, wait=True)
+    except UsageError as error:
         click.echo(f"hsx: {error}", err=True)
         return EXIT_USAGE
     except ProtocolError as error:

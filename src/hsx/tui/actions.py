@@ -19,6 +19,10 @@ from .widgets.tables import BreakpointsTable, TasksTable
 from .widgets.variables import VariablesView, WatchesView
 
 
+_RISK = {"write": "changes the task's memory or registers",
+         "danger": "cannot be undone"}
+
+
 class DebuggerActions:
     # ------------------------------------------------------------------ running requests
 
@@ -269,14 +273,29 @@ class DebuggerActions:
         self.run_worker(self._command_line(message.line), group="command")
 
     async def _command_line(self, line: str) -> None:
+        """A line of the shell's language, for the attached task; results go to Output."""
         self.write_output(f"(dbg) {line}\n")
-        if line in ("help", "?"):
-            self.write_output("commands: " + " ".join(commands.names()) +
-                      "\nor any protocol command as NAME field=value ...\n")
-            return
         try:
-            result = await self._command(commands.execute(self.target, line, wait=False))
-        except commands.CommandError as error:
+            invocation = commands.parse(line, default_pid=self.pid)
+            if invocation.command.local:
+                self._local_command(invocation)
+                return
+        except commands.UsageError as error:
+            self.write_output(f"{error}\n")
+            return
+        if invocation.command.confirm and not invocation.force:
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.run_worker(self._run_command(invocation), group="command")
+            self.push_screen(Confirm(f"{line}\n({_RISK[invocation.command.confirm]})"),
+                             confirmed)
+            return
+        await self._run_command(invocation)
+
+    async def _run_command(self, invocation: commands.Invocation) -> None:
+        try:
+            result = await self._command(commands.execute(self.target, invocation))
+        except commands.UsageError as error:
             self.write_output(f"{error}\n")
             return
         if result is not None:
@@ -284,6 +303,20 @@ class DebuggerActions:
         self.focus_panel("output")
         self.query_one(CommandLine).focus()
         self.request_refresh()
+
+    def _local_command(self, invocation: commands.Invocation) -> None:
+        """help, use, quit; the console's event commands have panels here instead."""
+        name = invocation.command.name
+        if name == "help":
+            self.write_output(commands.help_text(invocation.values.get("command", "")) + "\n")
+        elif name == "use":
+            if invocation.pid is not None and invocation.pid != self.pid:
+                self.switch_task(invocation.pid)
+        elif name == "quit":
+            self.run_worker(self.action_quit())
+        else:
+            self.write_output(f"{name}: the Events panel and the status line show these "
+                              "here\n")
 
     # ------------------------------------------------------------------ the screen
 

@@ -70,7 +70,7 @@ class DebuggerApp(DebuggerActions, App):
     running: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, target: Target, *, pid: int | None = None, app_name: str | None = None,
-                 start: Callable[[Target], Awaitable[None]] | None = None,
+                 start: Callable[[Target], Awaitable[Any]] | None = None,
                  layouts: LayoutStore | None = None) -> None:
         super().__init__()
         self.target = target

@@ -7,7 +7,6 @@ becomes one here.  No Textual: the app turns these results into reactive state.
 """
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
@@ -25,9 +24,7 @@ EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "d
                     "mailbox_created", "mailbox_freed", "mailbox_wait", "mailbox_wake",
                     "mailbox_timeout", "mailbox_overrun", "mailbox_backpressure",
                     "mailbox_exhausted", "mailbox_error"]
-CALLS = frozenset({"CALL", "LCALL", "CALLR"})
 PROLOGUE_SCAN = 16               # instructions searched for the end of a prologue
-STEP_INTO_LIMIT = 2000           # instructions `step_into` single-steps before giving up
 
 REGISTER_NAMES = frozenset({f"R{n}" for n in range(16)} | {"SP", "FP", "PC", "PSW"})
 
@@ -41,7 +38,6 @@ class Target:
         self.client: AsyncClient | None = None
         self.pid: int | None = None
         self.app_name: str | None = None
-        self._stop_waiters: list[asyncio.Future] = []
 
     @property
     def address(self) -> str:
@@ -82,17 +78,8 @@ class Target:
         return await self._client.request(cmd, **fields)
 
     async def next_events(self) -> list[dict[str, Any]]:
-        """The events that have arrived (at least one); a stop of the attached task
-        also wakes `_run_to_return`."""
-        events = await self._client.next_events()
-        if self._stop_waiters:
-            stop = next((e for e in events if e.get("pid") == self.pid and is_stop(e)), None)
-            if stop is not None:
-                waiters, self._stop_waiters = self._stop_waiters, []
-                for waiter in waiters:
-                    if not waiter.done():
-                        waiter.set_result(stop)
-        return events
+        """The events that have arrived (at least one)."""
+        return await self._client.next_events()
 
     async def next_stop(self) -> dict[str, Any]:
         """Wait for the attached task to stop (the event that says so); for a caller that
@@ -215,16 +202,17 @@ class Target:
     async def run_to(self, where: int | str | tuple[str, int]) -> None:
         await self.request("run.to", pid=self.pid, **location_fields(where))
 
-    async def start(self) -> None:
+    async def start(self) -> bool:
         """gdb's `start`: run to the first line of `main` (past its prologue); a program
-        without a `main` (MVASM) stays at its entry point."""
+        without a `main` (MVASM) stays at its entry point.  Did it set the task running?"""
         try:
             where = await self.function_body("main")
         except ProtocolError as error:
             if error.code in ("unknown_symbol", "no_symbols"):
-                return
+                return False
             raise
         await self.run_to(where)
+        return True
 
     async def function_body(self, name: str) -> int:
         """Where function `name`'s first source line after the prologue starts (its entry
@@ -239,42 +227,14 @@ class Target:
         return first["pc"]
 
     async def step_into(self) -> None:
-        """To the next source line, entering calls that have source lines (gdb's `step`).
-
-        The protocol's `step.line` runs calls to their return; entering them is done here
-        with instruction steps: stop on another line, or at the entry of a callee that has
-        source lines; a callee without lines (the C library) is run to its return."""
-        start = await self.instruction_at_pc()
-        for _ in range(STEP_INTO_LIMIT):
-            here = await self.instruction_at_pc()
-            result = (await self.request("step", pid=self.pid, count=1))["result"]
-            if result["state"] != "paused" or not result["executed"]:
-                return
-            now = await self.instruction_at_pc()
-            if here["mnemonic"] in CALLS:
-                if now.get("line") is not None:
-                    return
-                await self._run_to_return()
-                continue
-            if now.get("symbol") != start.get("symbol"):
-                return                                  # returned (or jumped) elsewhere
-            if now.get("line") is not None and now.get("line") != start.get("line"):
-                return
-
-    async def instruction_at_pc(self) -> dict[str, Any]:
-        (instruction,) = await self.disasm(count=1, mode="from")
-        return instruction
-
-    async def _run_to_return(self) -> None:
-        """Run the function just entered to its return, and wait until the task stops."""
-        waiter = self._stop_waiter()
-        await self.step_out()
-        await waiter
-
-    def _stop_waiter(self) -> asyncio.Future:
-        waiter = asyncio.get_running_loop().create_future()
-        self._stop_waiters.append(waiter)
-        return waiter
+        """To the next source line, entering calls that have source lines (gdb's `step`);
+        without line information here, one instruction."""
+        try:
+            await self.request("step.line", pid=self.pid, mode="into")
+        except ProtocolError as error:
+            if error.code not in ("no_symbols", "no_line_info"):
+                raise
+            await self.step_instruction()
 
     # ------------------------------------------------------------------ breakpoints
 

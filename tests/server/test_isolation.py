@@ -2,10 +2,13 @@
 client that controls the task grants it (`grant.stdio`)."""
 from __future__ import annotations
 
-import pytest
-from serverkit import CHATTY, load, state, wait_for
+import time
 
-from hsx.client import ProtocolError
+import pytest
+from serverkit import CHATTY, load, state, wait_event, wait_for
+
+from hsx.client import Client, ProtocolError
+from hsx.server import BackgroundServer, ServerConfig
 
 SPY = """
 .data
@@ -49,3 +52,39 @@ def test_only_a_client_that_controls_the_task_may_grant(connect):
     with pytest.raises(ProtocolError) as locked:
         other.request("grant.stdio", pid=victim, to=reader)
     assert locked.value.code == f"pid_locked:{victim}"
+
+
+def test_output_of_a_locked_task_is_its_sessions(connect):
+    owner, other = connect(), connect()
+    victim = load(owner, CHATTY, "victim")
+    owner.open_session("owner", pid_lock=victim)
+    other.request("stdio")                                   # every task's output ...
+    for refused in ({"pid": victim}, {"op": "recent", "pid": victim}):
+        with pytest.raises(ProtocolError) as locked:
+            other.request("stdio", **refused)
+        assert locked.value.code == f"pid_locked:{victim}"
+    with pytest.raises(ProtocolError) as tap:
+        other.request("mailbox.open", target=f"svc:stdio.out@{victim}", tap=True)
+    assert tap.value.code == f"pid_locked:{victim}"
+    assert owner.request("stdio", pid=victim, recent=True)["recent"][0]["output"]
+    assert wait_event(owner, "stdout", text="tick\n")["pid"] == victim
+    assert all(e["pid"] != victim for e in drain(other))     # ... but not the locked one's
+
+
+def test_a_token_authenticated_client_may_read_it(tmp_path):
+    with BackgroundServer(ServerConfig(port=0, token="s3cret", root=tmp_path)) as srv:
+        with Client(srv.host, srv.port, token="s3cret") as owner, \
+                Client(srv.host, srv.port, token="s3cret") as other:
+            victim = load(owner, CHATTY, "victim")
+            owner.open_session("owner", pid_lock=victim)
+            other.request("stdio", pid=victim)
+            assert wait_event(other, "stdout", text="tick\n")["pid"] == victim
+
+
+def drain(client, seconds: float = 0.3) -> list:
+    events, deadline = [], time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        event = client.next_event(timeout=left)
+        if event is not None:
+            events.append(event)
+    return events

@@ -103,7 +103,8 @@ class Server:
         """Bind, load the startup images and start the clock; returns (host, port)."""
         self._shutdown = asyncio.Event()
         self.clock = AutoClock(self.kernel, self._saturated, self._clock_failed)
-        self.hub = EventHub(self.kernel.events, self.kernel.clock.now(), self.clock.wake)
+        self.hub = EventHub(self.kernel.events, self.kernel.clock.now(), self.clock.wake,
+                            owner_of=self.sessions.owner)
         self.kernel.events.subscribe(self.log.on_kernel_event, KERNEL_TYPES)
         self.sessions.add_release_hook(self._session_released)
         for path in self.config.load:

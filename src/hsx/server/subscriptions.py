@@ -18,13 +18,17 @@ A subscription may ask for output to be *coalesced* (`coalesce_ms`): a task's wr
 stdout (or stderr) still queued become one event, and output at the end of the queue
 waits up to `coalesce_ms` for more -- a task printing 10,000 lines a second then costs
 its subscriber tens of events a second instead of 10,000.
+
+Output (`stdout`/`stderr`) of a task locked by a session goes only to that session and to
+clients the executive authenticated with its token: a debugging session's program output
+is not everyone's to read.
 """
 from __future__ import annotations
 
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from hsx.kernel.events import Event, EventBus, type_matches
 
@@ -164,12 +168,18 @@ class Subscription:
         self.delivered = 0
         self.last_ack = 0
         self.high_water = 0
+        self.trusted = False             # the client presented the executive's token
 
     def wants(self, type_: str, pid: int | None) -> bool:
         for clause in self.clauses:
             if clause.matches(type_, pid):
                 return True
         return False
+
+    def may_see(self, owner: Any) -> bool:
+        """Output of a task locked by session `owner`: only for that session, or for a
+        client the executive authenticated with its token (`trusted`)."""
+        return self.trusted or owner is self.session
 
     def is_critical(self, type_: str, pid: int | None) -> bool:
         return (type_ in CRITICAL and self.session is not None and pid is not None
@@ -308,8 +318,10 @@ class EventHub:
     """Fans kernel events out to subscriptions; one per session (or per connection for
     clients without a session)."""
 
-    def __init__(self, bus: EventBus, now: float, on_unsaturated: Any) -> None:
+    def __init__(self, bus: EventBus, now: float, on_unsaturated: Any,
+                 owner_of: Callable[[int], Any] = lambda pid: None) -> None:
         self.bus = bus
+        self._owner_of = owner_of                 # pid -> the session locking it, or None
         self._ts_offset = time.time() - now       # kernel clock -> epoch seconds
         self._on_unsaturated = on_unsaturated
         self._subs: dict[Any, Subscription] = {}
@@ -344,7 +356,10 @@ class EventHub:
         replayed = 0
         if since_seq is not None:
             for event in list(self.bus.history):
-                if event.seq > since_seq and sub.wants(event.type, event.pid):
+                owner = (self._owner_of(event.pid) if event.type in OUTPUT
+                         and event.pid is not None else None)
+                if (event.seq > since_seq and sub.wants(event.type, event.pid)
+                        and (owner is None or sub.may_see(owner))):
                     sub.offer(Wire(event, self._ts_offset), sub.is_critical(event.type, event.pid))
                     replayed += 1
         return sub, replayed
@@ -393,8 +408,9 @@ class EventHub:
     def _on_event(self, event: Event) -> None:
         wire = None
         type_, pid = event.type, event.pid
+        private = self._owner_of(pid) if type_ in OUTPUT and pid is not None else None
         for sub in self._subs.values():
-            if sub.wants(type_, pid):
+            if sub.wants(type_, pid) and (private is None or sub.may_see(private)):
                 if wire is None:
                     wire = Wire(event, self._ts_offset)
                 sub.offer(wire, sub.is_critical(type_, pid))

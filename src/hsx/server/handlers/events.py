@@ -20,6 +20,18 @@ def subscription_key(call: Call) -> Any:
     return call.session if call.session is not None else call.conn
 
 
+def may_read_output(call: Call, pid: int) -> bool:
+    """Output of a task locked by a session is that session's, and any client's the
+    executive authenticated with its token."""
+    owner = call.server.sessions.owner(pid)
+    return owner is None or owner is call.session or trusted(call)
+
+
+def trusted(call: Call) -> bool:
+    """The client presented the executive's token (it has one)."""
+    return call.server.token is not None
+
+
 def max_events(call: Call) -> int:
     if call.session is not None:
         return call.session.max_events
@@ -45,6 +57,7 @@ def subscribe(call: Call) -> dict[str, Any]:
     sub, replayed = hub.subscribe(subscription_key(call), call.conn, call.session,
                                   max_events(call), [clause], since_seq=since,
                                   coalesce_ms=call.field("coalesce_ms") or 0)
+    sub.trusted = trusted(call)
     reply = {**sub.stats(), "cursor": hub.bus.last_seq, "replayed": replayed,
              "retained": len(hub.bus.history)}
     if since is not None:

@@ -21,7 +21,7 @@ from hsx.kernel.mailbox.targets import TargetError, parse_target
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
-from .events import max_events, subscription_key
+from .events import max_events, may_read_output, subscription_key, trusted
 from ..schema import PID, Bool, Encoded, Int, ListOf, OneOf, Str
 from ..subscriptions import Clause, check_pids
 
@@ -54,6 +54,17 @@ def _check_target(call: Call, target: str) -> None:
         call.control(owner)
     else:
         call.server.sessions.check_writer(call.session)
+
+
+def _check_output_tap(call: Call, target: str) -> None:
+    """A tap on a task's stdio reads its output: the same rule as `stdio`."""
+    try:
+        parsed = parse_target(target, HOST_PID)
+    except TargetError:
+        return                                     # the open itself reports it
+    if (parsed.name.startswith("stdio.") and parsed.owner not in (None, HOST_PID)
+            and not may_read_output(call, parsed.owner)):
+        call.control(parsed.owner)
 
 
 def _open(call: Call, target: str, flags: int) -> int:
@@ -97,6 +108,8 @@ def mailbox_open(call: Call) -> dict[str, Any]:
     mode = call.str("mode", "rw" if not tap else "r")
     if not tap or _MODES[mode] & MbxMode.WRONLY:     # a read-only tap changes nothing
         _check_target(call, target)
+    else:
+        _check_output_tap(call, target)
     if len(call.conn.mailbox_handles) >= MAX_HANDLES_PER_CONNECTION:
         raise RequestError("too_many_handles", f"at most {MAX_HANDLES_PER_CONNECTION} "
                            "mailbox handles per connection")
@@ -199,6 +212,9 @@ def stdio(call: Call) -> dict[str, Any]:
         return _write_stdin(call)
     streams = call.field("streams") or list(STDIO_STREAMS)
     pids = check_pids(call.field("pid"))
+    for pid in pids or ():
+        if not may_read_output(call, pid):
+            call.control(pid)                      # refused: pid_locked:<pid>
     if op == "recent":
         return {"recent": _recent(call, pids, tuple(streams))}
     clause = Clause(pids, tuple(streams))
@@ -214,6 +230,7 @@ def stdio(call: Call) -> dict[str, Any]:
         raise bad_argument(f"unknown stdio op {op!r} (subscribe, unsubscribe, write)")
     sub, _ = hub.subscribe(key, call.conn, call.session, max_events(call), [clause],
                            replace=False)
+    sub.trusted = trusted(call)
     reply: dict[str, Any] = {"events": sub.stats()}
     if call.bool("recent"):
         reply["recent"] = _recent(call, pids, tuple(streams))
@@ -221,9 +238,11 @@ def stdio(call: Call) -> dict[str, Any]:
 
 
 def _recent(call: Call, pids: frozenset[int] | None, streams: tuple[str, ...]) -> list[dict]:
-    """The kept output of the tasks named (of every task that has some, when none is)."""
+    """The kept output of the tasks named (of every task that has some, when none is);
+    a task locked by another session is left out unless the caller may read it."""
     outputs = call.server.outputs
-    return [outputs.recent(pid, streams) for pid in sorted(pids or outputs.pids())]
+    return [outputs.recent(pid, streams) for pid in sorted(pids or outputs.pids())
+            if may_read_output(call, pid)]
 
 
 @group.command("grant.stdio", writes=True, args={"pid": PID, "to": PID, "revoke": Bool()})

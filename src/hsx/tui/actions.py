@@ -81,19 +81,33 @@ class DebuggerActions:
         if where is not None:
             self._run(lambda: self.target.run_to(where))
 
+    def action_record(self) -> None:
+        self._run(self._record)
+
+    async def _record(self) -> None:
+        if "reverse" not in self.target.features:
+            self.notify("this executive cannot run backwards", severity="warning")
+            return
+        self.history = await self.target.record(not (self.history and self.history.recording))
+
     def action_step_back(self) -> None:
-        self._run(lambda: self._reverse("step.back"))
+        unit = "line" if self.location and self.location.line else "instruction"
+        self._run(lambda: self._reverse("step.back", unit=unit))
 
     def action_continue_back(self) -> None:
         self._run(lambda: self._reverse("continue.back"))
 
-    async def _reverse(self, cmd: str) -> None:
-        try:
-            await self.target.request(cmd, pid=self.pid)
-        except ProtocolError as error:
-            if error.code != "unknown_cmd":
-                raise
+    async def _reverse(self, cmd: str, **fields: Any) -> None:
+        if "reverse" not in self.target.features:
             self.notify("this executive cannot run backwards", severity="warning")
+            return
+        try:
+            await self.target.request(cmd, pid=self.pid, **fields)
+        except ProtocolError as error:
+            if error.code != "not_recording":
+                raise
+            self.notify("the task's history is not recorded: R starts recording",
+                        severity="warning")
 
     # ------------------------------------------------------------------ breakpoints
 

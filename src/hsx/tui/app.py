@@ -23,7 +23,8 @@ from . import keys
 from .actions import DebuggerActions
 from .layout import Layout, LayoutStore, default_for
 from .palette import DebuggerCommands
-from .model import Breakpoint, Frame, Location, Registers, Scope, TaskInfo, Variable
+from .model import (Breakpoint, Frame, History, Location, Registers, Scope, TaskInfo,
+                    Variable)
 from .sources import SourceCache
 from .target import ConnectionClosed, ProtocolError, Target
 from .widgets.area import PanelArea
@@ -44,7 +45,8 @@ TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most th
 LOG_LINES = 10_000
 EVENT_LINE_WIDTH = 200
 STOP_WORDS = {"breakpoint": "breakpoint", "brk": "BRK instruction", "step": "step",
-              "watch": "watch", "fault": "fault"}
+              "watch": "watch", "fault": "fault",
+              "history_start": "the start of the recorded history"}
 
 
 class DebuggerApp(DebuggerActions, App):
@@ -67,6 +69,7 @@ class DebuggerApp(DebuggerActions, App):
     mailbox_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     value_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     connection: reactive[str] = reactive("connecting…", init=False)
+    history: reactive[History | None] = reactive(None, init=False)
     running: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, target: Target, *, pid: int | None = None, app_name: str | None = None,
@@ -109,6 +112,7 @@ class DebuggerApp(DebuggerActions, App):
             yield from self._area(layout, "bottom2")
         yield CommandLine(id="command-line")
         yield StatusBar(id="status").data_bind(DebuggerApp.task, DebuggerApp.connection,
+                                                DebuggerApp.history,
                                                 address=self.target.address)
         yield Footer(compact=True)
 
@@ -298,16 +302,18 @@ class DebuggerApp(DebuggerActions, App):
     async def _refresh(self) -> None:
         """One round trip: the four requests go out together (the executive answers them
         in order); registers and stack count only if the task holds still."""
-        task, breakpoints, registers, stack = await asyncio.gather(
+        task, breakpoints, history, registers, stack = await asyncio.gather(
             self.target.task_info(stop_reason=getattr(self, "_stop_reason", None)),
-            self.target.breakpoints(), self.target.registers(self.registers),
-            self.target.stack(), return_exceptions=True)
-        for result in (task, breakpoints):
+            self.target.breakpoints(), self.target.history(),
+            self.target.registers(self.registers), self.target.stack(),
+            return_exceptions=True)
+        for result in (task, breakpoints, history):
             if isinstance(result, BaseException):
                 raise result
         self.task = task
         self.running = not task.stopped
         self.breakpoints = breakpoints
+        self.history = history
         if self.running:
             return
         for result in (registers, stack):
@@ -377,6 +383,8 @@ def _describe_stop(data: dict[str, Any]) -> str:
         words += f" {data.get('kind', '')}: {data.get('message', '')}"
     if data.get("condition_error"):
         words += f" (condition: {data['condition_error']})"
+    if data.get("reverse"):
+        words = f"backwards: {words}"
     return f"{words} at {where}"
 
 

@@ -46,6 +46,25 @@ class TaskInfo:
 
 
 @dataclass(frozen=True)
+class History:
+    """The task's recording for reverse execution (`history.status`): on or off, and
+    where in it the task is (`position` < `end`: in its past)."""
+
+    recording: bool = False
+    position: int = 0
+    end: int = 0
+
+    @property
+    def in_past(self) -> bool:
+        return self.recording and self.position < self.end
+
+    @classmethod
+    def from_reply(cls, reply: dict[str, Any]) -> History:
+        return cls(recording=bool(reply.get("recording")), position=reply.get("position") or 0,
+                   end=reply.get("end") or 0)
+
+
+@dataclass(frozen=True)
 class Registers:
     """R0..R15, PC and PSW of one frame; `changed` names the registers that differ from
     the previous stop (what the last step did)."""

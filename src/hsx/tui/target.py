@@ -11,7 +11,7 @@ from typing import Any
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
 
-from .model import ENDED_STATES, Breakpoint, Frame, Registers, TaskInfo
+from .model import ENDED_STATES, Breakpoint, Frame, History, Registers, TaskInfo
 
 CLIENT_NAME = "hsx dbg"
 HEARTBEAT_S = 10.0
@@ -38,6 +38,7 @@ class Target:
         self.client: AsyncClient | None = None
         self.pid: int | None = None
         self.app_name: str | None = None
+        self.features: frozenset[str] = frozenset()   # what the executive offers (session)
 
     @property
     def address(self) -> str:
@@ -60,7 +61,9 @@ class Target:
         task: the panels show other tasks, mailboxes and values too).  Output comes
         coalesced: a task printing 10,000 lines a second sends tens of events a second."""
         task = await self.task_info(pid)
-        await self._client.open_session(CLIENT_NAME, pid_lock=pid, heartbeat_s=HEARTBEAT_S)
+        session = await self._client.open_session(CLIENT_NAME, pid_lock=pid,
+                                                  heartbeat_s=HEARTBEAT_S)
+        self.features = frozenset(session.get("features", ()))
         await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
         self.pid, self.app_name = pid, task.app_name
         return task
@@ -235,6 +238,17 @@ class Target:
             if error.code not in ("no_symbols", "no_line_info"):
                 raise
             await self.step_instruction()
+
+    async def history(self) -> History | None:
+        """The task's recording, or None when the executive cannot run backwards."""
+        if "reverse" not in self.features:
+            return None
+        return History.from_reply((await self.request("history.status", pid=self.pid))["history"])
+
+    async def record(self, on: bool) -> History:
+        """Start (or stop) recording the task's history, for reverse execution."""
+        reply = await self.request("history.on" if on else "history.off", pid=self.pid)
+        return History.from_reply(reply["history"])
 
     # ------------------------------------------------------------------ breakpoints
 

@@ -1,11 +1,12 @@
-"""The status line: the connection, the task and its state, and why it last stopped."""
+"""The status line: the connection, the task and its state, why it last stopped, and
+whether its history is being recorded (for reverse execution)."""
 from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..model import TaskInfo
+from ..model import History, TaskInfo
 
 STATE_STYLES = {"paused": "bold black on yellow", "ready": "bold black on green",
                 "running": "bold black on green", "returned": "bold white on blue",
@@ -20,6 +21,7 @@ class StatusBar(Widget):
     task: reactive[TaskInfo | None] = reactive(None)
     connection: reactive[str] = reactive("connecting…")
     address: reactive[str] = reactive("")
+    history: reactive[History | None] = reactive(None)
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -32,6 +34,12 @@ class StatusBar(Widget):
                 text.append(f"  {_ending(task)}")
             elif task.stop_reason and task.state == "paused":
                 text.append(f"  {task.stop_reason}")
+        if self.history is not None and self.history.recording:
+            text.append("  ")
+            text.append(" REC ", style="bold white on red")
+            if self.history.in_past:
+                text.append(f" in the past: {self.history.end - self.history.position} "
+                            "instructions back", style="italic")
         connected = self.connection == "connected"
         text.append("  ")
         text.append(f"{self.address} " if connected else f"{self.address}: {self.connection} ",

@@ -1,0 +1,53 @@
+"""Reverse execution from the debugger: record (R), run to a breakpoint, step back ([)
+and continue back ({) -- the source line and registers move back -- then forward
+again through the recorded past."""
+from __future__ import annotations
+
+from tuikit import load, make_app, run, stopped_at, until
+
+from hsx.tui.target import Target
+from hsx.tui.widgets.status import StatusBar
+
+
+def test_record_step_back_continue_back(execd, walk, tmp_path):
+    run(lambda: _record_step_back_continue_back(execd, walk, tmp_path))
+
+
+async def _record_step_back_continue_back(execd, walk, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        status = app.query_one(StatusBar)
+        assert "REC" not in status.render().plain
+        await pilot.press("R")
+        await until(pilot, lambda: app.history is not None and app.history.recording,
+                    what="recording")
+        assert "REC" in status.render().plain
+
+        app.break_at_text("square")
+        await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 14, "square"), what="the breakpoint")
+        at_break = app.registers
+        await until(pilot, lambda: locals_of(app).get("x") == "1", what="x == 1")
+
+        await pilot.press("[")                                     # one line back
+        await until(pilot, lambda: stopped_at(app)() and app.location.line != 14,
+                    what="a line back")
+        assert app.history.in_past and "in the past" in status.render().plain
+        assert app.task.stop_reason.startswith("backwards")
+        assert app.registers.pc != at_break.pc and "PC" in app.registers.changed
+        assert app.registers.steps < at_break.steps
+
+        await pilot.press("{")                                     # back to where recording began
+        await until(pilot, stopped_at(app, 29, "main"), what="the start of the history")
+        assert "recorded history" in app.task.stop_reason
+
+        await pilot.press("c")                                     # forward through the past
+        await until(pilot, stopped_at(app, 14, "square"), what="the breakpoint, replayed")
+        assert app.registers.regs == at_break.regs
+        await until(pilot, lambda: locals_of(app).get("x") == "1", what="x == 1 again")
+
+
+def locals_of(app) -> dict[str, str]:
+    return {v.name: v.value for v in app.locals_scope.items}

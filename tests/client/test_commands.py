@@ -70,7 +70,8 @@ def test_locations_are_numbers_or_text_the_executive_resolves():
 
 @pytest.mark.parametrize("line, complaint", [
     ("peek", "peek needs PID"),
-    ("peek x", "PID: 'x' is not a number"),
+    ("peek x", "peek needs ADDR"),
+    ("peek -3 counter", "PID: '-3' is not a PID or an app name"),
     ("peek 1 counter lots", "LENGTH: 'lots' is not a number"),
     ("regs 1 2", "regs: unexpected '2'"),
     ("poke 1 0x4000 zz", "DATA: 'zz' is not hex bytes"),
@@ -178,6 +179,18 @@ def test_writes_breakpoints_and_the_stack(client, counter):
     assert [f["function"] for f in stack["stack"]["frames"]] == ["main", "start"]
     listed = run(client, parse(f"bp list {pid}"))["breakpoints"]
     assert [b["id"] for b in listed] == [bp["id"]]
+
+
+def test_a_task_may_be_named_by_its_app(client, counter):
+    pid = run(client, parse(f"load {counter} --paused"))["pid"]
+    assert parse("regs counter").values == {"pid": "counter"}
+    assert run(client, parse("regs counter"))["registers"]["pid"] == pid
+    assert run(client, parse("peek counter counter 4"))["data"] == "44332211"
+    with pytest.raises(UsageError, match="no task named 'nosuch'"):
+        run(client, parse("regs nosuch"))
+    run(client, parse(f"load {counter} --paused"))
+    with pytest.raises(UsageError, match=r"several tasks are named 'counter' \(pids 1, 2\)"):
+        run(client, parse("regs counter"))
 
 
 def test_plans_run_the_same_on_the_asyncio_client(server, counter):

@@ -81,7 +81,7 @@ def test_events_read_well_and_filter_per_category_and_pid():
 
 class Sources:
     def items(self, what, pid):
-        return {"pids": [("1", "prog"), ("2", "blink")],
+        return {"pids": [("1", "prog"), ("2", "blink")], "apps": [("blink", "pid 2")],
                 "code": [("main", "function"), ("prog.c:", "source file")] if pid == 1 else [],
                 "data": [("counter", "variable")] if pid == 1 else [],
                 "values": [("motor.rpm", "0x0102")]}.get(what, [])
@@ -96,6 +96,7 @@ def test_completion_of_commands_sub_commands_and_arguments():
     assert words("bt") == ["bt"]                          # an alias when no name fits
     assert "set" in words("bp ") and "1" in words("bp ")  # sub-commands and bp's PID
     assert words("bp set ") == ["1", "2"]
+    assert words("regs b") == ["blink"]                   # a task by its app name
     assert words("bp set 1 ") == ["main", "prog.c:"]
     assert words("bp set 2 ") == []                       # task 2 has no symbols
     assert words("bp set 1 main ") == ["if"]

@@ -68,6 +68,7 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
+        ("grant 2 1", "granted"),
         ("values", "values"), ("val get rpm", "value"), ("val set rpm 5", "value"),
         ("commands", "commands"), ("call boost", "command"), ("sessions", "sessions"),
         ("session open tester", "session"), ("events", "shown"), ("use 1", "pid"),

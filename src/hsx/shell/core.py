@@ -12,7 +12,8 @@ import contextlib
 from typing import Any, Awaitable, Callable
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
-from hsx.client.commands import Invocation, UsageError, help_text, parse, run_async
+from hsx.client.commands import (Invocation, UsageError, drive_async, help_text, parse,
+                                 run_async, task_pid)
 from hsx.client.render import Context, EventFilter, event_lines, render
 from hsx.client.sources import SourceFinder
 
@@ -146,8 +147,8 @@ class Shell:
     async def _subscribe(self) -> None:
         """Ask the executive for what the filter may show (nothing: no subscription)."""
         categories = self.filter.subscription()
-        if categories:
-            await self.client.subscribe(categories)
+        if categories:            # a task's output in one event per 20 ms, not per write
+            await self.client.subscribe(categories, coalesce_ms=20)
         else:
             await self.client.request("events.unsubscribe")
 
@@ -156,6 +157,8 @@ class Shell:
     async def _local(self, invocation: Invocation) -> int:
         name, values = invocation.command.name, invocation.values
         try:
+            if isinstance(values.get("pid"), str):            # a task by its app name
+                values["pid"] = await drive_async(self.client, task_pid(values["pid"]))
             if name == "quit":
                 return QUIT
             if name == "help":

@@ -18,8 +18,8 @@ from .complete import Candidate, Sources, complete, complete_path
 from .help import describe, overview, topic
 from .parse import RAW, Invocation, Table
 from .parse import parse as _parse
-from .plans import split_assignment
-from .run import run, run_async
+from .plans import split_assignment, task_pid
+from .run import drive_async, run, run_async
 from .syntax import (REGISTERS, Arg, Command, Kind, Request, UsageError, parse_format,
                      split_words)
 from .table import COMMANDS, TABLE
@@ -36,5 +36,5 @@ def help_text(words: str = "") -> str:
 
 
 __all__ = ["Arg", "COMMANDS", "Candidate", "Command", "Invocation", "Kind", "RAW", "REGISTERS", "Request",
-           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe", "help_text", "parse", "parse_format",
-           "run", "run_async", "split_assignment", "split_words"]
+           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe", "drive_async", "help_text", "parse", "parse_format",
+           "run", "run_async", "split_assignment", "split_words", "task_pid"]

@@ -125,7 +125,7 @@ def _arguments(command: Command, words: list[Word], current: str, start: int,
         if arg.kind.completes == "paths":
             out += _match(complete_path(current), current, start)
         else:
-            out += _match(_values(arg, sources, pid), current, start)
+            out += _match(_values(arg, sources, pid, current), current, start)
     out += _match([(k, "") for k in keywords], current, start)
     if current:
         names = [(f"{name}=", "field") for name in command.extras]
@@ -152,7 +152,8 @@ def _int(text: str) -> int | None:
         return None
 
 
-def _values(arg: Arg, sources: Sources, pid: int | None) -> list[tuple[str, str]]:
+def _values(arg: Arg, sources: Sources, pid: int | None,
+            prefix: str = "") -> list[tuple[str, str]]:
     if arg.choices:
         return [(c, "") for c in arg.choices]
     what = arg.kind.completes
@@ -165,6 +166,8 @@ def _values(arg: Arg, sources: Sources, pid: int | None) -> list[tuple[str, str]
     if what == "command_names":
         return _command_words(TABLE)[0]
     items = list(sources.items(what, pid))
+    if what == "pids" and prefix[:1].isalpha():        # a task by its app name
+        items += sources.items("apps", pid)
     if what == "data":
         items += [(r.upper(), "register") for r in REGISTERS]
     return items

@@ -16,7 +16,7 @@ from typing import Any, Generator
 
 from ..errors import ProtocolError
 from .parse import RAW, Invocation
-from .syntax import REGISTERS, Request, UsageError, parse_format
+from .syntax import PID, REGISTERS, Request, UsageError, parse_format
 
 Plan = Generator[Request, dict[str, Any], dict[str, Any]]
 
@@ -28,9 +28,29 @@ def plan(invocation: Invocation) -> Plan:
     command = invocation.command
     if command.local:
         raise ValueError(f"{command.name} is carried out by the front end")
-    if command.plan is not None:
-        return command.plan(invocation)
-    return single(invocation)
+    return _named_tasks(invocation, command.plan or single)
+
+
+def _named_tasks(invocation: Invocation, inner) -> Plan:
+    """Tasks given by app name become PIDs first, then the plan runs."""
+    for arg in invocation.command.args:
+        if arg.kind is PID and isinstance(invocation.values.get(arg.key), str):
+            invocation.values[arg.key] = yield from task_pid(invocation.values[arg.key])
+    return (yield from inner(invocation))
+
+
+def task_pid(name: str) -> Generator[Request, Any, int]:
+    """The PID of the task running app `name` (a live one before an ended one)."""
+    rows = (yield Request("ps", {}))["tasks"]["tasks"]
+    found = [r for r in rows if name in (r["app_name"], r.get("app_name_base"))]
+    live = [r for r in found if r["state"] not in ("returned", "faulted", "killed")]
+    found = live or found
+    if not found:
+        raise UsageError(f"no task named {name!r} (ps lists them)")
+    if len(found) > 1:
+        pids = ", ".join(str(r["pid"]) for r in found)
+        raise UsageError(f"several tasks are named {name!r} (pids {pids}): give the PID")
+    return found[0]["pid"]
 
 
 def single(invocation: Invocation) -> Plan:

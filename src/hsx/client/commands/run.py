@@ -6,18 +6,19 @@ from typing import Any
 
 from ..errors import ProtocolError
 from .parse import Invocation
-from .plans import plan
+from .plans import Plan, plan
 from .syntax import Request
 
 
 class _Steps:
     """A plan being carried out: each reply (or error) in, the next request out."""
 
-    def __init__(self, invocation: Invocation) -> None:
-        self._plan = plan(invocation)
+    def __init__(self, steps: Plan) -> None:
+        self._plan = steps
         self.result: dict[str, Any] = {}
 
     def next(self, reply: Any = None, failure: ProtocolError | None = None) -> Request | None:
+        """The next request, or None when the plan is done (`result` then holds it)."""
         try:
             return self._plan.throw(failure) if failure else self._plan.send(reply)
         except StopIteration as done:
@@ -27,7 +28,7 @@ class _Steps:
 
 def run(client: Any, invocation: Invocation) -> dict[str, Any]:
     """Carry out a (non-local) invocation with a blocking client; returns the result."""
-    steps = _Steps(invocation)
+    steps = _Steps(plan(invocation))
     request = steps.next()
     while request is not None:
         try:
@@ -41,7 +42,12 @@ def run(client: Any, invocation: Invocation) -> dict[str, Any]:
 
 async def run_async(client: Any, invocation: Invocation) -> dict[str, Any]:
     """The same with an asyncio client."""
-    steps = _Steps(invocation)
+    return await drive_async(client, plan(invocation))
+
+
+async def drive_async(client: Any, steps_: Plan) -> Any:
+    """Any plan (a generator of requests) with an asyncio client."""
+    steps = _Steps(steps_)
     request = steps.next()
     while request is not None:
         try:

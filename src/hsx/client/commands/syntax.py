@@ -90,6 +90,16 @@ def _int(text: str) -> int:
         raise ValueError(f"{text!r} is not a number") from None
 
 
+def _task(text: str) -> int | str:
+    """A PID, or the name of a task's app (resolved to its PID when the line runs)."""
+    if re.fullmatch(r"[A-Za-z_][\w.\-]*", text):
+        return text
+    try:
+        return _pid(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a PID or an app name") from None
+
+
 def _pid(text: str) -> int:
     value = _int(text)
     if value < 0:
@@ -160,7 +170,7 @@ class Kind:
     help: str = ""
 
 
-PID = Kind("pid", _pid, "pids", help="task id (see ps)")
+PID = Kind("pid", _task, "pids", help="task: its PID (see ps) or app name")
 INT = Kind("int", _int)
 NUMBER = Kind("number", _number)
 TEXT = Kind("text", str)

@@ -20,6 +20,40 @@ def C(name: str, summary: str, *args: Arg, **kw) -> Command:
     return Command(name, summary, args, **kw)
 
 
+def _history(invocation):
+    """record PID on|off|status -> history.*"""
+    op = invocation.values.get("op", "status")
+    fields = {"pid": invocation.values["pid"]}
+    if op == "on" and "budget_mb" in invocation.values:
+        fields["budget_mb"] = invocation.values["budget_mb"]
+    return (yield Request(f"history.{op}", fields))
+
+
+def _trace(invocation):
+    """trace PID on|off|status|records|export -> trace.*"""
+    op = invocation.values.get("op", "status")
+    fields = {"pid": invocation.values["pid"], **invocation.extra}
+    if op in ("records", "export") and "limit" in invocation.values:
+        fields["limit"] = invocation.values["limit"]
+    return (yield Request(f"trace.{op}", fields))
+
+
+def _stdin(invocation):
+    """stdin PID TEXT | --eof: the writing form of stdio."""
+    fields = invocation.fields()
+    if "data" not in fields and not fields.get("eof"):
+        raise UsageError("stdin needs DATA or --eof", invocation.command.usage)
+    return (yield Request("stdio", fields))
+
+
+def _lookup(invocation):
+    """sym PID ADDR|NAME: by address (what is there) or by name (where it is)."""
+    what = invocation.values["what"]
+    key = "addr" if isinstance(what, int) else "name"
+    return (yield Request("symbols.lookup", {"pid": invocation.values["pid"],
+                                                   key: what, **invocation.extra}))
+
+
 TASKS = "tasks"
 RUN = "run control"
 BREAK = "breakpoints and watches"
@@ -100,7 +134,7 @@ COMMANDS = [
       examples=("back continue 1",), group=RUN, view="started"),
     C("record", "Record a task (on), stop (off), or show its history (status).", PID_ARG,
       Arg("op", TEXT, optional=True, choices=("on", "off", "status")),
-      Arg("budget_mb", INT, optional=True), plan=lambda inv: _history(inv),
+      Arg("budget_mb", INT, optional=True), plan=_history,
       aliases=("history",), examples=("record 1 on", "record 1 status"), group=RUN,
       view="history"),
     # ---------------------------------------------------------------- breakpoints, watches
@@ -178,14 +212,14 @@ COMMANDS = [
       cmd="symbols.list", aliases=("symbols.list",), examples=("symbols 1 functions",),
       group=LOOK, view="symbols"),
     C("sym", "What is at an address (function, line, label), or where a symbol is.", PID_ARG,
-      Arg("what", CODE), plan=lambda inv: _lookup(inv), aliases=("symbols.lookup", "info symbol"),
+      Arg("what", CODE), plan=_lookup, aliases=("symbols.lookup", "info symbol"),
       extras=("space",), examples=("sym 1 0x24", "sym 1 counter"), group=LOOK, view="symbol"),
     C("sym load", "Load a .sym file (on the executive's machine) for a task.", PID_ARG,
       Arg("path", REMOTE_PATH), cmd="symbols.load", aliases=("symbols.load",),
       examples=("sym load 1 build/prog.sym",), group=LOOK, view="reply"),
     C("trace", "Trace a task's instructions (on/off), or show its last records.", PID_ARG,
       Arg("op", TEXT, optional=True, choices=("on", "off", "status", "records", "export")),
-      Arg("limit", INT, optional=True), plan=lambda inv: _trace(inv), extras=("path", "size"),
+      Arg("limit", INT, optional=True), plan=_trace, extras=("path", "size"),
       examples=("trace 1 on", "trace 1 records 20", "trace 1 export"), group=LOOK,
       view="trace"),
     # ---------------------------------------------------------------- variables
@@ -228,8 +262,12 @@ COMMANDS = [
     C("stdio", "Show a task's stdout and stderr as they come (and what it wrote lately).",
       ANY_PID, cmd="stdio", extras=("streams", "op"), examples=("stdio 2", "stdio"),
       group=MAIL, view="stdio"),
+    C("grant", "Let task TO open task PID's stdio mailboxes (--revoke takes it back).",
+      PID_ARG, Arg("to", PID), Arg("revoke", FLAG, flag=True), cmd="grant.stdio",
+      aliases=("grant.stdio",), examples=("grant 2 3", "grant 2 3 --revoke"), group=MAIL,
+      view="reply"),
     C("stdin", "Write a line to a task's stdin (--eof ends its input).", PID_ARG,
-      Arg("data", TEXT, optional=True, rest=True), Arg("eof", FLAG, flag=True), plan=lambda inv: _stdin(inv),
+      Arg("data", TEXT, optional=True, rest=True), Arg("eof", FLAG, flag=True), plan=_stdin,
       examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
     # ---------------------------------------------------------------- values, commands
     C("values", "The value registry (of one owner task, or all).", ANY_PID, cmd="val.list",
@@ -281,36 +319,6 @@ COMMANDS = [
     C("quit", "Leave the console.", local=True, aliases=("exit",), examples=("quit",),
       group=SHELL),
 ]
-
-
-def _history(invocation):
-    op = invocation.values.get("op", "status")
-    fields = {"pid": invocation.values["pid"]}
-    if op == "on" and "budget_mb" in invocation.values:
-        fields["budget_mb"] = invocation.values["budget_mb"]
-    return (yield Request(f"history.{op}", fields))
-
-
-def _trace(invocation):
-    op = invocation.values.get("op", "status")
-    fields = {"pid": invocation.values["pid"], **invocation.extra}
-    if op in ("records", "export") and "limit" in invocation.values:
-        fields["limit"] = invocation.values["limit"]
-    return (yield Request(f"trace.{op}", fields))
-
-
-def _stdin(invocation):
-    fields = invocation.fields()
-    if "data" not in fields and not fields.get("eof"):
-        raise UsageError("stdin needs DATA or --eof", invocation.command.usage)
-    return (yield Request("stdio", fields))
-
-
-def _lookup(invocation):
-    what = invocation.values["what"]
-    key = "addr" if isinstance(what, int) else "name"
-    return (yield Request("symbols.lookup", {"pid": invocation.values["pid"],
-                                                   key: what, **invocation.extra}))
 
 
 TABLE = Table(COMMANDS)

@@ -1,12 +1,13 @@
 """Round trips of the C-level inspection commands over loopback.
 
-    python benchmarks/variables_bench.py [--seconds 2]
+    python benchmarks/variables_bench.py [--seconds 2] [--opt 0]
 
-Builds a C program with `hsx cc -g -O0` whose function has 20 locals (ints, a char, a
-double, a struct, an array, pointers), runs it under `hsx execd` (its own process) to a
-breakpoint in that function, then times back-to-back requests from the blocking client:
-`frame.variables` of that frame (all scopes, and locals only), `evaluate` of a field
-through a pointer, and `variables.expand` of a struct.
+Builds a C program with `hsx cc -g -O<opt>` whose function has 20 locals (ints, a char,
+a double, a struct, an array, pointers), runs it under `hsx execd` (its own process) to
+a breakpoint in that function, then times back-to-back requests from the blocking
+client: `frame.variables` of that frame (all scopes, and locals only) and of its caller
+(an outer frame: with -O2, registers unwound from the callee's saves), `evaluate` of a
+field through a pointer, and `variables.expand` of a struct.
 """
 from __future__ import annotations
 
@@ -43,10 +44,10 @@ int main(void) { return work(3, 4) & 0x7F; }
 MARK = "           + p.x + arr[1] + sp->sides + *ip + pp->y;"
 
 
-def program(folder: Path) -> Path:
+def program(folder: Path, opt: int) -> Path:
     source = folder / "vars.c"
     source.write_text(SOURCE)
-    result, _ = build_c([str(source)], Options(opt=0, debug=True), "vars")
+    result, _ = build_c([str(source)], Options(opt=opt, debug=True), "vars")
     path = folder / "vars.hxe"
     path.write_bytes(write_hxe(result.image))
     path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
@@ -68,9 +69,10 @@ def timed(call, seconds: float) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--opt", type=int, default=0, choices=(0, 1, 2))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, Daemon() as daemon, daemon.client() as c:
-        path = program(Path(tmp))
+        path = program(Path(tmp), args.opt)
         pid = c.request("load", path=str(path), paused=True)["pid"]
         c.open_session("bench", pid_lock=pid)
         c.subscribe(["debug_break"], pids=[pid])
@@ -85,6 +87,7 @@ def main() -> None:
             f"frame.variables, all scopes ({count} args+locals)":
                 lambda: c.frame_variables(pid, 0),
             "frame.variables, locals only": lambda: c.frame_variables(pid, 0, "locals"),
+            "frame.variables of the caller (frame 1)": lambda: c.frame_variables(pid, 1),
             "evaluate sp->pts[1].x + *ip": lambda: c.evaluate(pid, "sp->pts[1].x + *ip"),
             "variables.expand (a pointer to a struct)": lambda: c.expand(shape_ref),
         }

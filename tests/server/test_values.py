@@ -71,3 +71,30 @@ def test_persistent_values_survive_a_restart_of_the_daemon(tmp_path):
     with BackgroundServer(config) as srv, Client(srv.host, srv.port) as client:
         load(client, MOTOR, "motor")
         assert client.request("val.get", oid=0x0102)["value"]["value"] == 7.0
+
+
+def test_a_breakpoint_in_a_handler_makes_a_host_call_pending(client):
+    """The debugger stops the handler like any other code: the owner is paused in it, the
+    reply says the call is pending, and cmd_completed brings the result."""
+    pid = load(client, MOTOR, "motor")
+    client.open_session("dbg", pid_lock=pid)
+    client.subscribe(["debug_break", "cmd_completed"], pids=[pid])
+    listing = client.request("disasm.read", pid=pid, addr=0, count=6, mode="from")["disasm"]
+    boost = next(i["pc"] for i in listing["instructions"] if i["text"] == "LDI R0, 41")
+    client.set_breakpoint(pid, boost)
+    reply = client.request("cmd.call", oid=0x0103)["command"]
+    assert reply["pending"] is True and reply["oid"] == 0x0103
+    stop = next(e for e in client.events(timeout=5) if e["type"] == "debug_break")["data"]
+    assert stop["pc"] == boost and stop["handler"]["ticket"] == reply["ticket"]
+    task = client.request("ps", pid=pid)["tasks"]["tasks"][0]
+    assert task["state"] == "paused" and task["handler"]["caller_pid"] == 0
+    with pytest.raises(ProtocolError) as busy:                # one stopped call at a time
+        client.request("cmd.call", oid=0x0103)
+    assert busy.value.code == "cmd_efail"
+    client.step(pid, 2)
+    assert client.request("regs", pid=pid)["registers"]["regs"][0] == 42
+    client.resume(pid)
+    done = next(e for e in client.events(timeout=5) if e["type"] == "cmd_completed"
+                and e["data"]["ticket"] == reply["ticket"])["data"]
+    assert (done["status"], done["result"]) == (0, 42)
+    assert client.request("ps", pid=pid)["tasks"]["tasks"][0]["state"] == "sleeping"

@@ -5,8 +5,8 @@ the stack walker, the stepper, the breakpoints and the disassembler agree on whe
 instructions and functions start — also for an image without a symbol file.
 
 A *function* is not every label: MVASM and the C compiler put labels on loop heads and
-branch targets too.  Function starts are the entry point, the targets of direct calls,
-exported code labels and labels that begin with the ABI prologue (`PUSH R14; MOV R14,
+branch targets too.  Function starts are the entry point, the targets of direct calls, command
+handlers, exported code labels and labels that begin with the ABI prologue (`PUSH R14; MOV R14,
 R15`).  Labels starting with "." (the C compiler's block labels) never start a function.
 """
 from __future__ import annotations
@@ -33,7 +33,8 @@ class Function:
 
 class CodeMap:
     def __init__(self, decoded: Sequence[Instruction | None], code_len: int, entry: int,
-                 symbols: SymbolTable | None) -> None:
+                 symbols: SymbolTable | None, handlers: Sequence[int] = ()) -> None:
+        """`handlers`: code addresses the executive calls (command handlers)."""
         self.decoded = decoded
         self.code_len = code_len
         starts, addr = [], 0
@@ -43,7 +44,7 @@ class CodeMap:
             addr += ins.size if ins is not None else 4
         self.starts = starts
         self._is_start = frozenset(starts)
-        heads = {entry}
+        heads = {entry} | {h for h in handlers if h in self._is_start}
         for addr in starts:
             ins = decoded[addr >> 2]
             if ins is not None and ins.op.mnemonic in ("CALL", "LCALL"):

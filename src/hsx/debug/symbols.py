@@ -111,7 +111,8 @@ class SymbolService:
     @staticmethod
     def _code_map(task: Task, table: SymbolTable | None) -> CodeMap:
         ctx = task.ctx
-        return CodeMap(ctx.decoded, ctx.code_len, task.image.entry, table)
+        handlers = [c.handler_offset for c in task.image.metadata.commands]
+        return CodeMap(ctx.decoded, ctx.code_len, task.image.entry, table, handlers)
 
     def get(self, pid: int) -> TaskSymbols:
         """The task's entry; ended tasks stay inspectable until the kernel forgets them."""

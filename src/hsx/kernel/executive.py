@@ -23,6 +23,7 @@ from hsx.image.model import HxeImage
 from hsx.kernel.constants import MbxStatus
 from hsx.vm import LoadError, Machine, Stop, StopReason, SvcStop
 
+from .calls import CommandCalls
 from .clock import Clock, RealClock
 from .errors import KernelError
 from .events import EventBus
@@ -32,8 +33,7 @@ from .loader import StreamLoad, instance_name
 from .mailbox import MailboxManager
 from .mailbox.results import RecvResult, Wake
 from .profiles import Profile, get_profile
-from .registry import (Auth, CmdStatus, CommandRegistry, Completion, Pin, PersistStore,
-                       ValueRegistry)
+from .registry import CommandRegistry, Pin, PersistStore, ValueRegistry
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .syscalls import PREEMPT, Dispatcher
@@ -43,18 +43,18 @@ from .syscalls.devmath import DevMathModule
 from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
-from .syscalls.values import CommandModule, ValueModule
+from .syscalls.values import COMMAND_WAIT, CommandModule, ValueModule
 from .stdio import OutputSink, Stdio
 from .task import MailboxWait, SendWait, SleepWait, Task
-from .upcall import run_handler
+from .upcall import finish
 from .timers import TimerHeap
 
-_WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING)
+_WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING, TaskState.WAITING_CMD)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
-class Kernel:
+class Kernel(CommandCalls):
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
                  fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
                  state_dir: str | os.PathLike | None = None, pin: str | None = None,
@@ -287,12 +287,15 @@ class Kernel:
         for task in tasks:
             ctx = task.ctx
             if (task.quantum != 1 or ctx.trace is not None or ctx.skip_breakpoint is not None
-                    or ctx.history is not None or task.step_limit is not None):
+                    or ctx.history is not None):
                 return 0
             contexts.append(ctx)
         rounds = budget // count
         if deadline is not None:
             rounds = min(rounds, self._instructions_until(deadline) // count + 1)
+        for task in tasks:                   # a counted step: not one instruction past it
+            if task.step_limit is not None:
+                rounds = min(rounds, task.step_limit - task.ctx.steps)
         if rounds < 1:
             return 0
         done, stopped_at = self.machine.run_interleaved(contexts, rounds)
@@ -367,6 +370,10 @@ class Kernel:
 
     def _after_stop(self, task: Task, stop: Stop, stepping: bool = False) -> None:
         reason = stop.reason
+        if task.handler is not None and reason in (StopReason.FAULT, StopReason.EXITED,
+                                                   StopReason.RETURNED):
+            finish(self, task, stop)             # a stopped handler returned (or failed)
+            return
         if reason in (StopReason.EXITED, StopReason.RETURNED):
             task.exit_status = stop.status
             self._end(task, Reason.RETURNED, exit_status=stop.status,
@@ -402,6 +409,15 @@ class Kernel:
     def _svc_stop(self, task: Task, request: SvcStop, stepping: bool) -> None:
         if request.reason in (YIELD_REASON, PREEMPT):
             self.scheduler.rotate(task.pid)
+            return
+        if task.handler is not None and request.reason in (SLEEP, MAILBOX_WAIT, COMMAND_WAIT):
+            finish(self, task, None)             # a handler must not block: the call fails
+            return
+        if request.reason == COMMAND_WAIT:
+            if stepping:
+                task.resume_state = TaskState.WAITING_CMD
+            else:
+                self._transition(task, Reason.COMMAND_WAIT, oid=task.wait.oid)
             return
         if request.reason == SLEEP:
             ms = request.detail
@@ -450,6 +466,8 @@ class Kernel:
     def retry_senders(self) -> None:
         """A receive made room somewhere: let blocked senders try again, oldest first."""
         for pid, task in list(self._blocked_senders.items()):
+            if task.handler is not None:
+                continue                             # running a stopped handler: later
             wait = task.wait
             sent = self.mailboxes.send(pid, wait.handle, wait.payload, wait.flags, wait.channel)
             if sent.status is MbxStatus.WOULDBLOCK:
@@ -484,6 +502,9 @@ class Kernel:
         """Complete the receives of tasks a send (or a timeout, or a freed mailbox) woke."""
         for wake in wakes:
             task = self.tasks.get(wake.pid)
+            if task is not None and task.handler is not None:
+                task.handler.deferred.append(wake)   # running a stopped handler: later
+                continue
             if task is None or not isinstance(task.wait, MailboxWait):
                 continue
             wait = task.wait
@@ -519,6 +540,9 @@ class Kernel:
                 continue
             task = self.tasks.get(pid)
             if task is None:
+                continue
+            if task.handler is not None:             # running a stopped handler: later
+                task.handler.timer_due = True
                 continue
             if isinstance(task.wait, SleepWait):
                 task.wait = None
@@ -565,32 +589,6 @@ class Kernel:
         due = self.store.next_due() if self.store is not None else None
         if due is not None:
             self.timers.schedule(PERSIST_TIMER, due)
-
-    def call_command(self, caller_pid: int, oid: int, token: bytes | None, auth: int = Auth.PUBLIC,
-                     reply_handle: int | None = None) -> tuple[CmdStatus, int]:
-        """Call a command: run its handler in the owner task and return (status, result).
-
-        With `reply_handle` (CALL_ASYNC) the result also goes to the caller as a
-        completion message on that handle.  Host callers use pid 0.
-        """
-        ticket = self.commands.begin_call(caller_pid, oid, token, auth, reply_handle)
-        if isinstance(ticket, CmdStatus):
-            return ticket, 0
-        owner = self.tasks.get(ticket.owner_pid)
-        if owner is None or owner.ended or owner is self.current:
-            status, result = CmdStatus.EFAIL, 0     # gone, or a task calling itself
-        else:
-            status, result = run_handler(self, owner, ticket.handler_addr)
-        completion = self.commands.complete_call(ticket, status, result)
-        self._reply(completion)
-        return (CmdStatus.OK if reply_handle is not None else completion.status), completion.result
-
-    def _reply(self, completion: Completion) -> None:
-        ticket = completion.ticket
-        if completion.payload is None or completion.orphaned or ticket.reply_handle is None:
-            return
-        sent = self.mailboxes.send(ticket.caller_pid, ticket.reply_handle, completion.payload)
-        self.deliver_wakes(sent.wakes)
 
     # ------------------------------------------------------------------ control
 
@@ -683,8 +681,9 @@ class Kernel:
         self._blocked_senders.pop(pid, None)
         self.stdio.release(pid)
         self.values.release_task(pid)
+        task.handler = None
         for completion in self.commands.release_task(pid):
-            self._reply(completion)
+            self.command_done(completion)
         self.deliver_wakes(self.mailboxes.release_task(pid))
         self.fs.release_task(pid)
         self.can.release_task(pid)

@@ -6,10 +6,10 @@ executive imports its parts, never the other way round.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 if TYPE_CHECKING:
-    from hsx.vm import Machine, SvcStop
+    from hsx.vm import Machine, Stop, SvcStop
 
     from .clock import Clock
     from .events import EventBus
@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from .inputs import InputWatch
     from .mailbox import MailboxManager
     from .mailbox.results import RecvResult, Wake
-    from .registry import CmdStatus, CommandRegistry, ValueRegistry
+    from .registry import CmdStatus, CommandRegistry, Completion, ValueRegistry
+    from .states import TaskState
     from .task import Task
+    from .timers import TimerHeap
 
 
 class StdioService(Protocol):
@@ -40,6 +42,8 @@ class KernelServices(Protocol):
     current: Task | None
     ready_changed: bool
     started_at: float
+    timers: TimerHeap
+    debug_hook: Callable[[Task, Stop], dict[str, Any] | None] | None
 
     def deliver_wakes(self, wakes: Iterable[Wake]) -> None: ...
     def block_on_mailbox(self, task: Task, handle: int, buffer: int, max_len: int,
@@ -54,4 +58,8 @@ class KernelServices(Protocol):
     def kill_from_guest(self, caller: Task, pid: int) -> int: ...
     def schedule_persistence(self) -> None: ...
     def call_command(self, caller_pid: int, oid: int, token: bytes | None, auth: int = ...,
-                     reply_handle: int | None = None) -> tuple[CmdStatus, int]: ...
+                     reply_handle: int | None = None) -> tuple[CmdStatus | None, int]: ...
+    def handler_stopped(self, task: Task, stop: Stop, details: dict[str, Any]) -> None: ...
+    def put_back(self, task: Task, state: TaskState | None,
+                 resume_state: TaskState | None) -> None: ...
+    def command_done(self, completion: Completion) -> None: ...

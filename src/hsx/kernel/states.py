@@ -16,6 +16,7 @@ class TaskState(str, Enum):
     RUNNING = "running"
     WAITING_MBX = "waiting_mbx"
     SLEEPING = "sleeping"
+    WAITING_CMD = "waiting_cmd"
     PAUSED = "paused"
     RETURNED = "returned"
     FAULTED = "faulted"
@@ -38,6 +39,9 @@ class Reason(str, Enum):
     MAILBOX_WAIT = "mailbox_wait"
     MAILBOX_WAKE = "mailbox_wake"
     TIMEOUT = "timeout"
+    COMMAND_WAIT = "command_wait"
+    COMMAND_DONE = "command_done"
+    HANDLER_RETURNED = "handler_returned"
     USER_PAUSE = "user_pause"
     RESUME = "resume"
     RETURNED = "returned"
@@ -46,7 +50,8 @@ class Reason(str, Enum):
 
 
 S = TaskState
-_LIVE = frozenset({S.READY, S.RUNNING, S.WAITING_MBX, S.SLEEPING, S.PAUSED})
+_WAITS = frozenset({S.WAITING_MBX, S.SLEEPING, S.WAITING_CMD})
+_LIVE = frozenset({S.READY, S.RUNNING, S.PAUSED}) | _WAITS
 _ON_CPU = frozenset({S.READY, S.RUNNING})
 
 # reason -> (states it may leave, states it may enter).  None as a source = a new task.
@@ -59,9 +64,15 @@ TRANSITIONS: dict[Reason, tuple[frozenset, frozenset]] = {
     Reason.MAILBOX_WAIT: (_ON_CPU, frozenset({S.WAITING_MBX})),
     Reason.MAILBOX_WAKE: (frozenset({S.WAITING_MBX}), frozenset({S.READY})),
     Reason.TIMEOUT: (frozenset({S.WAITING_MBX}), frozenset({S.READY})),
-    Reason.DEBUG_BREAK: (_ON_CPU, frozenset({S.PAUSED})),
+    # a synchronous command call whose handler the debugger stopped: the caller waits
+    Reason.COMMAND_WAIT: (_ON_CPU, frozenset({S.WAITING_CMD})),
+    Reason.COMMAND_DONE: (frozenset({S.WAITING_CMD}), frozenset({S.READY})),
+    # (from a wait: a breakpoint in a command handler the executive ran in the task)
+    Reason.DEBUG_BREAK: (_ON_CPU | _WAITS, frozenset({S.PAUSED})),
     Reason.USER_PAUSE: (_LIVE - {S.PAUSED}, frozenset({S.PAUSED})),
-    Reason.RESUME: (frozenset({S.PAUSED}), frozenset({S.READY, S.SLEEPING, S.WAITING_MBX})),
+    Reason.RESUME: (frozenset({S.PAUSED}), frozenset({S.READY}) | _WAITS),
+    # a stopped handler returned: the task goes back to what it was doing before the call
+    Reason.HANDLER_RETURNED: (_ON_CPU | {S.PAUSED}, _LIVE - {S.RUNNING}),
     Reason.RETURNED: (_ON_CPU | {S.PAUSED}, frozenset({S.RETURNED})),   # paused: a debugger step
     Reason.FAULTED: (_ON_CPU | {S.PAUSED}, frozenset({S.FAULTED})),
     Reason.KILLED: (_LIVE | {S.RETURNED, S.FAULTED}, frozenset({S.KILLED})),

@@ -43,6 +43,15 @@ class SleepWait:
 
 
 @dataclass
+class CommandWait:
+    """A synchronous command call whose handler the debugger stopped: R0/R1 get the
+    status and result when the handler returns."""
+
+    ticket: int
+    oid: int
+
+
+@dataclass
 class Accounting:
     turns: int = 0
     waits: int = 0
@@ -62,8 +71,9 @@ class Task:
     state: TaskState | None = None
     priority: int = DEFAULT_PRIORITY
     quantum: int = 1
-    wait: MailboxWait | SendWait | SleepWait | None = None
+    wait: MailboxWait | SendWait | SleepWait | CommandWait | None = None
     resume_state: TaskState | None = None      # where `resume` returns a paused task
+    handler: Any = None                         # upcall.HandlerCall: running a stopped handler
     step_limit: int | None = None               # ctx.steps at which a counted debug step ends
     exit_status: int | None = None
     fault: Fault | None = None
@@ -107,4 +117,8 @@ class Task:
                            "deadline": self.wait.deadline}
         elif isinstance(self.wait, SleepWait):
             row["wait"] = {"kind": "sleep", "deadline": self.wait.deadline, "ms": self.wait.ms}
+        elif isinstance(self.wait, CommandWait):
+            row["wait"] = {"kind": "command", "oid": self.wait.oid, "ticket": self.wait.ticket}
+        if self.handler is not None:
+            row["handler"] = self.handler.summary()
         return row

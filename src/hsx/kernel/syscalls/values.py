@@ -12,9 +12,12 @@ from hsx.kernel.registry import (CMD_REGISTER_HANDLER, GROUP_ALL, LIST_ENTRY, LI
                                  Auth, CmdFn, CmdStatus, DescriptorError, ValFn, ValStatus,
                                  decode_command_descriptors, decode_value_descriptors)
 from hsx.kernel.registry.model import CommandDescriptor, ValueDescriptor
+from hsx.kernel.task import CommandWait
 from hsx.vm import SvcStop
 
 from .memory import read_cstring
+
+COMMAND_WAIT = "command_wait"    # SvcStop reason: a CALL waits for a handler a debugger stopped
 
 if TYPE_CHECKING:
     from hsx.kernel.services import KernelServices
@@ -124,6 +127,9 @@ class CommandModule:
         elif function == CmdFn.CALL:
             token = read_cstring(task.ctx, regs[2]) if regs[2] else None
             status, result = kernel.call_command(pid, regs[1] & 0xFFFF, token, Auth.PUBLIC)
+            if status is None:               # a debugger stopped the handler: wait for it
+                task.wait = CommandWait(result, regs[1] & 0xFFFF)
+                return SvcStop(COMMAND_WAIT)
             regs[0], regs[1] = int(status), result & 0xFFFFFFFF
         elif function == CmdFn.CALL_ASYNC:
             self._call_async(task)
@@ -150,6 +156,7 @@ class CommandModule:
             return
         status = kernel.call_command(pid, regs[1] & 0xFFFF, token, Auth.PUBLIC,
                                      reply_handle=opened.handle)[0]
+        status = CmdStatus.OK if status is None else status    # (stopped: replies later)
         if status is not CmdStatus.OK:
             kernel.mailboxes.close(pid, opened.handle)
         regs[0], regs[1] = int(status), opened.handle if status is CmdStatus.OK else 0

@@ -127,7 +127,8 @@ def cmd_list(call: Call) -> dict[str, Any]:
 
 @group.command("cmd.call", "cmd_call", writes=True, args={**ENTRY, **PIN, "async": Bool()})
 def cmd_call(call: Call) -> dict[str, Any]:
-    """Run the command's handler in its owner task now; the reply has its result."""
+    """Run the command's handler in its owner task now; the reply has its result (or,
+    when a debugger stops the handler, says the call is pending)."""
     kernel = call.kernel
     if call.bool("async"):
         raise RequestError("unsupported", "host calls are synchronous: the reply carries "
@@ -137,6 +138,8 @@ def cmd_call(call: Call) -> dict[str, Any]:
     if info is not None:
         _owner_control(call, info.owner_pid)
     status, result = kernel.call_command(HOST, oid, _pin(call), call.auth)
+    if status is None:           # a debugger stopped the handler: cmd_completed comes later
+        return {"command": {"oid": oid, "pending": True, "ticket": result}}
     if status is not CmdStatus.OK:
         raise _refused("cmd", status, oid)
     return {"command": {"oid": oid, "status": 0, "result": result}}

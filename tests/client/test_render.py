@@ -56,6 +56,15 @@ def test_stack_shows_source_lines_found_beside_the_program(tmp_path):
     assert out.splitlines() == ["#0  0x0008 in main+0x8 p.c:2", "         2  return f(2);"]
 
 
+def test_recent_output_is_shown_by_line_whatever_the_writes():
+    recent = {"recent": [{"pid": 2, "dropped_chars": 5, "output": [
+        {"stream": "stdout", "text": "hello\nwor"}, {"stream": "stderr", "text": "ld\n"}]}]}
+    assert text("stdio", recent).splitlines() == [
+        "2| ... (5 earlier characters not kept)", "2| hello", "2| world"]
+    following = {**recent, "events": {"filters": [{"pids": [2]}]}}
+    assert text("stdio", following).endswith("showing stdout and stderr of pid 2 as it comes")
+
+
 def test_an_unexpected_reply_falls_back_to_key_value_lines():
     assert plain(render("tasks", {"status": "ok", "surprise": [1]})) == "surprise: [1]"
 

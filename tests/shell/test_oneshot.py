@@ -68,7 +68,7 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
-        ("grant 2 1", "granted"),
+        ("grant 2 1", "granted"), ("output 1", "recent"),
         ("values", "values"), ("val get rpm", "value"), ("val set rpm 5", "value"),
         ("commands", "commands"), ("call boost", "command"), ("sessions", "sessions"),
         ("session open tester", "session"), ("events", "shown"), ("use 1", "pid"),
@@ -140,6 +140,9 @@ def test_stdio_follows_a_tasks_output_until_interrupted(server, programs):
         assert code == 0
         event = json.loads(proc.stdout.readline())
         assert event["type"] == "stdout" and event["data"]["text"] == "Hello from HSX\n"
+        code, docs, _ = one_shot(server, "output hello")          # kept by the executive
+        assert docs[0]["recent"][0]["output"] == [{"stream": "stdout",
+                                                   "text": "Hello from HSX\n"}]
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0

@@ -28,6 +28,7 @@ def test_an_operator_session(execd, delayed, tmp_path):
     term.run("peek 1 msg 16", r"\|tick\.{12}\|")            # hex + ASCII
     term.run("load examples/mvasm/hello.mvasm", "loaded hello as pid 2",
              r"2\| Hello from HSX")                        # a task's stdout
+    term.run("stdio hello", r"2\| Hello from HSX", "showing stdout and stderr of pid 2")
     term.send("poke 1 counter 01\r")                      # a write is confirmed first
     term.expect(r"really poke 1 counter 01\? \[y/N\]")
     term.send("n\r")

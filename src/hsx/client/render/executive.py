@@ -134,14 +134,38 @@ def written(data: dict[str, Any], ctx: Context) -> list[Line]:
 
 
 def stdio(data: dict[str, Any], ctx: Context) -> list[Line]:
+    """What tasks wrote lately (`recent`), and -- after a subscribe -- who is followed."""
     out = []
-    for chunk in data.get("recent", []) or []:
-        out += [line(s("dim", f"{chunk.get('pid')}| "), text)
-                for text in str(chunk.get("text", "")).splitlines()]
-    filters = data.get("events", {}).get("filters", [])
+    for task in data.get("recent") or []:
+        pid = task["pid"]
+        if task.get("dropped_chars"):
+            out.append(line(s("dim", f"{pid}| ... ({task['dropped_chars']} earlier "
+                                     "characters not kept)")))
+        out += _output_lines(pid, [("err" if chunk["stream"] == "stderr" else "", chunk["text"])
+                                   for chunk in task.get("output", [])])
+    if "events" not in data:
+        return out or [line(s("dim", "(no output)"))]
+    filters = data["events"].get("filters", [])
     pids = sorted({p for f in filters for p in (f.get("pids") or [])})
     who = f"pid {', '.join(map(str, pids))}" if pids else "every task"
     return out + [line(s("dim", f"showing stdout and stderr of {who} as it comes"))]
+
+
+def _output_lines(pid: int, chunks: list[tuple[str, str]]) -> list[Line]:
+    """`PID| text` lines from (style, text) chunks that may split or join lines."""
+    out: list[Line] = []
+    current: Line = [s("dim", f"{pid}| ")]
+    for style, text in chunks:
+        parts = text.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                out.append(current)
+                current = [s("dim", f"{pid}| ")]
+            if part:
+                current.append(s(style, part))
+    if len(current) > 1:
+        out.append(current)
+    return out
 
 
 def values(data: dict[str, Any], ctx: Context) -> list[Line]:

@@ -82,14 +82,19 @@ def main() -> None:
             pass
         listing = c.frame_variables(pid, 0)
         count = len(listing["arguments"]) + len(listing["locals"])
-        shape_ref = next(v["ref"] for v in listing["locals"] if v["name"] == "sp")
+        if args.opt == 0:
+            shape_ref = next(v["ref"] for v in listing["locals"] if v["name"] == "sp")
+            expression, expanded = "sp->pts[1].x + *ip", "a pointer to a struct"
+        else:                   # optimised: the locals live in registers or are gone
+            shape_ref = next(v["ref"] for v in listing["globals"] if v["name"] == "shape")
+            expression, expanded = "shape.pts[1].x + shape.sides", "a struct"
         rows = {
             f"frame.variables, all scopes ({count} args+locals)":
                 lambda: c.frame_variables(pid, 0),
             "frame.variables, locals only": lambda: c.frame_variables(pid, 0, "locals"),
             "frame.variables of the caller (frame 1)": lambda: c.frame_variables(pid, 1),
-            "evaluate sp->pts[1].x + *ip": lambda: c.evaluate(pid, "sp->pts[1].x + *ip"),
-            "variables.expand (a pointer to a struct)": lambda: c.expand(shape_ref),
+            f"evaluate {expression}": lambda: c.evaluate(pid, expression),
+            f"variables.expand ({expanded})": lambda: c.expand(shape_ref),
         }
         print(f"{'request':<48} {'median ms':>10} {'p99 ms':>8} {'n':>7}")
         for name, call in rows.items():

@@ -60,11 +60,21 @@ def locate(ctx: Context, code: CodeMap, pc: int, sp: int, fp: int, *, outer: boo
 def _sp_delta(code: CodeMap, start: int, pc: int) -> int | None:
     """How far SP has moved from the function's start to `pc`, reading the code in a
     straight line (enough for functions without a frame, which only push and pop)."""
+    moves = stack_moves(code, start, pc)
+    return moves[-1][1] if moves is not None else None
+
+
+def stack_moves(code: CodeMap, start: int, pc: int) -> list[tuple[Any, int]] | None:
+    """The instructions from `start` to `pc` read in a straight line, each with how far
+    SP has moved from `start` before it, and a last (None, delta) at `pc`; None when
+    SP moves in a way such a reading cannot follow."""
+    moves: list[tuple[Any, int]] = []
     delta, addr = 0, start
     while addr < pc:
         ins = code.instruction(addr)
         if ins is None:
             return None
+        moves.append((ins, delta))
         name = ins.op.mnemonic
         if name == "PUSH":
             delta -= 4
@@ -75,7 +85,7 @@ def _sp_delta(code: CodeMap, start: int, pc: int) -> int | None:
         elif name == "POP":
             delta += 4
         addr += ins.size
-    return delta if addr == pc else None
+    return moves + [(None, delta)] if addr == pc else None
 
 
 def frame0(ctx: Context, code: CodeMap) -> FrameBase:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .code import SP, CodeMap, writes_sp
+from . import stack
+from .code import CodeMap
 
 CALLEE_SAVED = range(6, 14)
 
@@ -47,25 +48,16 @@ def saved_registers(code: CodeMap, frame: FrameRegs) -> dict[int, int] | None:
             saved[ins.rs1] = frame.fp - 4 * (len(saved) + 1)
             addr += 4
         return saved
-    pushes, delta, addr = {}, 0, function.start
-    while addr < frame.pc:                   # a frameless function: a straight line
-        ins = code.instruction(addr)
-        if ins is None:
-            return None
-        name = ins.op.mnemonic
-        if name == "PUSH":
-            delta -= 4
-            if ins.rs1 in CALLEE_SAVED:
-                pushes.setdefault(ins.rs1, delta)
-        elif name == "POP":
+    moves = stack.stack_moves(code, function.start, frame.pc)   # frameless: a straight line
+    if moves is None:
+        return None
+    pushes: dict[int, int] = {}
+    for ins, delta in moves[:-1]:
+        if ins.op.mnemonic == "PUSH" and ins.rs1 in CALLEE_SAVED:
+            pushes.setdefault(ins.rs1, delta - 4)
+        elif ins.op.mnemonic == "POP":
             pushes.pop(ins.rd, None)
-            delta += 4
-        elif name == "ADDI" and ins.rd == SP and ins.rs1 == SP:
-            delta += ins.imm
-        elif writes_sp(ins):
-            return None
-        addr += ins.size
-    entry_sp = frame.sp - delta
+    entry_sp = frame.sp - moves[-1][1]
     return {reg: entry_sp + offset for reg, offset in pushes.items()}
 
 

@@ -55,30 +55,34 @@ class ShellCompleter(Completer):
 
 
 def toolbar(shell: Shell, where: str):
-    """The usage of the command being typed, the argument at the cursor underlined."""
-    def render():
-        text = get_app().current_buffer.document.text_before_cursor
-        try:
-            words = split_words(text)
-        except UsageError:
-            words = []
-        command, used = TABLE.find([w.text for w in words]) if words else (None, 0)
-        if command is None:
-            task = f" · current task {shell.ctx.task(shell.pid)}" if shell.pid is not None else ""
-            return [("class:toolbar.dim", f" {where}{task} · Tab completes · Ctrl-R searches "
-                                          "history · help lists commands · quit leaves")]
-        done = words if not text or text[-1].isspace() else words[:-1]
-        given = [w for w in done[used:] if not w.text.startswith("-") and "=" not in w.text]
-        slots = [a for a in command.args if not a.flag]
-        index = len(given) if len(done) >= used else -1
-        if index >= 0 and shell.pid is not None and slots and slots[0].kind is PID:
-            index += 1
-        current = slots[index] if 0 <= index < len(slots) else None
-        out = [("class:toolbar.usage", f" {command.name}")]
-        for arg in command.args:
-            out += [("", " "), ("class:toolbar.current" if arg is current else "", arg.usage())]
-        return out + [("class:toolbar.dim", f"   {command.summary}")]
-    return render
+    """The bottom toolbar, drawn from the line being typed."""
+    return lambda: toolbar_fragments(get_app().current_buffer.document.text_before_cursor,
+                                     shell.pid, shell.ctx.task(shell.pid), where)
+
+
+def toolbar_fragments(text: str, pid: int | None, task: str, where: str) -> list:
+    """The usage of the command being typed, the argument at the cursor underlined; with
+    no command yet, where the console is connected and the keys that help."""
+    try:
+        words = split_words(text)
+    except UsageError:
+        words = []
+    command, used = TABLE.find([w.text for w in words]) if words else (None, 0)
+    if command is None:
+        current = f" · current task {task}" if pid is not None else ""
+        return [("class:toolbar.dim", f" {where}{current} · Tab completes · Ctrl-R searches "
+                                      "history · help lists commands · quit leaves")]
+    done = words if not text or text[-1].isspace() else words[:-1]
+    given = [w for w in done[used:] if not w.text.startswith("-") and "=" not in w.text]
+    slots = [a for a in command.args if not a.flag]
+    index = len(given) if len(done) >= used else -1
+    if index >= 0 and pid is not None and slots and slots[0].kind is PID:
+        index += 1
+    current_arg = slots[index] if 0 <= index < len(slots) else None
+    out = [("class:toolbar.usage", f" {command.name}")]
+    for arg in command.args:
+        out += [("", " "), ("class:toolbar.current" if arg is current_arg else "", arg.usage())]
+    return out + [("class:toolbar.dim", f"   {command.summary}")]
 
 
 async def run_repl(shell: Shell, cache: CompletionCache, where: str, color: bool) -> int:

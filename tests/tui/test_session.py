@@ -13,7 +13,7 @@ from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
 from hsx.tui.widgets.source import SourceView
 from hsx.tui.widgets.stack import StackView
-from hsx.tui.widgets.variables import WatchesView
+from hsx.tui.widgets.variables import VariablesView, WatchesView
 
 
 def test_break_step_frames_and_run_to_exit(execd, walk, tmp_path):
@@ -56,6 +56,16 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         await pilot.press("n")                                   # counter = counter + 1
         await until(pilot, lambda: values(app.watch_scope) == {"counter": "1"})
         await until(pilot, lambda: watches.changed_keys() == {"watch/counter"})
+
+        locals_view = app.query_one("#locals", VariablesView)    # the Globals branch
+        await until(pilot, lambda: [str(n.label) for n in locals_view.root.children][-1:]
+                    == ["Globals (2)"], what="the Globals branch")
+        branch = locals_view.root.children[-1]
+        branch.expand()
+        await until(pilot, lambda: {str(n.label).split(" = ")[0] for n in branch.children}
+                    == {"counter", "last"}, what="the globals listed")
+        assert values(app.locals_scope, "globals")["counter"] == "1"
+        assert "globals/counter" in locals_view.changed_keys()
 
         await pilot.press("c")                                   # i = 2: the breakpoint again
         await until(pilot, lambda: stopped_at(app, 21)() and app.registers.steps > before.steps)
@@ -136,5 +146,5 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
         assert app.task.exit_status == 3
 
 
-def values(scope) -> dict[str, str]:
-    return {v.name: v.value for v in scope.items}
+def values(scope, part: str = "items") -> dict[str, str]:
+    return {v.name: v.value for v in getattr(scope, part)}

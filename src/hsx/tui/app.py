@@ -340,7 +340,8 @@ class DebuggerApp(DebuggerActions, App):
 
     @work(exclusive=True, group="values")
     async def load_values(self, frame: int) -> None:
-        """The locals of frame `frame` and every watch expression evaluated in it."""
+        """The arguments and locals of frame `frame` (and the globals), and every watch
+        expression evaluated in it."""
         stop = self.registers.steps if self.registers else -1
         try:
             reply = await self.target.variables(frame)
@@ -349,7 +350,9 @@ class DebuggerApp(DebuggerActions, App):
                           for v in reply.get("arguments", []) + reply.get("locals", []))
             note = None if items else ("; ".join(reply.get("warnings") or ())
                                        or "no locals here")
-            self.locals_scope = Scope(stop, items, note)
+            globals_ = tuple(Variable.from_reply(v, scope="globals")
+                             for v in reply.get("globals", []))
+            self.locals_scope = Scope(stop, items, note, globals_)
         except ProtocolError as error:
             self.locals_scope = Scope(stop, (), error.message or error.code)
         watches = []

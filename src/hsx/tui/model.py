@@ -217,3 +217,4 @@ class Scope:
     stop: int = -1
     items: tuple[Variable, ...] = ()
     note: str | None = None
+    globals: tuple[Variable, ...] = ()    # the program's global variables (a branch of their own)

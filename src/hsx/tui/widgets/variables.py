@@ -15,6 +15,7 @@ from ..model import Scope, Variable
 from ..target import ConnectionClosed, ProtocolError, Target
 
 PAGE = 100                        # array elements read at a time
+GLOBALS = "globals"               # the key of the Globals branch (its rows: "globals/NAME")
 
 
 class VariablesView(Tree[Variable]):
@@ -54,7 +55,7 @@ class VariablesView(Tree[Variable]):
     async def _rebuild(self, scope: Scope) -> None:
         """Read the children of expanded rows first, then replace the tree at once."""
         children: dict[str, list[Variable]] = {}
-        pending = [v for v in scope.items if v.key in self.expanded_keys]
+        pending = [v for v in scope.items + scope.globals if v.key in self.expanded_keys]
         while pending:
             variable = pending.pop()
             if variable.ref and variable.key not in children:
@@ -67,6 +68,13 @@ class VariablesView(Tree[Variable]):
             if scope.note and not scope.items:
                 self.root.add_leaf(Text(scope.note, style="dim italic"))
             self._add(self.root, scope.items, children)
+            if scope.globals:
+                group = Variable(GLOBALS, "Globals", f"{len(scope.globals)}",
+                                 children=len(scope.globals))
+                node = self.root.add(Text.assemble(("Globals", "bold"),
+                                                   (f" ({len(scope.globals)})", "dim")),
+                                     data=group, expand=GLOBALS in self.expanded_keys)
+                self._add(node, scope.globals, children)
         finally:
             self._building = False
 
@@ -132,7 +140,7 @@ class VariablesView(Tree[Variable]):
 
     def action_edit(self) -> None:
         node = self.cursor_node
-        if node is not None and node.data is not None and not node.data.error:
+        if node is not None and node.data is not None and node.data.expr and not node.data.error:
             self.post_message(self.Edit(node.data))
 
 

@@ -8,6 +8,7 @@ from tuikit import load, make_app, run, stopped_at, until
 
 from textual.widgets import Input
 
+from hsx.client import Client
 from hsx.tui.layout import LayoutStore
 from hsx.tui.screens import Confirm, Prompt
 from hsx.tui.target import Target
@@ -88,3 +89,34 @@ async def _palette_hides_a_panel(execd, walk, tmp_path):
     assert saved["layouts"]["compact"]["hidden"] == ["registers"]
     name, layouts = LayoutStore(tmp_path / "layout.json").load()
     assert name == "wide" and "registers" in layouts["compact"].hidden
+
+
+def test_switching_tasks_keeps_the_sessions_breakpoints(execd, walk, tmp_path):
+    run(lambda: _switching_tasks(execd, walk, tmp_path))
+
+
+async def _switching_tasks(execd, walk, tmp_path):
+    first, second = load(execd, walk), load(execd, walk)
+    app = make_app(execd, tmp_path, first)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, stopped_at(app))
+        app.break_at_text("walk.c:21")
+        await until(pilot, lambda: user_lines(app) == [21])
+
+        await pilot.press("colon", *f"use {second}", "enter", "escape")
+        await until(pilot, lambda: app.pid == second and stopped_at(app)() and app.task.pid == second,
+                    what="the second task")
+        assert user_lines(app) == []
+        with Client(*execd) as observer:
+            assert [bp["line"] for bp in observer.request("bp.list", pid=first)["breakpoints"]
+                    if bp["kind"] == "breakpoint"] == [21]          # still set in the first
+            sessions = observer.request("session.list")["sessions"]
+            assert [s["pid_lock"] for s in sessions if s["client"] == "hsx dbg"] == [[second]]
+
+        app.switch_task(first)                                    # and back
+        await until(pilot, lambda: app.pid == first and user_lines(app) == [21],
+                    what="the first task with its breakpoint")
+
+
+def user_lines(app) -> list[int]:
+    return [bp.line for bp in app.breakpoints if bp.kind == "breakpoint"]

@@ -86,6 +86,7 @@ class DebuggerApp(DebuggerActions, App):
         self._flush_scheduled = False
         self._dirty_tables: set[str] = set()
         self.watch_exprs: list[str] = []
+        self._stop_reason: str | None = None       # the last debug_break, in words
         self._refresh_wanted = False
         self._refreshing = False
         self._busy = 0
@@ -192,19 +193,29 @@ class DebuggerApp(DebuggerActions, App):
                 await asyncio.sleep(RECONNECT_DELAYS[-1])
 
     def switch_task(self, pid: int) -> None:
-        """Debug another task: a new session locks it (the old one, with the breakpoints
-        it set, is closed)."""
-        self.pid, self.app_name = pid, None
-        self.registers = None
-        self.run_session()
+        """Debug another task in the same session: its lock moves to the new task, and the
+        breakpoints set in the old one stay (they are there again when you come back)."""
+        if self.connection != "connected":
+            self.pid, self.app_name = pid, None           # attached at the next connect
+            return
+        self.run_worker(self._command(self._switch(pid)), group="command")
+
+    async def _switch(self, pid: int) -> None:
+        await self._adopt(await self.target.switch(pid))
+        self.request_refresh()
 
     async def _attach(self) -> None:
         """Attach to the PID given, or after an executive restart to the app's new task."""
         pid = self.pid
         if pid is None or (self.app_name and not await self._same_app(pid)):
             pid = await self.target.find_app(self.app_name or "")
-        task = await self.target.attach(pid)
+        await self._adopt(await self.target.attach(pid))
+
+    async def _adopt(self, task: TaskInfo) -> None:
+        """Make `task` the one the panels show."""
         self.pid, self.app_name = task.pid, task.app_name
+        self.registers = None
+        self._stop_reason = None
         info = await self.target.symbols_info()
         self.sources.set_context(info.get("path"), task.program)
         self.task = task
@@ -303,7 +314,7 @@ class DebuggerApp(DebuggerActions, App):
         """One round trip: the four requests go out together (the executive answers them
         in order); registers and stack count only if the task holds still."""
         task, breakpoints, history, registers, stack = await asyncio.gather(
-            self.target.task_info(stop_reason=getattr(self, "_stop_reason", None)),
+            self.target.task_info(stop_reason=self._stop_reason),
             self.target.breakpoints(), self.target.history(),
             self.target.registers(self.registers), self.target.stack(),
             return_exceptions=True)

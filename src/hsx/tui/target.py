@@ -68,6 +68,19 @@ class Target:
         self.pid, self.app_name = pid, task.app_name
         return task
 
+    async def switch(self, pid: int) -> TaskInfo:
+        """Move the session's lock from the attached task to `pid`; the session -- and the
+        breakpoints it set in the task left -- stays."""
+        task = await self.task_info(pid)
+        await self.request("session.lock", pid=pid)
+        if self.pid is not None and self.pid != pid:
+            try:
+                await self.request("session.unlock", pid=self.pid)
+            except ProtocolError:
+                pass                                  # it is gone: nothing to release
+        self.pid, self.app_name = pid, task.app_name
+        return task
+
     async def find_app(self, name: str) -> int:
         """The PID of the live task called `name` (the newest one)."""
         rows = [row for row in await self.tasks()

@@ -40,13 +40,16 @@ def value_locals(fn: Function, mf: MFunction, start: int, end: int, skip: set[in
     type, file, line and arg."""
     spans = mf.debug.get("spans", {})
     markers = mf.debug.get("markers", {})
+    entry = {id(inst) for inst in mf.blocks[0].insts} if mf.blocks else set()
     records: dict[int, list] = {}
     variables = {}
     for k, (kind, value, var, expr, _) in enumerate(fn.debug_records):
         if kind in VALUE_RECORDS and var.kind == "DILocalVariable" and id(var) not in skip:
             marker = markers.get(k)
-            at = start if isinstance(value, Argument) or marker not in spans \
-                else spans[marker][0]
+            if marker not in spans or (isinstance(value, Argument) and id(marker) in entry):
+                at = start                     # a parameter: from the function's start
+            else:
+                at = spans[marker][0]
             variables[id(var)] = var
             records.setdefault(id(var), []).append((at, k, value, expr))
     out = []

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Union
 from hsx.kernel.task import Task
 
 from .errors import RequestError, bad_argument
-from .schema import ENVELOPE, Field, Schema
+from .schema import ENVELOPE, Bool, Field, Int, Num, Schema, Str
 from .sessions import DEFAULT_AUTH
 
 if TYPE_CHECKING:
@@ -127,56 +127,27 @@ class Call:
 
     def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
             max: int | None = None, aliases: tuple[str, ...] = ()) -> Any:
-        """An integer field (JSON number, or a string like "0x4000")."""
-        value = self._get(name, aliases)
-        if value is None:
-            if default is _MISSING:
-                raise bad_argument(f"{self.args['cmd']} requires '{name}'")
-            return default
-        if isinstance(value, str):
-            try:
-                value = int(value.strip(), 0)
-            except ValueError:
-                raise bad_argument(f"'{name}' must be an integer, not {value!r}") from None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad_argument(f"'{name}' must be an integer, not {value!r}")
-        if min is not None and value < min:
-            raise bad_argument(f"'{name}' must be at least {min}, not {value}")
-        if max is not None and value > max:
-            raise bad_argument(f"'{name}' must be at most {max}, not {value}")
-        return value
+        """An integer field (JSON number, or a string like "0x4000"), within min..max."""
+        return self._checked(name, default, aliases, Int(-(2 ** 64) if min is None else min,
+                                                         2 ** 64 if max is None else max))
 
     def number(self, name: str, default: Any = _MISSING, *, min: float = 0.0) -> Any:
-        value = self._get(name, ())
-        if value is None:
-            if default is _MISSING:
-                raise bad_argument(f"{self.args['cmd']} requires '{name}'")
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < min:
-            raise bad_argument(f"'{name}' must be a number >= {min:g}, not {value!r}")
-        return float(value)
+        return self._checked(name, default, (), Num(min, 1e308))
 
     def str(self, name: str, default: Any = _MISSING, *, aliases: tuple[str, ...] = ()) -> Any:
+        return self._checked(name, default, aliases, Str(1 << 24))
+
+    def bool(self, name: str, default: bool = False) -> bool:
+        return self._checked(name, default, (), Bool())
+
+    def _checked(self, name: str, default: Any, aliases: tuple[str, ...], kind: Field) -> Any:
+        """The field (or the first alias given), checked by `kind`; `default` when absent."""
         value = self._get(name, aliases)
         if value is None:
             if default is _MISSING:
                 raise bad_argument(f"{self.args['cmd']} requires '{name}'")
             return default
-        if not isinstance(value, str):
-            raise bad_argument(f"'{name}' must be a string, not {value!r}")
-        return value
-
-    def bool(self, name: str, default: bool = False) -> bool:
-        value = self.field(name)
-        if value is None:
-            return default
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.lower() in ("true", "false", "on", "off", "1", "0"):
-            return value.lower() in ("true", "on", "1")
-        raise bad_argument(f"'{name}' must be a boolean, not {value!r}")
+        return kind.check(name, value)
 
     def _get(self, name: str, aliases: tuple[str, ...]) -> Any:
         for key in (name, *aliases):

@@ -42,3 +42,15 @@ def test_quantum_weights_the_share_within_a_level(tmp_path):
     kernel.set_quantum(hogs[0].pid, 400)
     kernel.run(70_000)
     assert [h.instructions for h in hogs] == [40_000, 10_000, 10_000, 10_000]
+
+
+def test_a_quantum_longer_than_a_batch_is_kept_across_batches(tmp_path):
+    """The auto clock runs the kernel in short batches: a turn the batch cut short goes on
+    in the next one, so quanta weigh the same whatever the batch size."""
+    kernel, hogs = kernel_with(4, tmp_path)
+    for hog in hogs:
+        kernel.set_quantum(hog.pid, 1_000)
+    kernel.set_quantum(hogs[0].pid, 4_000)
+    for _ in range(70):
+        kernel.run(300)
+    assert [h.instructions for h in hogs] == [12_000, 3_000, 3_000, 3_000]

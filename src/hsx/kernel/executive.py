@@ -232,6 +232,7 @@ class Kernel(CommandCalls):
                                                         "to": pid, "instructions": base + executed})
                 last = pid
             n = budget - executed
+            turn = 0                                # the quantum this turn may still use
             if len(scheduler.front_level()) > 1:
                 if not announce and task.quantum == 1:
                     ran = self._round_robin(n, deadline)
@@ -242,8 +243,9 @@ class Kernel(CommandCalls):
                             self._fire_timers()
                             deadline = timers.next_deadline()
                         continue
-                if task.quantum < n:
-                    n = task.quantum
+                turn = task.turn_left or task.quantum
+                if turn < n:
+                    n = turn
             elif deadline is not None:
                 n = min(n, self._instructions_until(deadline))
             limit = task.step_limit
@@ -256,8 +258,11 @@ class Kernel(CommandCalls):
             if advance is not None:
                 advance(stop.executed)
             if stop.reason is budget_stop and (limit is None or task.ctx.steps < limit):
-                scheduler.rotate(pid)
+                task.turn_left = turn - stop.executed if stop.executed < turn else 0
+                if not task.turn_left:              # else: the budget ended, not its turn
+                    scheduler.rotate(pid)
             else:
+                task.turn_left = 0
                 self.current = None
                 self._after_stop(task, stop)
                 deadline = timers.next_deadline()

@@ -75,6 +75,7 @@ class Task:
     resume_state: TaskState | None = None      # where `resume` returns a paused task
     handler: Any = None                         # upcall.HandlerCall: running a stopped handler
     step_limit: int | None = None               # ctx.steps at which a counted debug step ends
+    turn_left: int = 0                          # of a quantum a run's budget cut short
     exit_status: int | None = None
     fault: Fault | None = None
     source: str | None = None                   # path the image came from, if any

@@ -231,3 +231,16 @@ def test_optimised_debug_builds_run_like_plain_ones(name):
     debug, _ = build_c([source], Options(opt=2, debug=True))
     assert run_image(debug.image) == run_image(plain.image)
     assert any(e.file.endswith(f"{name}.c") for e in debug.symbols.lines)
+
+
+def test_an_optimised_function_pointer_is_the_linked_address(tmp_path):
+    from hsx.toolchain.cc.driver import Options, build_c
+    path = tmp_path / "fp.c"
+    path.write_text("typedef int (*op_t)(int);\n"
+                    "__attribute__((noinline)) int twice(int v) { return 2 * v; }\n"
+                    "volatile int sink;\n"
+                    "int main(void) { op_t f = twice; sink = f(3); return 0; }\n")
+    result, _ = build_c([str(path)], Options(opt=2, debug=True), "fp")
+    table = result.symbols
+    (f,) = [v for v in table.locals if v.name == "f" and v.location["kind"] != "none"]
+    assert f.location == {"kind": "value", "value": table.address_of("twice")}

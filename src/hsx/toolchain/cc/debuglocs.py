@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .irtext import CFloat, CInt, CNull
+from .irtext import CFloat, CGlobal, CInt, CNull
 from .mir import MFunction
 from .ir import Argument, Const, Function
+from .naming import symbol_name
 
 VALUE_RECORDS = ("dbg_value", "dbg_assign")
 
@@ -110,8 +111,9 @@ def _computation(expr: tuple) -> list | None:
     return ops
 
 
-def _constant(value) -> int | None:
-    """The bits of an integer, float or null constant (None for anything else)."""
+def _constant(value) -> int | str | None:
+    """The bits of an integer, float or null constant, or the label a global's address
+    is (resolved when linked); None for anything else."""
     if not isinstance(value, Const):
         return None
     c = value.c
@@ -119,6 +121,8 @@ def _constant(value) -> int | None:
         return c.value
     if isinstance(c, CFloat):
         return c.bits
+    if isinstance(c, CGlobal):
+        return symbol_name(c.name)
     return 0 if isinstance(c, CNull) else None
 
 
@@ -189,7 +193,7 @@ def _location(location: tuple) -> dict:
     elif kind == "registers":
         out = {"kind": "register", "regs": list(where)}
     elif kind == "value":
-        out = {"kind": "value", "value": where}
+        out = {"kind": "value", "symbol" if isinstance(where, str) else "value": where}
     else:
         out = {"kind": "frame", "offset": where}
     if ops:

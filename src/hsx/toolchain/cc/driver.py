@@ -466,11 +466,16 @@ def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) ->
                     g["symbol"] if g["symbol"] != g["name"] else None, g["static"]))
         for v in facts.get("locals", ()):
             fn = _linked(table.functions, v["function"], False, v["file"])
-            if fn is not None:
+            location = dict(v["location"])
+            if "symbol" in location:        # a global's address: the linked label's
+                label = _linked(table.functions + table.variables, location.pop("symbol"),
+                                False, v["file"])
+                location = {"kind": "value", "value": label.address} if label else None
+            if fn is not None and location is not None:
                 low, high = v.get("range") or (0, fn.size)
                 if low < high:
                     locals_.append(LocalVariable(
-                        v["function"], v["name"], ref(v["type"]), dict(v["location"]),
+                        v["function"], v["name"], ref(v["type"]), location,
                         fn.address + low, fn.address + high, v["file"], v["line"],
                         v.get("arg")))
     return replace(table, types=types, globals=globals_, locals=locals_)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,12 @@ def compile_and_run(tmp_path: Path, source: str, opt: int = 2, name: str = "t") 
     result, _ = build_c([str(path)], Options(opt=opt))
     out, status = run_image(result.image)
     return out.decode("utf-8", errors="replace"), status
+
+
+def hsx(*args, cwd) -> subprocess.CompletedProcess:
+    """Run the `hsx` command line in `cwd`; its status and text output."""
+    return subprocess.run([sys.executable, "-m", "hsx", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
 
 
 def native_run(source: Path, workdir: Path, cwd: Path | None = None) -> tuple[bytes, int]:

@@ -1,7 +1,13 @@
-"""`hsx cc SRC.c … -o OUT.hxe [-O0|-O1|-O2] [-g] [-I DIR] [-D NAME[=V]] [-S] [-c]`.
+"""`hsx cc SRC.c … -o OUT.hxe [-O0|-O1|-O2|-Os|-Oz] [-g] [-I DIR] [-D NAME[=V]] [-S] [-c]`.
 
-Problems are printed one per line on stderr (clang's diagnostics as clang wrote them,
-the back end's as `file:line: message`) and the command exits with status 1.
+Sources are C (`.c`) files, and MVASM (`.mvasm`) files linked in with them; anything
+else is refused before anything is built.  Problems go to stderr and the command exits
+with status 1: clang's diagnostics as clang wrote them (`file:line:col`, the source line
+and caret, every one of them), the back end's as `file:line: message`.  clang's warnings
+are shown too, and the build goes on.
+
+`compiler_options` and `cc_options` are shared with `hsx run`, which builds a `.c` with
+the same options.
 """
 from __future__ import annotations
 
@@ -13,6 +19,46 @@ from hsx.image.hxe import normalize_app_name, write_hxe
 from hsx.image.hxo import write_hxo
 from hsx.image.sym import write_sym
 from hsx.toolchain.diagnostics import ToolchainError
+
+from .errors import input_file
+
+OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
+SOURCES = (".c", ".mvasm")
+
+
+def compiler_options(default_opt: str):
+    """The options `hsx cc` and `hsx run` give the C compiler: -O, -g, -I, -D."""
+    def decorate(command):
+        for option in reversed((
+            click.option("-O", "opt", type=click.Choice(OPT_LEVELS), default=default_opt,
+                         show_default=True, metavar="LEVEL",
+                         help="Optimisation: -O0, -O1, -O2 (-O3 is taken as -O2), "
+                              "-Os or -Oz (small code)."),
+            click.option("-g", "debug", is_flag=True,
+                         help="Debug info: C lines, functions, types, globals and locals "
+                              "in the .sym."),
+            click.option("-I", "include_dirs", multiple=True, metavar="DIR",
+                         help="Add an include directory (repeatable)."),
+            click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+                         help="Define a macro (repeatable)."),
+        )):
+            command = option(command)
+        return command
+    return decorate
+
+
+def cc_options(opt: str, debug: bool, include_dirs, defines, **more):
+    """The compiler's `Options` for the command-line values."""
+    from hsx.toolchain.cc.driver import Options
+    level: int | str = min(int(opt), 2) if opt.isdigit() else opt
+    return Options(opt=level, debug=debug, include_dirs=tuple(include_dirs),
+                   defines=tuple(defines), **more)
+
+
+def print_warnings(units) -> None:
+    for unit in units:
+        for warning in unit.warnings:
+            click.echo(warning, err=True)
 
 
 def _fail(lines: list[str]) -> None:
@@ -32,16 +78,10 @@ def _write(path: Path, data: bytes | str) -> None:
 
 
 @click.command("cc")
-@click.argument("sources", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Output file (default: first source with .hxe, .mvasm or .hxo).")
-@click.option("-O", "opt", type=click.IntRange(0, 3), default=0, show_default=True,
-              help="Optimisation level given to clang (-O0 .. -O2; -O3 is taken as -O2).")
-@click.option("-g", "debug", is_flag=True, help="Debug info: C line table, locals, "
-              "globals in the .sym, and sources.json.")
-@click.option("-I", "include_dirs", multiple=True, help="Add an include directory.")
-@click.option("-D", "defines", multiple=True, help="Define a macro (NAME or NAME=VALUE).")
+@compiler_options(default_opt="0")
 @click.option("-S", "emit_asm", is_flag=True, help="Stop after code generation: write MVASM.")
 @click.option("-c", "emit_object", is_flag=True, help="Stop after assembly: write .hxo.")
 @click.option("--clang", "clang", metavar="PATH", envvar="HSX_CLANG",
@@ -49,20 +89,30 @@ def _write(path: Path, data: bytes | str) -> None:
 @click.option("--soft-float", is_flag=True,
               help="float, double and 64-bit division through the C library instead of the "
                    "VM's instructions (for a VM without them; same results).")
-def cc_command(sources: tuple[Path, ...], output: Path | None, opt: int, debug: bool,
+def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
                emit_object: bool, clang: str | None, soft_float: bool) -> None:
-    """Compile C files to an HSX image (linked with crt0 and the C library)."""
-    from hsx.toolchain.cc.driver import Options, build_c, compile_c_file, sources_json
+    """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
+    program and the parts of the C library it uses."""
+    from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file, sources_json
 
-    options = Options(opt=min(opt, 2), debug=debug, include_dirs=include_dirs,
-                      defines=defines, clang=clang, soft_float=soft_float)
+    for source in sources:
+        input_file(source, SOURCES, "a C or MVASM source",
+                   "hsx cc compiles .c files and links .mvasm files with them")
+    options = cc_options(opt, debug, include_dirs, defines, clang=clang,
+                         soft_float=soft_float)
     if (emit_asm or emit_object) and output is not None and len(sources) > 1:
         _fail(["hsx: -o with -S or -c needs exactly one source file"])
+    if emit_asm and any(s.suffix.lower() == ".mvasm" for s in sources):
+        _fail(["hsx: -S writes the MVASM of C files; an .mvasm file already is MVASM"])
     try:
         if emit_asm or emit_object:
             for source in sources:
-                unit = compile_c_file(str(source), options)
+                if source.suffix.lower() == ".mvasm":
+                    unit = assemble_unit(str(source))
+                else:
+                    unit = compile_c_file(str(source), options)
+                    print_warnings([unit])
                 suffix = ".mvasm" if emit_asm else ".hxo"
                 out = output or source.with_suffix(suffix)
                 _write(out, unit.mvasm if emit_asm else write_hxo(unit.module))
@@ -73,6 +123,7 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: int, debug: 
     except ToolchainError as exc:
         _fail([str(d) for d in exc.diagnostics])
         return
+    print_warnings(units)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     _write(out, write_hxe(result.image))

@@ -1,4 +1,4 @@
-"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D]` (DESIGN.md §7).
+"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [-O… -g -I… -D…]` (DESIGN.md §7).
 
 Every FILE becomes a task under one in-process executive, so a single program gets the
 same services (mailboxes, files, values, sleep) as under `hsx execd`.  Task output goes
@@ -33,6 +33,7 @@ from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
 from . import faults
+from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
 from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
 
@@ -46,13 +47,15 @@ def default_root() -> Path:
     return platformdirs.user_data_path("hsx") / "sandbox"
 
 
-def _build(path: str) -> tuple[HxeImage, SymbolTable | None]:
-    """An image (and its symbols, when known) from .hxe, or built from .mvasm or .c."""
+def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:
+    """An image (and its symbols, when known) from .hxe, or built from .mvasm or .c
+    (with the compiler options `cflags`: see `cc_options`)."""
     from hsx.image.errors import ImageError
     from hsx.image.hxe import normalize_app_name, read_hxe_file
     from hsx.image.sym import SymbolFileError, load_sym
     from hsx.toolchain.diagnostics import ToolchainError
-    source = input_file(path, hint="hsx run takes .hxe images and .mvasm or .c sources")
+    source = input_file(path, (".hxe", ".mvasm", ".c"), "an HXE image, MVASM or C",
+                        "hsx run takes .hxe images and .mvasm or .c sources")
     suffix = source.suffix.lower()
     try:
         if suffix == ".mvasm":
@@ -60,8 +63,10 @@ def _build(path: str) -> tuple[HxeImage, SymbolTable | None]:
             return link_objects([assemble_file(source)],
                                 app_name=normalize_app_name(source.stem))
         if suffix == ".c":
-            from hsx.toolchain.cc.driver import Options, build_c
-            result, _ = build_c([path], Options(opt=2), normalize_app_name(source.stem))
+            from hsx.toolchain.cc.driver import build_c
+            result, units = build_c([path], cc_options(*cflags),
+                                    normalize_app_name(source.stem))
+            print_warnings(units)
             return result.image, result.symbols
         image = read_hxe_file(source)
     except ToolchainError as exc:
@@ -146,15 +151,19 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@compiler_options(default_opt="2")
 @engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                engine: str | None) -> None:
+                opt: str, debug: bool, include_dirs: tuple[str, ...],
+                defines: tuple[str, ...], engine: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
+    A .c is compiled as `hsx cc` would with the same -O, -g, -I and -D (default -O2).
     """
-    images = [(path, *_build(path)) for path in files]
+    cflags = (opt, debug, include_dirs, defines)
+    images = [(path, *_build(path, cflags)) for path in files]
     sandbox = Path(root) if root is not None else default_root()
     try:
         kernel = Kernel(profile=get_profile(profile), fs_root=sandbox, state_dir=state_dir,

@@ -80,6 +80,7 @@ class Task:
     fault: Fault | None = None
     source: str | None = None                   # path the image came from, if any
     symbols_path: Path | None = None
+    build_flags: tuple[str, ...] = ()           # `hsx cc` options it was built with (.c)
     accounting: Accounting = field(default_factory=Accounting)
 
     @property

@@ -6,12 +6,15 @@ so breakpoints by name and source lines work as for an `.hxe` with its `.sym`.
 Compiling C takes long enough to matter, so `needs_thread` tells the caller to build off
 the event loop; reading never touches the kernel, loading does (on the loop).  C is
 compiled by `hsx cc` in a child process: clang and LLVM are large native code, and
-whatever goes wrong in them must never take the executive down."""
+whatever goes wrong in them must never take the executive down.  Its options (`-O`,
+`-g`, `-I`, `-D`) come with the request (`cc_flags`), and a build that fails replies
+with every diagnostic the compiler printed."""
 from __future__ import annotations
 
 import atexit
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,24 +32,49 @@ from hsx.kernel.task import Task
 from .errors import RequestError
 
 
+LOADABLE = (".hxe", ".mvasm", ".c")
+OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
+MAX_DIAGNOSTICS = 64 * 1024          # characters of compiler output in a reply
+_MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=.*)?\Z", re.S)
+
+
 @dataclass(frozen=True)
 class Program:
     image: HxeImage
     symbols: Path | None      # the .sym beside the file, or the one its build wrote
 
 
-def read_program(path: str | os.PathLike) -> Program:
+def cc_flags(options: dict | None) -> tuple[str, ...]:
+    """`hsx cc` arguments for a load's `cc` object {opt, debug, include, define}
+    (already checked by the schema; macros are checked here)."""
+    options = options or {}
+    flags = [f"-O{options.get('opt') or '2'}"]
+    if options.get("debug"):
+        flags.append("-g")
+    flags += [f"-I{d}" for d in options.get("include") or ()]
+    for macro in options.get("define") or ():
+        if not _MACRO.match(macro):
+            raise RequestError("bad_argument", f"'cc.define' must be NAME or NAME=VALUE, "
+                               f"not {macro!r}")
+        flags.append(f"-D{macro}")
+    return tuple(flags)
+
+
+def read_program(path: str | os.PathLike, flags: tuple[str, ...] = ()) -> Program:
     """The checked image at `path` and its symbols, or a RequestError saying what is
-    wrong with it."""
+    wrong with it; a `.c` is compiled with `flags` (see `cc_flags`)."""
     path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in LOADABLE:
+        raise RequestError("unsupported_file", f"{path}: not an HXE image, MVASM or C "
+                           f"source (the name must end in {', '.join(LOADABLE)})")
     if not path.is_file():
         raise RequestError("file_not_found", f"no such file: {path}")
-    suffix = path.suffix.lower()
     try:
         if suffix in (".mvasm", ".c"):
             from hsx.toolchain.diagnostics import ToolchainError
             try:
-                return _compile_c(path) if suffix == ".c" else _assemble(path)
+                return _compile_c(path, flags) if suffix == ".c" else _assemble(path)
             except ToolchainError as error:
                 raise RequestError("build_failed", f"{path}: {error}") from None
         sym = path.with_suffix(".sym")
@@ -65,15 +93,17 @@ def _assemble(path: Path) -> Program:
     return Program(image, sym)
 
 
-def _compile_c(path: Path) -> Program:
+def _compile_c(path: Path, flags: tuple[str, ...]) -> Program:
     with tempfile.TemporaryDirectory(prefix="hsx-cc-") as tmp:
         out = Path(tmp) / f"{path.stem}.hxe"
-        done = subprocess.run([sys.executable, "-m", "hsx", "cc", "-O2", str(path), "-o", str(out)],
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run([sys.executable, "-m", "hsx", "cc", *flags, "-o", str(out),
+                               "--", str(path)], capture_output=True, text=True, timeout=600)
         if done.returncode != 0 or not out.is_file():
-            why = (done.stderr or done.stdout).strip().splitlines() or [
-                f"the compiler ended with status {done.returncode}"]
-            raise RequestError("build_failed", f"{path}: {why[-1]}")
+            said = (done.stderr or done.stdout).strip() or \
+                f"the compiler ended with status {done.returncode}"
+            if len(said) > MAX_DIAGNOSTICS:
+                said = said[:MAX_DIAGNOSTICS] + "\n… (more diagnostics left out)"
+            raise RequestError("build_failed", f"{path}: the build failed:\n{said}")
         sym = None
         if out.with_suffix(".sym").is_file():
             sym = _build_file(path, ".sym")
@@ -99,11 +129,13 @@ def needs_thread(path: str | os.PathLike) -> bool:
 
 
 def load_program(kernel: Kernel, program: Program, path: str | os.PathLike,
-                 name: str | None = None) -> Task:
-    """Load a program read from `path`, remembering the file (and its symbols)."""
+                 name: str | None = None, flags: tuple[str, ...] = ()) -> Task:
+    """Load a program read from `path`, remembering the file, its symbols and the
+    compiler flags it was built with (a restart builds it the same way)."""
     task = kernel.load(program.image, name=name)
     task.source = os.fspath(path)
     task.symbols_path = program.symbols
+    task.build_flags = flags
     return task
 
 

@@ -13,8 +13,9 @@ from hsx.kernel.task import Task
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
-from ..images import Program, load_file, load_program, needs_thread, read_program
-from ..schema import NAME, PID, Bool, Encoded, FilePath, Int
+from ..images import (OPT_LEVELS, Program, cc_flags, load_file, load_program, needs_thread,
+                      read_program)
+from ..schema import NAME, PID, Bool, Encoded, FilePath, Int, ListOf, Obj, Str
 from ..views import image_view, scheduler_trace, task_row
 
 group = Group("tasks", features=("load_stream",))
@@ -41,22 +42,30 @@ def _loaded(call: Call, task: Task) -> dict[str, Any]:
     return {"pid": task.pid, "image": image_view(task), "task": task_row(call.server, task)}
 
 
+CC_OPTIONS = Obj({"opt": Str(1, choices=OPT_LEVELS), "debug": Bool(),
+                  "include": ListOf(FilePath(), 64), "define": ListOf(Str(1024), 256)})
+
+
 @group.command("load", "exec", writes=True, args={
-    "name": NAME, "path": FilePath(), "image": Encoded("base64", MAX_IMAGE), "paused": Bool()})
+    "name": NAME, "path": FilePath(), "image": Encoded("base64", MAX_IMAGE), "paused": Bool(),
+    "cc": CC_OPTIONS})
 def load(call: Call) -> Any:
     name = call.str("name", None)
     if call.has("image"):
         return _loaded(call, call.kernel.load(_b64(call, "image"), name=name))
     path = call.str("path")
     if needs_thread(path):
-        return _build_then_load(call, path, name)
+        return _build_then_load(call, path, name, cc_flags(call.field("cc")))
+    if call.has("cc"):
+        raise bad_argument("'cc' gives compiler options for a .c file")
     return _loaded(call, load_file(call.kernel, path, name=name))
 
 
-async def _build_then_load(call: Call, path: str, name: str | None) -> dict[str, Any]:
+async def _build_then_load(call: Call, path: str, name: str | None,
+                           flags: tuple[str, ...]) -> dict[str, Any]:
     """Compile off the loop (other clients and the clock keep going), load on it."""
-    program = await asyncio.to_thread(read_program, path)
-    return _loaded(call, load_program(call.kernel, program, path, name=name))
+    program = await asyncio.to_thread(read_program, path, flags)
+    return _loaded(call, load_program(call.kernel, program, path, name=name, flags=flags))
 
 
 @group.command("load.begin", writes=True, args={"name": NAME})
@@ -175,7 +184,7 @@ def restart(call: Call) -> Any:
 
 
 async def _restart_after_build(call: Call, old: Task) -> dict[str, Any]:
-    program = await asyncio.to_thread(read_program, old.source)
+    program = await asyncio.to_thread(read_program, old.source, old.build_flags)
     call.control(old.pid)                  # the lock may have changed while compiling
     return _restart(call, old, program)
 
@@ -186,7 +195,8 @@ def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
     if not old.ended:
         kernel.kill(old.pid)
     if program is not None:
-        task = load_program(kernel, program, old.source, name=old.base_name)
+        task = load_program(kernel, program, old.source, name=old.base_name,
+                            flags=old.build_flags)
     else:
         task = kernel.load(old.image, name=old.base_name)
     session = call.session

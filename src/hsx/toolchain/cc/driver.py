@@ -26,7 +26,7 @@ from hsx.image.hxe import normalize_app_name
 from hsx.image.hxo import LineEntry, ObjectModule, load_hxo, write_hxo
 from hsx.image.model import HxeImage
 from hsx.image.sym import GlobalVariable, LocalVariable, SymbolTable
-from hsx.toolchain.build import assemble_source, assemble_statements
+from hsx.toolchain.build import assemble_file, assemble_source, assemble_statements
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 from hsx.toolchain.linker import LinkOptions, LinkResult, link
 
@@ -34,7 +34,7 @@ from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
 from .emit import Listing, ModuleEmitter
 from .frame import layout_frame
-from .frontend import clang_command
+from .frontend import clang_command, diagnostics as clang_diagnostics
 from .irtext import IRSyntaxError
 from .isel import select_function
 from .naming import symbol_name
@@ -61,11 +61,12 @@ class Options:
 @dataclass
 class CompiledUnit:
     source: str
-    listing: Listing
+    listing: Listing | None             # None for an MVASM source linked in
     module: ObjectModule
     debug: dict = field(default_factory=dict)
     weak: frozenset[str] = frozenset()   # weak references (resolve to 0 if undefined)
     pieces: list[ObjectModule] = field(default_factory=list)   # library build: per symbol
+    warnings: list[str] = field(default_factory=list)          # clang's, each whole
 
     @property
     def mvasm(self) -> str:
@@ -88,12 +89,17 @@ def _fail(message: str, where: str = "") -> ToolchainError:
 # ---------------------------------------------------------------------------------------
 # one translation unit
 
-def clang_ir(path: str, options: Options) -> str:
-    """LLVM IR text for a C file; clang's diagnostics become the error's lines."""
+def clang_ir(path: str, options: Options, warnings: list[str] | None = None,
+             line_tables: bool = False) -> str:
+    """LLVM IR text for a C file.  clang's errors become the ToolchainError's
+    diagnostics, each whole (location, source line, caret, notes); its warnings are
+    appended to `warnings`.  `line_tables` asks for source lines even without -g."""
     cmd = [*clang_command(options.clang), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
            "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-"]
     if options.debug:
         cmd.append("-g")
+    elif line_tables:
+        cmd.append("-gline-tables-only")
     for d in options.include_dirs:
         cmd += ["-I", d]
     for d in options.defines:
@@ -103,11 +109,13 @@ def clang_ir(path: str, options: Options) -> str:
         result = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as exc:
         raise _fail(f"cannot run clang: {exc}", "hsx cc") from None
+    found = clang_diagnostics(result.stderr)
     if result.returncode != 0:
-        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-        raise ToolchainError([Diagnostic(ln) for ln in lines] or
-                             [Diagnostic(f"clang failed with status {result.returncode}",
-                                         path)])
+        errors = [Diagnostic(text) for severity, text in found if severity != "remark"]
+        raise ToolchainError(errors or [Diagnostic(
+            result.stderr.strip() or f"clang failed with status {result.returncode}", path)])
+    if warnings is not None:
+        warnings.extend(text for severity, text in found if severity == "warning")
     return result.stdout
 
 
@@ -164,18 +172,21 @@ def _collector_paused():
 def compile_c_file(path: str, options: Options, split: bool = False) -> CompiledUnit:
     """Compile one C file.  `split` (used for the library) also assembles each
     function and variable into its own object (`CompiledUnit.pieces`)."""
-    ir = clang_ir(path, options)
+    warnings: list[str] = []
+    ir = clang_ir(path, options, warnings)
     source = os.path.relpath(path) if not os.path.isabs(path) else path
     stem = os.path.splitext(os.path.basename(path))[0]
     filename = f"{stem}.mvasm"
     pieces: list[tuple[str, list]] | None = [] if split else None
+    prefix = f"__hsx.{symbol_name(stem)}." if split else None
     with _collector_paused():
         try:
-            listing, facts, weak = compile_ir(
-                ir, source, options.debug, filename, pieces, not options.soft_float,
-                f"__hsx.{symbol_name(stem)}." if split else None)
+            listing, facts, weak = compile_ir(ir, source, options.debug, filename, pieces,
+                                              not options.soft_float, prefix)
         except CompileError as exc:
-            raise ToolchainError([Diagnostic(exc.message, exc.where or source)]) from None
+            where = exc.where if _names_a_line(exc.where) else _locate(path, options, exc)
+            raise ToolchainError([Diagnostic(exc.message, where or exc.where or source)]) \
+                from None
         except IRSyntaxError as exc:    # IR the back end cannot handle: an error, not wrong code
             raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) \
                 from None
@@ -192,7 +203,32 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
         obj.files, obj.lines = (), []
         obj.name = f"{source}:{name}" if name else source
         objects.append(obj)
-    return CompiledUnit(source, listing, module, facts, weak, objects)
+    return CompiledUnit(source, listing, module, facts, weak, objects, warnings)
+
+
+def assemble_unit(path: str) -> CompiledUnit:
+    """An MVASM source to link with C ones."""
+    module = assemble_file(path)
+    source = os.path.relpath(path) if not os.path.isabs(path) else path
+    module.name = source
+    return CompiledUnit(source, None, module)
+
+
+def _names_a_line(where: str | None) -> bool:
+    return bool(where) and where.rsplit(":", 1)[-1].isdigit()
+
+
+def _locate(path: str, options: Options, error: CompileError) -> str | None:
+    """`file:line` of a construct the back end refused in a build without -g (whose IR
+    has no source lines): compile again with line tables and find the same error."""
+    try:
+        compile_ir(clang_ir(path, options, line_tables=True), path, False, "locate.mvasm")
+    except CompileError as again:
+        if again.message == error.message and _names_a_line(again.where):
+            return again.where
+    except (ToolchainError, IRSyntaxError):
+        pass
+    return None
 
 
 def _code_ranges(module: ObjectModule, locals_: Iterable[dict]) -> None:
@@ -493,8 +529,11 @@ def _linked(symbols, name: str, static: bool, file: str | None):
 
 def build_c(sources: Iterable[str], options: Options | None = None,
             app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
+    """Compile the C files and assemble the MVASM files among `sources`, and link them
+    with the runtime."""
     options = options or Options()
-    units = [compile_c_file(s, options) for s in sources]
+    units = [assemble_unit(s) if s.lower().endswith(".mvasm") else compile_c_file(s, options)
+             for s in sources]
     result = link_program([u.module for u in units], app_name, [u.weak for u in units],
                           options.soft_float)
     if options.debug:

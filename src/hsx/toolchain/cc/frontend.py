@@ -9,6 +9,7 @@ writes IR to standard output.  A system clang stays selectable with `--clang PAT
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from functools import lru_cache
 
@@ -48,3 +49,32 @@ def clang_command(explicit: str | None = None) -> tuple[str, ...]:
         raise _error("no C front end: the 'ziglang' package is missing (reinstall hsx with "
                      f"pip), or set ${ENV_VAR} to a clang executable")
     return bundled
+
+
+_HEADER = re.compile(r"^(?:.*?:\d+:\d+: |[\w.+-]+: )?(fatal error|error|warning|note|remark): ")
+_SUMMARY = re.compile(r"^\d+ (?:warnings?|errors?)(?: and \d+ (?:warnings?|errors?))? generated\.$")
+
+
+def diagnostics(stderr: str) -> list[tuple[str, str]]:
+    """clang's diagnostics as (severity, text), each text whole: the `file:line:col:`
+    line, the source line and caret, fix-its, its notes and the `In file included
+    from` lines before it.  The closing "N errors generated." is left out."""
+    blocks: list[list[str]] = []
+    severities: list[str] = []
+    pending: list[str] = []                     # "In file included from" lines
+    for line in stderr.splitlines():
+        if not line.strip() or _SUMMARY.match(line):
+            continue
+        if line.startswith("In file included from") or line.startswith("                 from"):
+            pending.append(line)
+            continue
+        header = _HEADER.match(line)
+        if header is not None and header.group(1) != "note" or not blocks:
+            blocks.append(pending + [line])
+            severities.append(header.group(1) if header else "error")
+            pending = []
+        else:
+            blocks[-1].extend(pending + [line])
+            pending = []
+    return [("error" if s == "fatal error" else s, "\n".join(b))
+            for s, b in zip(severities, blocks)]

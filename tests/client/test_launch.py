@@ -11,30 +11,17 @@ from hsx.client import Client
 from hsx.client.launch import LaunchError, launch, listening
 
 
-COUNTER = """
-.text
-.entry start
-start:
-    CALL main
-    LDI R0, 0
-    SVC MOD=1, FN=0
-main:
-    ADDI R1, R1, 1
-    JMP main
-"""
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def test_mvasm_without_an_executive_starts_one_for_the_launch(tmp_path):
-    (tmp_path / "counter.mvasm").write_text(COUNTER)
+def test_mvasm_without_an_executive_starts_one_for_the_launch(counter):
+    source = counter.with_suffix(".mvasm")                  # the fixture's program
     port = free_port()
     said: list[str] = []
-    with launch(tmp_path / "counter.mvasm", "127.0.0.1", port, progress=said.append) as program:
+    with launch(source, "127.0.0.1", port, progress=said.append) as program:
         assert program.daemon is not None and program.build_dir.is_dir()
         assert said == ["building counter.mvasm (MVASM)…",
                         f"starting an executive on 127.0.0.1:{port}…"]

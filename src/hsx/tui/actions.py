@@ -84,9 +84,14 @@ class DebuggerActions:
     def action_record(self) -> None:
         self._run(self._record)
 
+    def _reverse_offered(self) -> bool:
+        if "reverse" in self.target.features:
+            return True
+        self.notify("this executive cannot run backwards", severity="warning")
+        return False
+
     async def _record(self) -> None:
-        if "reverse" not in self.target.features:
-            self.notify("this executive cannot run backwards", severity="warning")
+        if not self._reverse_offered():
             return
         self.history = await self.target.record(not (self.history and self.history.recording))
 
@@ -98,8 +103,7 @@ class DebuggerActions:
         self._run(lambda: self._reverse("continue.back"))
 
     async def _reverse(self, cmd: str, **fields: Any) -> None:
-        if "reverse" not in self.target.features:
-            self.notify("this executive cannot run backwards", severity="warning")
+        if not self._reverse_offered():
             return
         try:
             await self.target.request(cmd, pid=self.pid, **fields)

@@ -311,8 +311,8 @@ class DebuggerApp(DebuggerActions, App):
             self._refreshing = False
 
     async def _refresh(self) -> None:
-        """One round trip: the four requests go out together (the executive answers them
-        in order); registers and stack count only if the task holds still."""
+        """One round trip: the requests go out together (the executive answers them in
+        order); registers and stack count only if the task holds still."""
         task, breakpoints, history, registers, stack = await asyncio.gather(
             self.target.task_info(stop_reason=self._stop_reason),
             self.target.breakpoints(), self.target.history(),

@@ -21,8 +21,12 @@ boost:
     LDI R0, 41
 inside:
     ADDI R0, R0, 1
+    LDI32 R2, calls
+    ST [R2], R0              ; remember the last result
     MOV R1, R0               ; scribble: the kernel puts the owner back
     RET
+.data
+calls: .word 0
 """
 CALLER = """
 .text
@@ -127,3 +131,17 @@ def test_the_owner_ending_in_the_handler_fails_the_call(rig):
     rig.kernel.kill(owner.pid)
     run_until(rig, lambda: caller.ended)
     assert caller.exit_status == CmdStatus.EFAIL
+
+
+def test_a_stopping_watch_written_by_a_handler_stops_it_too(rig):
+    owner = rig.load("owner", OWNER)
+    caller = rig.load("caller", CALLER)
+    watch = rig.debugger.watch_add(owner.pid, "calls", stop=True)
+    run_until(rig, lambda: owner.state is TaskState.PAUSED)
+    event = rig.breaks(owner.pid)[-1]
+    assert (event["reason"], event["watch_id"]) == ("watch", watch["id"])
+    assert event["handler"]["caller_pid"] == caller.pid
+    assert caller.state is TaskState.WAITING_CMD
+    rig.debugger.resume(owner.pid)
+    run_until(rig, lambda: caller.ended)
+    assert caller.exit_status == 42

@@ -11,8 +11,8 @@ loopback, until a task ends:
 each alone, then beside `--hogs` infinite loops at the default priority (10) and
 quantum (1), then with the task's priority raised to 20; and (worker) with quanta as
 weights: every hog's quantum 10,000 and the worker's 10,000, then 40,000 (its share of
-the level goes from 1/5 to 1/2).  Each case runs `--repeat` times in a fresh executive; the
-figures are the median wall seconds and the slowdown against alone, measured in one run.
+the level goes from 1/5 to 1/2).  Each series runs in one executive (after a warm-up
+run); each case `--repeat` times, the median wall seconds and the slowdown against alone.
 """
 from __future__ import annotations
 
@@ -74,19 +74,29 @@ def timed(client, source: str, name: str, **sched) -> float:
         time.sleep(0.002)
 
 
-def scenario(source: str, name: str, hogs: int, hog_quantum: int = 1, **sched) -> float:
-    """In a fresh executive whose auto clock has settled on its batch size (a loop runs
-    0.3 s first; alone, it is killed before the timing starts)."""
+def series(label: str, source: str, hogs: int, repeat: int, weights: bool) -> None:
+    """One executive: the task alone (after a warm-up run), then beside the hogs."""
     with Daemon() as daemon, daemon.client() as client:
-        pids = []
-        for n in range(max(hogs, 1)):
-            pids.append(client.request("load", image=image(LOOP, f"hog{n}"))["pid"])
-            if hog_quantum != 1:
-                client.request("sched", pid=pids[-1], quantum=hog_quantum)
+        base: dict[str, float] = {}
+
+        def measure(case: str, **sched) -> None:
+            seconds = statistics.median(timed(client, source, label, **sched)
+                                        for _ in range(repeat))
+            ratio = seconds / base.setdefault("alone", seconds)
+            print(f"{label:12} {case:30} {seconds:8.3f} s  x{ratio:6.2f}", flush=True)
+
+        timed(client, source, label)                      # warm-up: caches, clock batch
+        measure("alone")
+        pids = [client.request("load", image=image(LOOP, f"hog{n}"))["pid"]
+                for n in range(hogs)]
         time.sleep(0.3)
-        if not hogs:
-            client.request("kill", pid=pids[0])
-        return timed(client, source, name, **sched)
+        measure("beside hogs, priority 10")
+        measure("beside hogs, priority 20", priority=20)
+        if weights:
+            for pid in pids:
+                client.request("sched", pid=pid, quantum=10_000)
+            measure("all quantum 10000", quantum=10_000)
+            measure("hogs q10000, worker q40000", quantum=40_000)
 
 
 def main() -> None:
@@ -95,24 +105,8 @@ def main() -> None:
     parser.add_argument("--hogs", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    worker = WORKER.format(work=args.work)
-    for label, source, cases in [
-            ("worker", worker, [("alone", 0, {}), ("beside hogs, priority 10", args.hogs, {}),
-                                ("beside hogs, priority 20", args.hogs, {"priority": 20}),
-                                ("all quantum 10000", args.hogs,
-                                 {"hog_quantum": 10_000, "quantum": 10_000}),
-                                ("hogs q10000, worker q40000", args.hogs,
-                                 {"hog_quantum": 10_000, "quantum": 40_000})]),
-            ("interactive", INTERACTIVE, [("alone", 0, {}),
-                                          ("beside hogs, priority 10", args.hogs, {}),
-                                          ("beside hogs, priority 20", args.hogs,
-                                           {"priority": 20})])]:
-        alone = None
-        for case, hogs, sched in cases:
-            seconds = statistics.median(scenario(source, label, hogs, **sched)
-                                        for _ in range(args.repeat))
-            alone = alone or seconds
-            print(f"{label:12} {case:30} {seconds:8.3f} s  x{seconds / alone:6.2f}", flush=True)
+    series("worker", WORKER.format(work=args.work), args.hogs, args.repeat, weights=True)
+    series("interactive", INTERACTIVE, args.hogs, args.repeat, weights=False)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from hsx.kernel.constants import (
 )
 from hsx.kernel.mailbox.descriptor import Descriptor, Handle, Message, Waiter
 from hsx.kernel.mailbox.events import EmitFn, MailboxEvent
+from hsx.kernel.mailbox.grants import StdioGrants
 from hsx.kernel.mailbox.results import (
     BindResult,
     MailboxError,
@@ -88,7 +89,7 @@ class MailboxManager:
         self._descriptors: dict[int, Descriptor] = {}
         self._by_key: dict[tuple[MbxNamespace, str, int | None], Descriptor] = {}
         self._next_descriptor = 1
-        self._stdio_grants: dict[int, set[int]] = {}   # owner pid -> tasks it may be read by
+        self.stdio_grants = StdioGrants()
         self._handles: dict[int, dict[int, Handle]] = {}
         self._next_handle: dict[int, int] = {}
         self._waiters: dict[int, Waiter] = {}
@@ -309,9 +310,7 @@ class MailboxManager:
         self._handles.pop(pid, None)
         self._next_handle.pop(pid, None)
         self._stdio.pop(pid, None)
-        self._stdio_grants.pop(pid, None)
-        for readers in self._stdio_grants.values():
-            readers.discard(pid)
+        self.stdio_grants.release(pid)
         return wakes
 
     # -- tools -------------------------------------------------------------------------
@@ -363,29 +362,9 @@ class MailboxManager:
         descriptor.binders.add(pid)
         return descriptor, wakes
 
-    def grant_stdio(self, owner: int, reader: int, allowed: bool = True) -> None:
-        """Let task `reader` open (read, tap) task `owner`'s stdio mailboxes, or stop it."""
-        readers = self._stdio_grants.setdefault(owner, set())
-        if allowed:
-            readers.add(reader)
-        else:
-            readers.discard(reader)
-
-    def stdio_grants(self, owner: int) -> list[int]:
-        return sorted(self._stdio_grants.get(owner, ()))
-
-    def _check_stdio(self, pid: int, target: Target) -> None:
-        """A task's stdio is its own: another task needs a grant (the host always may)."""
-        if (target.namespace is MbxNamespace.SVC and target.name.startswith("stdio.")
-                and target.owner not in (None, pid) and pid != HOST_PID
-                and pid not in self._stdio_grants.get(target.owner, ())):
-            raise MailboxError(MbxStatus.ACCESS_DENIED,
-                               f"task {pid} may not open {target}: a task's stdio is its own "
-                               "unless a client grants access (stdio.grant)")
-
     def _open(self, pid: int, target: str | bytes, flags: int) -> Handle:
         parsed = self._parse(target, pid)
-        self._check_stdio(pid, parsed)
+        self.stdio_grants.check(pid, parsed)
         table = self._handles.setdefault(pid, {})
         # The executive itself (pid 0) holds a few handles per task: it has no quota.
         if pid != HOST_PID and len(table) >= self.max_handles_per_task:

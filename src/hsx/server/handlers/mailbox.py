@@ -253,8 +253,8 @@ def grant_stdio(call: Call) -> dict[str, Any]:
     call.control(task.pid)
     reader = call.task("to")
     boxes = call.kernel.mailboxes
-    boxes.grant_stdio(task.pid, reader.pid, not call.bool("revoke"))
-    return {"pid": task.pid, "granted": boxes.stdio_grants(task.pid)}
+    boxes.stdio_grants.grant(task.pid, reader.pid, not call.bool("revoke"))
+    return {"pid": task.pid, "granted": boxes.stdio_grants.readers(task.pid)}
 
 
 def _write_stdin(call: Call) -> dict[str, Any]:

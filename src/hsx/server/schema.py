@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .errors import bad_argument
+from .errors import RequestError, bad_argument
 
 MAX_PID = 0xFFFF_FFFF
 MAX_U32 = 0xFFFF_FFFF
@@ -214,7 +214,7 @@ class ListOf(Field):
             raise self.refuse(name, value)
         try:
             return [self.item.check(name, item) for item in items]
-        except Exception:
+        except RequestError:
             raise self.refuse(name, value) from None
 
     def describe(self) -> str:
@@ -232,7 +232,7 @@ class OneOf(Field):
         for form in self.forms:
             try:
                 return form.check(name, value)
-            except Exception:
+            except RequestError:
                 continue
         raise self.refuse(name, value)
 

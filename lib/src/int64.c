@@ -128,3 +128,26 @@ int64_t __moddi3(int64_t a, int64_t b) {
     __hsx_udivmoddi4(ua, ub, &r);
     return a < 0 ? (int64_t)(0 - r) : (int64_t)r;
 }
+
+/* The overflow bit of llvm.umul.with.overflow.i64 (the product is computed inline). */
+int __hsx_umulo64(uint64_t a, uint64_t b) {
+    dw x = { a }, y = { b };
+    if (x.s.hi && y.s.hi)
+        return 1;
+    uint64_t cross = (uint64_t)x.s.hi * y.s.lo + (uint64_t)x.s.lo * y.s.hi;
+    if (cross >> 32)
+        return 1;
+    uint64_t low = (uint64_t)x.s.lo * y.s.lo;
+    return low + (cross << 32) < low;
+}
+
+/* The overflow bit of llvm.smul.with.overflow.i64. */
+int __hsx_smulo64(int64_t a, int64_t b) {
+    uint64_t ma = a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+    uint64_t mb = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    if (__hsx_umulo64(ma, mb))
+        return 1;
+    uint64_t m = ma * mb;
+    uint64_t limit = (uint64_t)INT64_MAX + ((a < 0) != (b < 0));    /* -2^63 is fine */
+    return m > limit;
+}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .irtext import (CAggregate, CBlockAddress, CBytes, CDSOLocalEquivalent, CExpr, CFloat,
                      CGlobal, CInt, CNull, CUndef, CZero)
 from .ir import CompileError
+from .naming import block_label
 from .types import ArrayT, FloatT, IntT, Layout, PtrT, StructT, Type, VectorT
 
 
@@ -32,9 +33,10 @@ def signed(value: int, bits: int) -> int:
 
 
 class ConstEvaluator:
-    def __init__(self, layout: Layout, aliases: dict) -> None:
+    def __init__(self, layout: Layout, aliases: dict, functions=()) -> None:
         self.layout = layout
         self.aliases = aliases
+        self.functions = {f.name: f for f in functions}     # for blockaddress
 
     def scalar(self, c, ty: Type) -> Word:
         """A constant of integer/pointer/float type (up to 64 bits, unsigned value)."""
@@ -53,9 +55,16 @@ class ConstEvaluator:
             return Word(0, c.name)
         if isinstance(c, CExpr):
             return self._expr(c, bits)
-        if isinstance(c, CBlockAddress):
-            raise CompileError("the address of a label (computed goto) is not supported")
+        if isinstance(c, CBlockAddress):                  # &&label (computed goto)
+            return Word(0, self._block_label(c))
         raise CompileError(f"unsupported constant {c!r} of type {ty}")
+
+    def _block_label(self, c: CBlockAddress) -> str:
+        fn = self.functions.get(c.function)
+        names = [b.name for b in fn.blocks] if fn is not None else []
+        if c.block not in names:
+            raise CompileError(f"blockaddress of an unknown block {c.block} of {c.function}")
+        return block_label(c.function, names.index(c.block))
 
     def _expr(self, c: CExpr, bits: int) -> Word:
         op = c.op

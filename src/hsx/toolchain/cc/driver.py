@@ -128,7 +128,7 @@ def compile_ir(ir: str, source: str, debug: bool, filename: str,
     statements) for each function and variable, module-local ones renamed with
     `local_prefix` (see `read_module`)."""
     module = read_module(ir, source, local_prefix)
-    evaluator = ConstEvaluator(module.layout, module.aliases)
+    evaluator = ConstEvaluator(module.layout, module.aliases, module.functions)
     emitter = ModuleEmitter(module, evaluator, filename)
     emitter.header(source)
     collector = DebugCollector(module) if debug else None

@@ -429,7 +429,7 @@ class ModuleEmitter:
     def _label(self, g: GlobalVar) -> None:
         name = symbol_name(g.name)
         if g.align > 1:
-            self.out.directive(".align", min(g.align, 8))
+            self.out.directive(".align", g.align)
         if not g.local:
             self.out.directive(".export", name)
         for alias, target in sorted(self.module.aliases.items()):

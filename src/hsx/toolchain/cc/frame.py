@@ -2,16 +2,26 @@
 
     caller's outgoing arguments   [R14+8], [R14+12], ...
     return PC                     [R14+4]
-    caller's R14                  [R14]      <- R14 (8-aligned)
+    caller's R14                  [R14]      <- R14 (8 mod 16)
     saved R6..R13 (those used)    [R14-4], ...
     spill slots, then locals      (small objects nearest R14: short offsets)
-    outgoing-argument area        [SP], [SP+4], ...  <- SP (8-aligned)
+    outgoing-argument area        [SP], [SP+4], ...  <- SP (16-aligned)
+
+SP is 16-aligned at every call, so a callee's R14 (SP after the return address and the
+saved R14) is 8 mod 16, and a slot 16-aligned relative to R14 is 16-aligned in memory.
 """
 from __future__ import annotations
 
 from .mir import FP, SP, MFunction, R
 
-MAX_ALIGN = 8      # R14 and SP are 8-aligned; stricter alignments are not honoured
+MAX_ALIGN = 16     # frame slots get up to this alignment; stricter allocas are dynamic
+R14_PHASE = 8      # R14 mod 16
+
+
+def _below(cursor: int, align: int) -> int:
+    """The smallest offset >= cursor at which R14 - offset is `align`-aligned."""
+    phase = R14_PHASE % align
+    return cursor + (phase - cursor) % align
 
 
 def layout_frame(mf: MFunction) -> None:
@@ -19,10 +29,8 @@ def layout_frame(mf: MFunction) -> None:
     cursor = 4 * len(mf.saved)
     order = sorted(mf.slots, key=lambda s: (s.kind != "spill", s.size > 16, s.size))
     for slot in order:
-        align = min(slot.align, MAX_ALIGN)
-        cursor = (cursor + slot.size + align - 1) // align * align
-        slot.offset = cursor
-    total = (cursor + mf.outgoing + 7) // 8 * 8
+        slot.offset = cursor = _below(cursor + slot.size, min(slot.align, MAX_ALIGN))
+    total = _below(cursor + mf.outgoing, 16)          # SP = R14 - total, 16-aligned
     mf.frame_size = total - 4 * len(mf.saved)
 
 

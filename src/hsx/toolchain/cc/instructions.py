@@ -200,6 +200,10 @@ class _BodyReader:
             p.next()
             count = self.typed_value(p)
         i.ops = [count]
+        if p.at(",") and p.peek().text == "align":
+            p.next()
+            p.next()
+            i.align = int(p.next().text)
 
     def _getelementptr(self, p: Parser, i: Instr) -> None:
         p.skip_words({"inbounds", "nuw", "nusw"})

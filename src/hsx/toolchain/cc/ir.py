@@ -66,6 +66,7 @@ class Instr(Value):
     asm: tuple | None = None    # inline asm: (template, constraints)
     loc: Loc | None = None
     volatile: bool = False
+    align: int = 0              # alloca: the alignment asked for (0: the type's)
 
     def __repr__(self) -> str:
         return f"<{self.opcode} {self.name}>"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..consts import ConstEvaluator
 from ..mir import MBlock, MFunction
+from ..naming import block_label
 from ..ir import Function, Instr, Module
 from .calls import CallOps
 from .control import ControlFlow
@@ -38,7 +39,7 @@ class Selector(ControlFlow, IntegerOps, Int64Ops, MemoryOps, CallOps, FloatOps,
         if fn.subprogram is not None:
             self.mf.loc = fn.subprogram
         for block in fn.blocks:
-            self.mblocks[block] = MBlock(f".L{self.mf.symbol}.b{len(self.mblocks)}")
+            self.mblocks[block] = MBlock(block_label(fn.name, len(self.mblocks)))
             for i in block.instrs:
                 for op in i.ops:
                     if isinstance(op, Instr):

@@ -1,11 +1,19 @@
 """Control flow: phis (parallel copies on edges), `br` (fused with its compare),
-`switch` (jump table or compare chain), `ret`, `unreachable`, `indirectbr`."""
+`switch` (jump table or compare chain), `ret`, `unreachable`, `indirectbr` (computed
+goto)."""
 from __future__ import annotations
 
 from ..consts import mask, signed
 from ..mir import R, MBlock, fits12
 from ..ir import Block, Instr
 from .core import SelectorBase, int_bits
+
+
+def _leading_phis(block: Block):
+    for i in block.instrs:
+        if i.opcode != "phi":
+            return
+        yield i
 
 
 class ControlFlow(SelectorBase):
@@ -20,13 +28,11 @@ class ControlFlow(SelectorBase):
             if i not in self.vals:
                 self.vals[i] = [self.new() for _ in range(self.words(i.ty))]
 
-    def edge_copies(self, pred: Block, succ: Block) -> None:
-        """Parallel copies for the phis of `succ` on the edge from `pred` (emitted at the
-        current position)."""
+    def edge_copies(self, pred: Block, *succs: Block) -> None:
+        """Parallel copies for the phis of `succs` on the edges from `pred` (emitted at
+        the current position)."""
         pairs = []
-        for i in succ.instrs:
-            if i.opcode != "phi":
-                break
+        for i in (i for succ in succs for i in _leading_phis(succ)):
             incoming = [v for v, b in i.incoming if b is pred]
             if not incoming:
                 continue
@@ -177,7 +183,14 @@ class ControlFlow(SelectorBase):
 
 
     def op_indirectbr(self, i: Instr) -> None:
-        raise self.error("computed goto is not supported", i)
+        """`goto *p`: the phi copies of every possible target (they have distinct
+        destinations), then a jump to the address (a block label, see consts.py)."""
+        dest = self.get1(i.ops[0])
+        targets = list(dict.fromkeys(i.targets))
+        self.edge_copies(i.block, *targets)
+        succs = [self.mblocks[t] for t in targets]
+        self.emit("jmpr", [], [dest], (tuple(succs),))
+        self.cur.succs = succs
 
     def op_ret(self, i: Instr) -> None:
         uses = []

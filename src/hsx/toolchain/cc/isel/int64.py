@@ -43,12 +43,16 @@ class Int64Ops(SelectorBase):
             mnem = op.upper()
             return [self.alu(mnem, ra[0], rb[0]), self.alu(mnem, ra[1], rb[1])]
         if op == "mul":
-            lo = self.alu("MUL", ra[0], rb[0])
-            hi = self.alu("MULHU", ra[0], rb[0])
-            hi = self.alu("ADD", hi, self.alu("MUL", ra[0], rb[1]))
-            hi = self.alu("ADD", hi, self.alu("MUL", ra[1], rb[0]))
-            return [lo, hi]
+            return self.mul64(ra, rb)
         raise self.error(f"64-bit '{op}' is not supported", i)
+
+    def mul64(self, ra: list, rb: list) -> list:
+        """The low 64 bits of a 64 x 64-bit product."""
+        lo = self.alu("MUL", ra[0], rb[0])
+        hi = self.alu("MULHU", ra[0], rb[0])
+        hi = self.alu("ADD", hi, self.alu("MUL", ra[0], rb[1]))
+        hi = self.alu("ADD", hi, self.alu("MUL", ra[1], rb[0]))
+        return [lo, hi]
 
     def _shift64_const(self, op: str, a: list, n: int) -> list:
         lo, hi = a

@@ -301,9 +301,12 @@ class IntrinsicOps(SelectorBase):
         """llvm.{s,u}{add,sub,mul}.with.overflow: {result, overflow bit}."""
         ty = i.ty.fields[0]
         bits = int_bits(ty)
+        sign = op[0] == "s"
+        if bits == 64:
+            self._overflow64(i, args, sign, op[1:])
+            return
         if bits > 32:
             raise self.error(f"{i.opcode} on {bits}-bit values is not supported", i)
-        sign = op[0] == "s"
         a = self.ext(self.get1(args[0]), bits, sign)
         b = self.ext(self.get1(args[1]), bits, sign)
         kind = op[1:]
@@ -330,6 +333,25 @@ class IntrinsicOps(SelectorBase):
             self.emit("setcc", [flag], [z], ("slt", 0))
         self.known[flag] = ("z", 1)
         self.define(i, [result, flag])
+
+    def _overflow64(self, i: Instr, args: list, sign: bool, kind: str) -> None:
+        a, b = self.get(args[0]), self.get(args[1])
+        if kind == "mul":
+            result = self.mul64(a, b)
+            flag = self.libcall("__hsx_smulo64" if sign else "__hsx_umulo64", a + b, 1)[0]
+        else:
+            result = [self.new(), self.new()]
+            self.emit(kind + "64", result, a + b, early=True)
+            flag = self.new()
+            if not sign:
+                self.emit("setcc64", [flag], result + a, ("ult" if kind == "add" else "ugt",))
+            else:                                      # as for 32 bits, on the high words
+                x = self.alu("XOR", result[1], a[1])
+                y = self.alu("XOR", result[1], b[1]) if kind == "add" else \
+                    self.alu("XOR", a[1], b[1])
+                self.emit("setcc", [flag], [self.alu("AND", x, y)], ("slt", 0))
+        self.known[flag] = ("z", 1)
+        self.define(i, result + [flag])
 
     def _saturating(self, i: Instr, args: list, op: str) -> None:
         """llvm.uadd.sat / llvm.usub.sat."""

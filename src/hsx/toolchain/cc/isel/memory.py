@@ -4,6 +4,7 @@ and the aggregate value instructions `extractvalue`/`insertvalue`."""
 from __future__ import annotations
 
 from ..consts import mask, signed
+from ..frame import MAX_ALIGN
 from ..mir import fits12
 from ..ir import CompileError, Instr, Value
 from ..types import ArrayT, IntT, StructT, Type, VectorT
@@ -14,18 +15,18 @@ class MemoryOps(SelectorBase):
     """Loads, stores, addresses, frame slots, atomics and aggregate values."""
 
     def _plan_allocas(self) -> None:
-        """Allocas of a constant size become frame slots (dynamic ones are lowered in
-        place)."""
+        """Allocas of a constant size become frame slots (dynamic ones, and those aligned
+        above the frame's 8 bytes, are lowered in place)."""
         for block in self.fn.blocks:
             for i in block.instrs:
                 if i.opcode != "alloca":
                     continue
                 count = self.imm_of(i.ops[0], int_bits(i.ops[0].ty), False)
-                if count is None:
+                if count is None or i.align > MAX_ALIGN:
                     continue                       # dynamic: lowered in place
                 size = self.layout.size(i.src_ty) * count
-                self.slots[i] = self.mf.slot(size, max(self.layout.align(i.src_ty), 4),
-                                             name=i.name)
+                align = max(self.layout.align(i.src_ty), i.align, 4)
+                self.slots[i] = self.mf.slot(size, align, name=i.name)
                 self.mf.debug.setdefault("alloca_slots", {})[i] = self.slots[i]
 
     def _plan_address_folding(self) -> None:
@@ -183,9 +184,13 @@ class MemoryOps(SelectorBase):
         count = self.get1(i.ops[0])
         size = self.layout.size(i.src_ty)
         total = count if size == 1 else self.alu("MUL", count, self.li(size))
-        total = self.alui("ANDI", self.alui("ADDI", total, 7), -8)
+        # room to align the address up from SP + outgoing, which is only 4-aligned
+        extra = i.align - 4 if i.align > MAX_ALIGN else 0
+        total = self.alui("ANDI", self.alui("ADDI", total, 15 + extra), -16)   # SP: 16-aligned
         d = self.new()
         self.emit("dynalloc", [d], [total])
+        if extra:
+            d = self.alui("ANDI", self.alui("ADDI", d, i.align - 1), -i.align)
         self.define(i, [d])
 
     def op_getelementptr(self, i: Instr) -> None:

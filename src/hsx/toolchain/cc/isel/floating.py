@@ -187,6 +187,58 @@ class FloatOps(SelectorBase):
         word = self.alu("OR", self.alu("AND", a[k], keep), self.alu("AND", b[k], sign))
         self.define(i, [a[0], word] if bits == 64 else [word])
 
+    def intr_is(self, i: Instr, args: list) -> None:
+        """llvm.is.fpclass(x, mask) from the bits of x.  Mask bits: 0 signalling NaN,
+        1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0, 7 +subnormal,
+        8 +normal, 9 +inf (isnan, isinf, isfinite, fpclassify ... come out as these)."""
+        bits = self._float_bits(args[0].ty, i)
+        mask = self.imm_of(args[1], 32, False)
+        if mask is None:
+            raise self.error("llvm.is.fpclass with a variable mask", i)
+        regs = self.get(args[0])
+        expbits, mantbits = {16: (5, 10), 32: (8, 23), 64: (11, 20)}[bits]
+        top = self.zext(regs[-1], 16) if bits == 16 else regs[-1]
+        ones = (1 << expbits) - 1
+
+        def test(cond, a, imm):
+            flag = self.new()
+            self.emit("setcc", [flag], [a], (cond, imm))
+            self.known[flag] = ("z", 1)
+            return flag
+
+        exp = self.alui("ANDI", self.alui("LSRI", top, mantbits), ones)
+        mant = self.alu("AND", top, self.li((1 << mantbits) - 1))
+        if bits == 64:
+            mant = self.alu("OR", mant, regs[0])
+        e_max, e_zero, m_zero = test("eq", exp, ones), test("eq", exp, 0), test("eq", mant, 0)
+        negative = self.alui("LSRI", top, 15 if bits == 16 else 31)
+        classes = {                        # (negative bit, positive bit): value
+            (2, 9): self.alu("AND", e_max, m_zero),
+            (3, 8): test("eq", self.alu("OR", e_max, e_zero), 0),
+            (4, 7): self.alui("XORI", self.alu("OR", self.alui("XORI", e_zero, 1), m_zero), 1),
+            (5, 6): self.alu("AND", e_zero, m_zero),
+        }
+        terms = []
+        for (neg_bit, pos_bit), flag in classes.items():
+            want_neg, want_pos = mask >> neg_bit & 1, mask >> pos_bit & 1
+            if want_neg and want_pos:
+                terms.append(flag)
+            elif want_neg:
+                terms.append(self.alu("AND", flag, negative))
+            elif want_pos:
+                terms.append(self.alu("AND", flag, self.alui("XORI", negative, 1)))
+        if mask & 3:
+            nan = self.alu("AND", e_max, self.alui("XORI", m_zero, 1))
+            if (mask & 3) != 3:                # only one kind: look at the quiet bit
+                quiet = self.alui("ANDI", self.alui("LSRI", top, mantbits - 1), 1)
+                nan = self.alu("AND", nan, quiet if mask & 2 else self.alui("XORI", quiet, 1))
+            terms.append(nan)
+        result = terms[0] if terms else self.li(0)
+        for t in terms[1:]:
+            result = self.alu("OR", result, t)
+        self.known[result] = ("z", 1)
+        self.define(i, [result])
+
     def intr_sqrt(self, i, args):
         self._float_call(i, args, "sqrtf", "sqrt")
 

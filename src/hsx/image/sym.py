@@ -3,7 +3,10 @@
 The JSON keeps the prior shape (`version`, `hxe_crc`, `symbols.functions`,
 `symbols.variables`, `symbols.labels` keyed "0x%08X", `instructions`, `memory_regions`)
 so existing readers work, but it is complete and exact: every label is listed, all
-addresses are byte addresses, and file names are relative (never absolute paths).
+addresses are byte addresses, and file names are relative to the build directory for
+files below it (`prog.c`; the C library's are `lib/...`), absolute for others.
+`sources` (written by `hsx cc`) maps each file name to the absolute path the file had
+when it was built, so a debugger finds it from anywhere.
 Code and data are separate address spaces, so lookups say which one they mean.
 """
 from __future__ import annotations
@@ -101,6 +104,7 @@ class SymbolTable:
     types: list[dict] = field(default_factory=list)
     globals: list[GlobalVariable] = field(default_factory=list)
     locals: list[LocalVariable] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)   # file name -> absolute path
 
     def __post_init__(self) -> None:
         self.functions.sort(key=_order)
@@ -189,6 +193,8 @@ class SymbolTable:
             doc["types"] = [dict(t) for t in self.types]
             doc["globals"] = [_plain(g) for g in self.globals]
             doc["locals"] = [_plain(v) for v in self.locals]
+        if self.sources:
+            doc["sources"] = dict(self.sources)
         return doc
 
 
@@ -245,7 +251,8 @@ def read_sym(data: bytes | str, name: str = "<sym>") -> SymbolTable:
                 function=str(v["function"]), name=str(v["name"]), type=_ref(v.get("type")),
                 location=dict(v["location"]), low_pc=int(v.get("low_pc") or 0),
                 high_pc=int(v.get("high_pc") or 0), file=v.get("file"), line=v.get("line"),
-                arg=v.get("arg")) for v in doc.get("locals") or []])
+                arg=v.get("arg")) for v in doc.get("locals") or []],
+            sources={str(k): str(v) for k, v in (doc.get("sources") or {}).items()})
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError, KeyError, TypeError,
             ValueError) as exc:
         raise SymbolFileError(f"{name}: not a valid symbol file ({exc})") from None

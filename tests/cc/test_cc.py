@@ -121,9 +121,9 @@ def test_cli_compiles_links_and_emits(tmp_path, monkeypatch):
     runner = CliRunner()
     result = runner.invoke(cli, ["cc", "p.c", "-o", "p.hxe", "-O2", "-g"])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "p.sym").exists()
-    sources = json.loads((tmp_path / "sources.json").read_text())
-    assert [s["file"] for s in sources["sources"]] == ["p.c"]
+    sources = json.loads((tmp_path / "p.sym").read_text())["sources"]
+    assert sources["p.c"] == str(tmp_path / "p.c")
+    assert not (tmp_path / "sources.json").exists()          # the .sym has it all
     assert runner.invoke(cli, ["cc", "-S", "p.c"]).exit_code == 0
     assert "LCALL puts" in (tmp_path / "p.mvasm").read_text()
     assert runner.invoke(cli, ["cc", "-c", "p.c", "-o", "p.hxo"]).exit_code == 0

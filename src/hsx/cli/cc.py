@@ -35,8 +35,8 @@ def compiler_options(default_opt: str):
                          help="Optimisation: -O0, -O1, -O2 (-O3 is taken as -O2), "
                               "-Os or -Oz (small code)."),
             click.option("-g", "debug", is_flag=True,
-                         help="Debug info: C lines, functions, types, globals and locals "
-                              "in the .sym."),
+                         help="Debug info in the .sym: the C line of every instruction, "
+                              "types, globals and locals."),
             click.option("-I", "include_dirs", multiple=True, metavar="DIR",
                          help="Add an include directory (repeatable)."),
             click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
@@ -94,7 +94,7 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
                emit_object: bool, clang: str | None, soft_float: bool) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
-    from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file, sources_json
+    from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file
 
     for source in sources:
         input_file(source, SOURCES, "a C or MVASM source",
@@ -128,5 +128,3 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
         click.echo(f"warning: {warning}", err=True)
     _write(out, write_hxe(result.image))
     _write(out.with_suffix(".sym"), write_sym(result.symbols))
-    if debug:
-        _write(out.parent / "sources.json", sources_json(units))

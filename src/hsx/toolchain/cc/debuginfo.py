@@ -149,22 +149,9 @@ class DebugCollector:
         self._placing: tuple[Function, set[int]] | None = None
 
     def file_of(self, node: MDNode | None) -> str | None:
-        seen = 0
-        while node is not None and seen < 64:
-            if node.kind == "DIFile":
-                return node.fields.get("filename")
-            file = self.types.node(node.fields.get("file"))
-            if file is not None:
-                return file.fields.get("filename")
-            node = self.types.node(node.fields.get("scope"))
-            seen += 1
-        return None
+        return self.module.metadata.file_of(node)
 
     def function(self, fn: Function, mf: MFunction) -> None:
-        if fn.loc is not None:
-            mf.debug["decl_loc"] = fn.loc           # the prologue's line
-            line = fn.subprogram.fields.get("line") or fn.loc.line
-            self.declarations[mf.symbol] = (fn.loc.file, int(line))
         slots = mf.debug.pop("alloca_slots", {})
         seen = {id(var) for _, _, var, _, _ in fn.debug_records
                 if self.subprogram_of(var) is not fn.subprogram}     # inlined callees' own

@@ -121,9 +121,7 @@ class FunctionEmitter:
             self.out.directive(".export", alias)
             self.out.label(alias)
         self.out.label(mf.symbol)
-        self.loc = mf.blocks[0].insts[0].loc if mf.blocks and mf.blocks[0].insts else None
-        if mf.debug.get("decl_loc") is not None:
-            self.loc = mf.debug["decl_loc"]
+        self.loc = mf.loc                   # the prologue: the function's line
         for mnemonic, *operands in prologue(mf):
             self.ins(mnemonic, *operands)
         blocks = mf.blocks
@@ -132,7 +130,8 @@ class FunctionEmitter:
             nxt = blocks[k + 1] if k + 1 < len(blocks) else None
             self.out.label(block.label)
             for inst in block.insts:
-                self.loc = inst.loc
+                if inst.loc is not None and inst.loc.line:
+                    self.loc = inst.loc     # else: the line of the code before it
                 start = len(self.out.statements)
                 self.instruction(inst, nxt)
                 if spans is not None:

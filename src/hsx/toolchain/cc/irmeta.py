@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .irtext import Parser, tokenize
+from .sourcenames import source_name
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Metadata:
     def __init__(self) -> None:
         self._lines: dict[str, str] = {}
         self._nodes: dict[str, MDNode | None] = {}
+        self._files: dict[int, str | None] = {}
 
     def add_line(self, line: str) -> None:
         """Remember a `!id = ...` line of the module text."""
@@ -52,6 +54,34 @@ class Metadata:
             node = value if isinstance(value, MDNode) else None
         self._nodes[key] = node
         return node
+
+    def node(self, value) -> MDNode | None:
+        """`value` itself if it is a node, the node an `MDRef` names, else None."""
+        if isinstance(value, MDRef):
+            return self.get(value.id)
+        return value if isinstance(value, MDNode) else None
+
+    def file_of(self, scope: MDNode | None) -> str | None:
+        """The source file (named as in sourcenames.py) of a scope, variable or type:
+        its own `file`, else its enclosing scope's."""
+        if scope is None:
+            return None
+        key = id(scope)
+        if key not in self._files:
+            self._files[key] = self._find_file(scope)
+        return self._files[key]
+
+    def _find_file(self, scope: MDNode) -> str | None:
+        seen = 0
+        node: MDNode | None = scope
+        while node is not None and seen < 64:
+            difile = node if node.kind == "DIFile" else self.node(node.fields.get("file"))
+            if difile is not None:
+                return source_name(str(difile.fields.get("filename") or ""),
+                                   difile.fields.get("directory"))
+            node = self.node(node.fields.get("scope"))
+            seen += 1
+        return None
 
 
 def _md_value(p: Parser) -> object:

@@ -14,7 +14,7 @@ import llvmlite.binding as llvm
 
 from .instructions import read_body
 from .ir import Argument, CompileError, Function, GlobalVar, Loc, Module
-from .irmeta import MDNode, MDRef, Metadata
+from .irmeta import MDNode, Metadata
 from .irtext import IRSyntaxError, Parser, Token, tokenize
 from .naming import symbol_name
 from .types import FuncT, Layout, StructT
@@ -278,24 +278,12 @@ class _ModuleReader:
     def location(self, node: MDNode | None) -> Loc | None:
         if node is None or node.kind != "DILocation":
             return None
-        file = self.file_of(self.md(node.fields.get("scope")))
+        file = self.file_of(self.metadata.node(node.fields.get("scope")))
         return Loc(file or self.source_name, int(node.fields.get("line", 0)),
                    int(node.fields.get("column", 0)))
 
-    def md(self, ref) -> MDNode | None:
-        return self.metadata.get(ref.id) if isinstance(ref, MDRef) else None
-
     def file_of(self, scope: MDNode | None) -> str | None:
-        seen = 0
-        while scope is not None and seen < 64:
-            if scope.kind == "DIFile":
-                return scope.fields.get("filename")
-            f = self.md(scope.fields.get("file"))
-            if f is not None:
-                return f.fields.get("filename")
-            scope = self.md(scope.fields.get("scope"))
-            seen += 1
-        return None
+        return self.metadata.file_of(scope)
 
 
 def _words_before_name(tokens: list[Token]) -> tuple[set[str], str]:

@@ -36,8 +36,6 @@ class Selector(ControlFlow, IntegerOps, Int64Ops, MemoryOps, CallOps, FloatOps,
 
     def run(self) -> MFunction:
         fn = self.fn
-        if fn.subprogram is not None:
-            self.mf.loc = fn.subprogram
         for block in fn.blocks:
             self.mblocks[block] = MBlock(block_label(fn.name, len(self.mblocks)))
             for i in block.instrs:
@@ -47,6 +45,7 @@ class Selector(ControlFlow, IntegerOps, Int64Ops, MemoryOps, CallOps, FloatOps,
         self._plan_allocas()
         self._plan_address_folding()
         self.cur = self.mblocks[fn.blocks[0]]
+        self.loc = fn.loc                    # the arguments' arrival: the function's line
         self._entry()
         records: dict[Instr, list[int]] = {}
         for k, record in enumerate(fn.debug_records):

@@ -41,7 +41,7 @@ class SelectorBase:
         self.fn = fn
         self.layout = module.layout
         self.ev = evaluator
-        self.mf = MFunction(fn.name, symbol_name(fn.name), not fn.local, loc=None)
+        self.mf = MFunction(fn.name, symbol_name(fn.name), not fn.local, loc=fn.loc)
         self.vals: dict[Value, list] = {}
         self.slots: dict[Instr, object] = {}
         self.known: dict[VReg, tuple[str, int]] = {}     # vreg -> ('z'|'s', bits) extension

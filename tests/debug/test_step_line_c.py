@@ -99,3 +99,16 @@ def test_into_a_line_without_calls_is_over(rig, program):
     stop_in_fact(rig, task, 4)
     line_step(rig, task, "over")                         # to `sink = rest;`
     assert line_step(rig, task, "into") == ("fact", LINE["return n * rest;"], 1)
+
+
+def test_from_the_entry_point_line_steps_go_through_crt0_into_main(rig, program):
+    """The startup code has lines (lib/crt0.mvasm): a debugger stopped at the first
+    instruction steps by line through it, and `into` enters main past its prologue."""
+    task = rig.kernel.load(program)
+    rig.debugger.pause(task.pid)
+    assert task.ctx.pc == rig.debugger.symbols.get(task.pid).table.address_of("_start")
+    seen = []
+    while len(seen) < 10 and (not seen or seen[-1][0] != "main"):
+        seen.append(line_step(rig, task, "into"))
+    assert [s for s, _, _ in seen[:-1]] == ["_start"] * (len(seen) - 1)
+    assert seen[-1] == ("main", LINE["int r = fact(4);"], 0)

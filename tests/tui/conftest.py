@@ -20,7 +20,7 @@ def execd(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def walk(tmp_path_factory) -> Path:
-    """programs/walk.c built with -g -O0 (an .hxe with its .sym and sources.json)."""
+    """programs/walk.c built with -g -O0 (an .hxe with its .sym)."""
     out = tmp_path_factory.mktemp("walk")
     source = out / "walk.c"
     source.write_text((PROGRAMS / "walk.c").read_text())

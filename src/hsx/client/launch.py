@@ -5,8 +5,8 @@
 
 A `.c` is compiled with `-g -O0` (or `optimise`), a `.mvasm` assembled, by `hsx cc` /
 `hsx asm` in child processes, into a directory kept while the program is debugged: the
-`.sym` and `sources.json` beside the image give the executive names, lines and source
-files.  The image is loaded paused before its first instruction.  Without an executive
+`.sym` beside the image gives the executive names, lines and where the source files
+are.  The image is loaded paused before its first instruction.  Without an executive
 listening on host:port, one is started there and belongs to the launch: `close()` stops
 it and removes the build.  Shared by `hsx dbg` and `hsx dap`; no UI here.
 """

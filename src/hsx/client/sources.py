@@ -1,9 +1,10 @@
 """Source lines for a front end, found from what the symbols say.
 
-A `.sym` names files as the compiler saw them (often relative: `prog.c`).  They are
-looked for as given (absolute), through the `sources.json` that `hsx cc -g` writes,
-beside the symbol file, beside the program, and in the current directory.  The
-executive may run on another machine: a file that is not here is simply not shown.
+A `.sym` names files relative to where they were built (`prog.c`, `lib/src/printf.c`),
+or absolute when they were outside that directory.  They are looked for as given
+(absolute), through the `.sym`'s own `sources` map (name to absolute path, written by
+`hsx cc`), beside the symbol file, beside the program, and in the current directory.
+The executive may run on another machine: a file that is not here is simply not shown.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 class SourceFinder:
     def __init__(self) -> None:
         self._lines: dict[Path, list[str] | None] = {}
+        self._sources: dict[str, dict[str, str]] = {}
 
     def line(self, file: str, number: int, program: str | None = None,
              symbols: str | None = None) -> str | None:
@@ -42,18 +44,25 @@ class SourceFinder:
         if name.is_absolute():
             return name if name.is_file() else None
         dirs = [Path(p).parent for p in (symbols, program) if p] + [Path.cwd()]
-        candidates = [mapped for d in dirs if (mapped := _mapped(d, file)) is not None]
-        candidates += [d / name for d in dirs]
+        built = self.built_at(symbols).get(file)
+        candidates = ([Path(built)] if built else []) + [d / name for d in dirs]
         return next((c for c in candidates if c.is_file()), None)
 
+    def built_at(self, symbols: str | None) -> dict[str, str]:
+        """The `sources` map of the `.sym` at `symbols` ({} when it has none)."""
+        if not symbols:
+            return {}
+        if symbols not in self._sources:
+            self._sources[symbols] = sources_of(symbols)
+        return self._sources[symbols]
 
-def _mapped(directory: Path, file: str) -> Path | None:
-    """What `sources.json` in `directory` says `file` is."""
+
+def sources_of(symbols: str | Path) -> dict[str, str]:
+    """The `sources` map of a `.sym` file: file name -> absolute path ({} if none)."""
     try:
-        doc = json.loads((directory / "sources.json").read_text(encoding="utf-8"))
-        for entry in doc.get("sources", []):
-            if isinstance(entry, dict) and entry.get("file") == file and "path" in entry:
-                return Path(entry["path"])
+        doc = json.loads(Path(symbols).read_text(encoding="utf-8"))
+        found = doc.get("sources") or {}
+        return {str(k): str(v) for k, v in found.items()}
     except (OSError, ValueError, TypeError, AttributeError):
-        pass
-    return None
+        return {}
+

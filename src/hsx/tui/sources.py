@@ -1,20 +1,20 @@
 """Source files for the source panel: finding them from what the symbols say, and
 highlighting them once.
 
-A `.sym` names files as the compiler saw them (often relative: `prog.c`).  They are
-looked for, in order: as given (absolute), next to the symbol file, through the
-`sources.json` that `hsx cc -g` writes beside it, next to the program, and in the
-current directory.  The debugger usually runs on the executive's machine; when it does
-not, the file may not be here and the panel says so (disassembly still works).
+Files are found as `hsx.client.sources.SourceFinder` finds them (as given, through the
+`.sym`'s `sources` map, next to the symbol file or the program, in the current
+directory).  The debugger usually runs on the executive's machine; when it does not,
+the file may not be here and the panel says so (disassembly still works).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.syntax import Syntax
 from rich.text import Text
+
+from hsx.client.sources import SourceFinder
 
 LEXERS = {".c": "c", ".h": "c", ".mvasm": "nasm", ".s": "nasm", ".asm": "nasm"}
 THEME = "monokai"
@@ -29,21 +29,14 @@ class SourceFile:
 
 class SourceCache:
     def __init__(self) -> None:
-        self.search_dirs: list[Path] = []
-        self._mapped: dict[str, Path] = {}
+        self._finder = SourceFinder()
+        self._context: tuple[str | None, str | None] = (None, None)
         self._files: dict[str, SourceFile | None] = {}
 
     def set_context(self, symbols_path: str | None, program: str | None) -> None:
-        """Where to look: beside the task's symbol file and program."""
-        dirs = []
-        for path in (symbols_path, program):
-            if path:
-                dirs.append(Path(path).parent)
-        dirs.append(Path.cwd())
-        self.search_dirs = list(dict.fromkeys(dirs))
-        self._mapped = {}
-        for directory in self.search_dirs:
-            self._mapped.update(_sources_json(directory / "sources.json"))
+        """Where to look: the task's symbol file (its `sources` map) and program."""
+        self._context = (symbols_path, program)
+        self._finder = SourceFinder()           # the .sym may have been rebuilt
         self._files.clear()
 
     def get(self, name: str | None) -> SourceFile | None:
@@ -56,23 +49,8 @@ class SourceCache:
         return self._files[name]
 
     def find(self, name: str) -> Path | None:
-        candidates = [Path(name)] if Path(name).is_absolute() else []
-        if name in self._mapped:
-            candidates.append(self._mapped[name])
-        candidates += [directory / name for directory in self.search_dirs]
-        for candidate in candidates:
-            if candidate.is_file():
-                return candidate
-        return None
-
-
-def _sources_json(path: Path) -> dict[str, Path]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        return {entry["file"]: Path(entry["path"]) for entry in doc.get("sources", [])
-                if isinstance(entry, dict) and "file" in entry and "path" in entry}
-    except (OSError, ValueError, TypeError, AttributeError):
-        return {}
+        symbols, program = self._context
+        return self._finder.find(name, program, symbols)
 
 
 def _read(name: str, path: Path) -> SourceFile | None:

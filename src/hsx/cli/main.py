@@ -5,6 +5,7 @@ import click
 
 from hsx import __version__
 from hsx.cli.cc import cc_command
+from hsx.cli.dap import dap_command
 from hsx.cli.dbg import dbg_command
 from hsx.cli.errors import main as run_cli
 from hsx.cli.execd import execd_command
@@ -24,11 +25,12 @@ def cli() -> None:
       hsx run prog.hxe                   run an image
       hsx disasm prog.hxe                list its code
       hsx dbg prog.c                     debug it, full screen
+      hsx dap                            debug from an editor (DAP on stdio)
     """
 
 
 for command in (asm_command, link_command, disasm_command, run_command, cc_command,
-                execd_command, shell_command, dbg_command):
+                execd_command, shell_command, dbg_command, dap_command):
     cli.add_command(command)
 
 

@@ -1,0 +1,93 @@
+"""DAP breakpoints and the executive's: what each DAP breakpoint became, hit
+conditions, and logpoints.
+
+The executive holds the breakpoints (`bp.set`, conditions evaluated there) and the
+watches of data breakpoints (`watch.add {stop: true}`).  A DAP breakpoint is reported
+`verified` only once the executive has set it, at the line it actually landed on.
+Hit conditions and log messages are the adapter's: at each stop it counts the hit and
+decides whether the user sees it (`Decision`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .protocol import DapError
+
+_HIT = re.compile(r"^\s*(==|=|>=|>|<=|<|%)?\s*(\d+)\s*$")
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+@dataclass
+class Placed:
+    """One DAP breakpoint."""
+
+    id: int
+    kind: str                     # source, function, instruction, data
+    exec_id: int | None = None    # the executive's breakpoint (or watch) id
+    hit_condition: str | None = None
+    log_message: str | None = None
+    hits: int = 0
+    request: dict[str, Any] = field(default_factory=dict)   # as the client asked
+
+    def counts(self) -> bool:
+        """Count a hit; does the hit condition let it stop?"""
+        self.hits += 1
+        if not self.hit_condition:
+            return True
+        op, number = parse_hit_condition(self.hit_condition)
+        return {"==": self.hits == number, ">=": self.hits >= number,
+                ">": self.hits > number, "<=": self.hits <= number,
+                "<": self.hits < number,
+                "%": number > 0 and self.hits % number == 0}[op]
+
+
+def parse_hit_condition(text: str) -> tuple[str, int]:
+    """"5" (the 5th hit), "== 5", ">= 5", "> 5", "< 5", "<= 5", "% 5" (every 5th)."""
+    match = _HIT.match(text)
+    if match is None:
+        raise DapError(f"hit condition {text!r} is not a count: use N, >= N, > N, < N, "
+                       "<= N, == N or % N")
+    op = match.group(1) or "=="
+    return ("==" if op == "=" else op), int(match.group(2))
+
+
+def log_parts(message: str) -> list[tuple[str, bool]]:
+    """A logpoint message as (text, is_expression) pieces: "x = {x}"."""
+    parts: list[tuple[str, bool]] = []
+    last = 0
+    for match in _PLACEHOLDER.finditer(message):
+        parts.append((message[last:match.start()], False))
+        parts.append((match.group(1), True))
+        last = match.end()
+    parts.append((message[last:], False))
+    return [p for p in parts if p[0]]
+
+
+class BreakpointBook:
+    def __init__(self) -> None:
+        self._next = 1
+        self.sources: dict[str, list[Placed]] = {}      # by the client's source path
+        self.functions: list[Placed] = []
+        self.instructions: list[Placed] = []
+        self.data: list[Placed] = []
+        self.requested: dict[str, dict[str, Any]] = {}  # setBreakpoints args by path
+
+    def new(self, kind: str, request: dict[str, Any]) -> Placed:
+        placed = Placed(self._next, kind, request=request,
+                        hit_condition=request.get("hitCondition") or None,
+                        log_message=request.get("logMessage") or None)
+        self._next += 1
+        return placed
+
+    def all(self) -> list[Placed]:
+        return [p for group in self.sources.values() for p in group] + \
+            self.functions + self.instructions + self.data
+
+    def by_exec(self, exec_id: int | None, data: bool) -> Placed | None:
+        """The DAP breakpoint that became executive breakpoint (`data`: watch) `exec_id`."""
+        if exec_id is None:
+            return None
+        return next((p for p in self.all()
+                     if p.exec_id == exec_id and (p.kind == "data") == data), None)

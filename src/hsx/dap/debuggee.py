@@ -1,0 +1,172 @@
+"""The executive's side of a debug session: the connection, the session holding the
+debugged task's PID lock, and what was started for a launch.
+
+Launching builds and loads through `hsx.client.launch` (which starts an `hsx execd`
+when none listens); attaching finds a running task by PID or app name.  Either way the
+adapter then owns the task's lock and one event subscription (events.py reads it).
+"""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from hsx.client import AsyncClient, ProtocolError
+from hsx.client.launch import Launch
+from hsx.client.sources import SourceFinder
+
+from .protocol import DapError
+
+CLIENT_NAME = "hsx dap"
+HEARTBEAT_S = 10.0
+OUTPUT_COALESCE_MS = 20
+# Stops, ends and output; mailbox traffic (two events per printed line) is left out.
+EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "watch_update"]
+ENDED = ("returned", "faulted", "killed")
+
+
+class Debuggee:
+    def __init__(self, client: AsyncClient, host: str, port: int, pid: int,
+                 launched: Launch | None) -> None:
+        self.client = client
+        self.host, self.port = host, port
+        self.pid = pid
+        self.launch = launched
+        self.app_name = ""
+        self.features: frozenset[str] = frozenset()
+        self.names: dict[int, str] = {}          # app names by pid (output prefixes)
+        self.programs: dict[int, str] = {}
+        self.symbol_files: dict[int, str] = {}
+        self.sources = SourceFinder()
+        self.ended = False                       # the debugged task is over
+        self.exit_reported = False               # `exited` sent
+        self.configured = False                  # configurationDone came
+        self.stop_on_entry = False
+        self.recording = False                   # history.on: it can go back
+        self.entry_breakpoint: int | None = None # run.to main's, for stopOnEntry
+        self.controlled: set[int] = {pid}        # tasks whose stops are ours to show
+        self.resuming: set[int] = set()          # resumed by us: no `continued` event
+
+    @property
+    def launched(self) -> bool:
+        return self.launch is not None
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @classmethod
+    async def connect(cls, host: str, port: int, *, pid: int | None = None,
+                      app: str | None = None, launched: Launch | None = None,
+                      token: str | None = None) -> Debuggee:
+        try:
+            client = await AsyncClient.connect(host, port, timeout=10.0, token=token)
+        except (OSError, asyncio.TimeoutError) as error:
+            raise DapError(f"cannot connect to an executive at {host}:{port} ({error}); "
+                           "start one with `hsx execd`") from None
+        try:
+            tasks = (await client.request("ps"))["tasks"]["tasks"]
+            row = _choose(tasks, pid, app, f"{host}:{port}")
+            debuggee = cls(client, host, port, row["pid"], launched)
+            session = await client.open_session(CLIENT_NAME, pid_lock=row["pid"],
+                                                heartbeat_s=HEARTBEAT_S)
+            debuggee.features = frozenset(session.get("features", ()))
+            await client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+            for task in tasks:
+                debuggee.remember(task)
+            debuggee.app_name = row.get("app_name", "")
+            await debuggee.refresh_symbols(row["pid"])
+            return debuggee
+        except BaseException:
+            await client.close()
+            raise
+
+    def remember(self, row: dict[str, Any]) -> None:
+        pid = row["pid"]
+        self.names[pid] = row.get("app_name") or str(pid)
+        if row.get("program"):
+            self.programs[pid] = row["program"]
+
+    async def refresh_symbols(self, pid: int) -> None:
+        try:
+            info = (await self.client.request("symbols.info", pid=pid))["symbols"]
+        except ProtocolError:
+            return
+        if info.get("path"):
+            self.symbol_files[pid] = info["path"]
+
+    def source_path(self, pid: int, file: str | None) -> Path | None:
+        """The file on this machine that the symbols' name `file` stands for."""
+        if not file:
+            return None
+        return self.sources.find(file, self.programs.get(pid), self.symbol_files.get(pid))
+
+    def dap_source(self, pid: int, file: str | None) -> dict[str, Any] | None:
+        """A DAP Source for a file the symbols name (without a path when the file is not
+        on this machine: the editor then shows the name, and disassembly)."""
+        if not file:
+            return None
+        path = self.source_path(pid, file)
+        if path is None:
+            return {"name": file.replace("\\", "/").rsplit("/", 1)[-1],
+                    "presentationHint": "deemphasize", "origin": "not found on this machine"}
+        return {"name": path.name, "path": str(path)}
+
+    async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        return await self.client.request(cmd, **fields)
+
+    async def tasks(self) -> list[dict[str, Any]]:
+        rows = (await self.request("ps"))["tasks"]["tasks"]
+        for row in rows:
+            self.remember(row)
+        return rows
+
+    async def task(self, pid: int) -> dict[str, Any]:
+        row = (await self.request("ps", pid=pid))["tasks"]["tasks"][0]
+        self.remember(row)
+        return row
+
+    async def close(self, terminate: bool) -> None:
+        """Release the task (and its lock); with `terminate`, end it and whatever the
+        launch started (the executive, the build)."""
+        try:
+            if terminate and not self.ended:
+                try:
+                    await self.request("kill", pid=self.pid)
+                except ProtocolError:
+                    pass
+            elif not self.ended:
+                try:        # a detached task runs on (closing the session clears our
+                    if (await self.task(self.pid))["state"] == "paused":    # breakpoints)
+                        await self.request("resume", pid=self.pid)
+                except ProtocolError:
+                    pass
+            try:
+                await self.client.close_session()
+            except (ProtocolError, ConnectionError, TimeoutError):
+                pass
+        except (ConnectionError, TimeoutError):
+            pass
+        finally:
+            await self.client.close()
+            if self.launch is not None and terminate:
+                await asyncio.to_thread(self.launch.close)
+
+
+def _choose(tasks: list[dict[str, Any]], pid: int | None, app: str | None,
+            address: str) -> dict[str, Any]:
+    """The task attach means: by PID, or the newest live task called `app`."""
+    listing = ", ".join(f"{t['pid']} {t.get('app_name', '?')} ({t['state']})" for t in tasks
+                        ) or "none"
+    if pid is not None:
+        for task in tasks:
+            if task["pid"] == pid:
+                return task
+        raise DapError(f"there is no task with PID {pid} on the executive at {address} "
+                       f"(tasks: {listing})")
+    named = [t for t in tasks if app in (t.get("app_name"), t.get("app_name_base"))]
+    live = [t for t in named if t["state"] not in ENDED]
+    if not (live or named):
+        raise DapError(f"no task called {app!r} runs on the executive at {address} "
+                       f"(tasks: {listing})")
+    return max(live or named, key=lambda t: t["pid"])

@@ -1,0 +1,148 @@
+"""threads, stackTrace, scopes, variables, setVariable, evaluate."""
+from __future__ import annotations
+
+from typing import Any
+
+from hsx.client import ProtocolError
+
+from ..debuggee import ENDED
+from ..protocol import DapError
+from ..repl import evaluate_repl
+from ..requests import handles
+from ..variables import (SCOPES, Children, Scope, child_expression, expression_of,
+                         expression_result, frame_id, split_frame_id, to_dap)
+from .running import thread_of
+
+MAX_FRAMES = 256
+
+
+@handles("threads")
+async def threads(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    debuggee = adapter.debuggee
+    if debuggee is None:
+        return {"threads": []}
+    rows = await debuggee.tasks()
+    return {"threads": [{"id": row["pid"], "name": f"{row.get('app_name', '?')} "
+                                                   f"(PID {row['pid']})"}
+                        for row in rows
+                        if row["state"] not in ENDED or row["pid"] == debuggee.pid]}
+
+
+@handles("stackTrace")
+async def stack_trace(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    debuggee = adapter.need_debuggee()
+    pid = thread_of(adapter, args)
+    start = max(0, int(args.get("startFrame") or 0))
+    levels = int(args.get("levels") or 0)
+    wanted = min(MAX_FRAMES, start + levels) if levels > 0 else 64
+    try:
+        stack = (await debuggee.request("stack.info", pid=pid, max_frames=wanted))["stack"]
+    except ProtocolError as error:
+        if error.code in ("unknown_pid", "task_ended"):
+            return {"stackFrames": [], "totalFrames": 0}
+        raise
+    frames = stack["frames"]
+    total = len(frames) + (1 if stack.get("truncated") else 0)
+    return {"stackFrames": [_frame(adapter, debuggee, pid, f) for f in frames[start:]],
+            "totalFrames": total}
+
+
+def _frame(adapter, debuggee, pid: int, frame: dict[str, Any]) -> dict[str, Any]:
+    pc = frame["pc"]
+    name = frame.get("function") or f"0x{pc:04x}"
+    line = frame.get("line")
+    out: dict[str, Any] = {"id": frame_id(pid, frame["index"]), "name": name,
+                           "line": adapter.to_client_line(line), "column": 1 if line else 0,
+                           "instructionPointerReference": f"0x{pc:08x}"}
+    source = debuggee.dap_source(pid, frame.get("file"))
+    if source is not None:
+        out["source"] = source
+    if not line:
+        out["presentationHint"] = "subtle"
+    return out
+
+
+@handles("scopes")
+async def scopes(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    adapter.need_debuggee()
+    pid, frame = split_frame_id(_int(args, "frameId"))
+    out = []
+    for title, scope, hint in SCOPES:
+        item = {"name": title, "variablesReference": adapter.handles.add(Scope(pid, frame, scope)),
+                "expensive": scope == "registers"}
+        if hint:
+            item["presentationHint"] = hint
+        out.append(item)
+    return {"scopes": out}
+
+
+@handles("variables")
+async def variables(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    debuggee = adapter.need_debuggee()
+    item = _container(adapter, args)
+    client = debuggee.client
+    if isinstance(item, Scope):
+        listing = await client.frame_variables(item.pid, item.frame, item.scope)
+        records = listing.get(item.scope) or []
+        return {"variables": [to_dap(r, adapter.handles, item.pid, item.frame,
+                                     expression_of(item.scope, r.get("name", "")))
+                              for r in records]}
+    start = max(0, int(args.get("start") or 0))
+    count = int(args.get("count") or 0) or None
+    listing = await client.expand(item.ref, start, count)
+    return {"variables": [to_dap(r, adapter.handles, item.pid, item.frame,
+                                 child_expression(item.expression, r.get("name", "")))
+                          for r in listing.get("variables", [])]}
+
+
+@handles("setVariable")
+async def set_variable(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    debuggee = adapter.need_debuggee()
+    item = _container(adapter, args)
+    name, value = args.get("name"), args.get("value")
+    if not isinstance(name, str) or not isinstance(value, str):
+        raise DapError("setVariable needs \"name\" and \"value\" (strings)")
+    if isinstance(item, Scope):
+        lvalue = expression_of(item.scope, name)
+    else:
+        lvalue = child_expression(item.expression, name)
+        if lvalue is None:
+            raise DapError(f"{name} cannot be named as a C expression, so it cannot be set")
+    result = await debuggee.client.set_variable(item.pid, lvalue, value, item.frame)
+    out = to_dap(result, adapter.handles, item.pid, item.frame, lvalue)
+    return {key: out[key] for key in ("value", "type", "variablesReference",
+                                      "namedVariables", "indexedVariables", "memoryReference")
+            if key in out}
+
+
+@handles("evaluate")
+async def evaluate(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    expression = args.get("expression")
+    if not isinstance(expression, str) or not expression.strip():
+        raise DapError("evaluate needs an \"expression\"")
+    debuggee = adapter.debuggee
+    if args.get("frameId") is not None:
+        pid, frame = split_frame_id(_int(args, "frameId"))
+    else:
+        pid, frame = (debuggee.pid if debuggee else None), 0
+    if args.get("context") == "repl":
+        return await evaluate_repl(adapter, expression, pid, frame)
+    debuggee = adapter.need_debuggee()
+    result = await debuggee.client.evaluate(pid, expression, frame)
+    return expression_result(adapter.handles, result, pid, frame, expression)
+
+
+def _container(adapter, args: dict[str, Any]) -> Scope | Children:
+    ref = _int(args, "variablesReference")
+    item = adapter.handles.get(ref)
+    if not isinstance(item, (Scope, Children)):
+        raise DapError(f"variablesReference {ref} is not (or no longer) valid: the task ran "
+                       "since it was given")
+    return item
+
+
+def _int(args: dict[str, Any], name: str) -> int:
+    value = args.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DapError(f"\"{name}\" must be an integer, not {value!r}")
+    return value

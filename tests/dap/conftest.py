@@ -1,0 +1,53 @@
+"""Fixtures for the adapter's tests: a real `hsx execd`, the test programs built with -g
+as a user builds them (once per session, in parallel), and `hsx dap` subprocesses."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from dapkit import PROGRAMS, DapClient  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def execd(tmp_path_factory):
+    """(host, port) of an executive shared by the session; each test loads its own task."""
+    root = tmp_path_factory.mktemp("execd")
+    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0",
+                             "--root", str(root)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("hsx execd listening on "), line
+    host, port = line.split()[-1].rsplit(":", 1)
+    yield host, int(port)
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """A directory with prog.c/ticker.c and their -g -O0 builds (.hxe, .sym, sources.json)
+    and count.mvasm."""
+    out = tmp_path_factory.mktemp("programs")
+    for name in ("prog.c", "ticker.c", "count.mvasm"):
+        shutil.copy(PROGRAMS / name, out / name)
+    builds = [subprocess.Popen([sys.executable, "-m", "hsx", "cc", "-g", "-O0",
+                                str(out / f"{name}.c"), "-o", str(out / f"{name}.hxe")],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+              for name in ("prog", "ticker")]
+    for build in builds:
+        output, _ = build.communicate(timeout=600)
+        assert build.returncode == 0, output.decode()
+    return out
+
+
+@pytest.fixture
+def dap():
+    client = DapClient.start()
+    yield client
+    client.close()

@@ -1,0 +1,106 @@
+"""Launching: a built program stops on its breakpoints, shows its stack, variables and
+output, steps, and exits; a C source is built and an executive started for it."""
+from __future__ import annotations
+
+import socket
+
+from dapkit import DapClient, line_of
+
+
+def launch(dap: DapClient, program, execd, breakpoints=(), **extra) -> int:
+    """initialize + launch + breakpoints in prog.c + configurationDone; the thread id."""
+    dap.initialize()
+    seq = dap.send("launch", program=str(program), host=execd[0], port=execd[1], **extra)
+    dap.wait_event("initialized")
+    if breakpoints:
+        source = program.with_suffix(".c")
+        result = dap.ok("setBreakpoints", source={"path": str(source)},
+                        breakpoints=[{"line": line_of(source, m)} for m in breakpoints])
+        assert all(bp["verified"] for bp in result["breakpoints"]), result
+    dap.ok("configurationDone")
+    assert dap.response(seq)["success"]
+    stem = program.stem
+    return max(t["id"] for t in dap.ok("threads")["threads"] if t["name"].startswith(stem))
+
+
+def test_breakpoint_stack_variables_steps_output_and_exit(dap, built, execd):
+    source = built / "prog.c"
+    capabilities = dap.initialize()
+    assert capabilities["supportsConfigurationDoneRequest"]
+    assert capabilities["supportsStepBack"] is False        # not before an executive says so
+    seq = dap.send("launch", program=str(built / "prog.hxe"), host=execd[0], port=execd[1])
+    dap.wait_event("initialized")
+    line = line_of(source, "call twice")
+    result = dap.ok("setBreakpoints", source={"path": str(source)},
+                    breakpoints=[{"line": line}])["breakpoints"]
+    assert result[0]["verified"] and result[0]["line"] == line
+    assert result[0]["source"]["path"] == str(source)
+    dap.ok("configurationDone")
+    assert dap.response(seq)["success"]
+
+    stop = dap.stopped("breakpoint")
+    assert stop["hitBreakpointIds"] == [result[0]["id"]] and stop["allThreadsStopped"] is False
+    pid = stop["threadId"]
+    assert any(t["id"] == pid and "prog" in t["name"] for t in dap.ok("threads")["threads"])
+    frames = dap.ok("stackTrace", threadId=pid)["stackFrames"]
+    assert [f["name"] for f in frames[:2]] == ["accumulate", "main"]
+    assert frames[0]["line"] == line and frames[0]["source"]["path"] == str(source)
+    assert frames[1]["line"] == line_of(source, "call accumulate")
+    assert int(frames[0]["instructionPointerReference"], 16) > 0
+
+    scopes = [s["name"] for s in dap.ok("scopes", frameId=frames[0]["id"])["scopes"]]
+    assert scopes == ["Arguments", "Locals", "Globals", "Registers"]
+    assert dap.scope_variables(frames[0]["id"], "Arguments")["n"]["value"] == "4"
+    local = dap.scope_variables(frames[0]["id"], "Locals")
+    assert local["total"]["value"] == "0" and local["i"]["value"] == "0"
+    glob = dap.scope_variables(frames[0]["id"], "Globals")
+    fields = dap.ok("variables", variablesReference=glob["origin"]["variablesReference"])
+    assert {v["name"]: v["value"] for v in fields["variables"]} == {"left": "1", "right": "2"}
+    assert glob["table"]["indexedVariables"] == 4
+    page = dap.ok("variables", variablesReference=glob["table"]["variablesReference"],
+                  start=1, count=2)["variables"]
+    assert [v["value"] for v in page] == ["20", "30"]
+    assert page[0]["evaluateName"] == "table[1]"
+    registers = dap.scope_variables(frames[0]["id"], "Registers")
+    assert "r0" in registers or "R0" in registers
+
+    dap.ok("stepIn", threadId=pid)
+    dap.stopped("step")
+    top = dap.top_frame(pid)
+    assert top["name"] == "twice" and top["line"] == line_of(source, "twice body")
+    assert dap.ok("evaluate", expression="x * 3", frameId=top["id"],
+                  context="watch")["result"] == "30"
+    dap.ok("stepOut", threadId=pid)
+    dap.stopped("step")
+    assert dap.top_frame(pid)["name"] == "accumulate"
+    dap.ok("next", threadId=pid)
+    dap.stopped("step")
+    top = dap.top_frame(pid)
+    assert top["line"] == line_of(source, "count")
+    assert dap.ok("evaluate", expression="total", frameId=top["id"],
+                  context="hover")["result"] == "20"
+
+    dap.ok("setBreakpoints", source={"path": str(source)}, breakpoints=[])
+    dap.ok("continue", threadId=pid)
+    assert dap.wait_event("exited")["exitCode"] == 3
+    dap.wait_event("terminated")
+    assert f"[prog {pid}] sum 200\n" in dap.output("stdout")
+
+
+def test_c_source_is_built_and_its_own_executive_started_and_stopped(dap, built):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    source = built / "prog.c"
+    dap.initialize()
+    seq = dap.send("launch", program="prog.c", cwd=str(built), port=port, stopOnEntry=True)
+    dap.wait_event("initialized", timeout=120)
+    dap.ok("configurationDone")
+    assert dap.response(seq, timeout=120)["success"]
+    stop = dap.stopped("entry")
+    top = dap.top_frame(stop["threadId"])
+    assert top["name"] == "main" and top["line"] == line_of(source, "call accumulate")
+    assert "starting an executive" in dap.output()
+    dap.ok("disconnect")
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port)) != 0, "the executive still listens"

@@ -6,14 +6,16 @@ links only the library code it refers to, directly or through other library code
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
+
+import platformdirs
 
 from hsx.image.hxo import ObjectModule, load_hxo, write_hxo
 from hsx.image.sym import SymbolTable
@@ -32,22 +34,34 @@ def _runtime_sources() -> list[Path]:
 
 
 def _fingerprint(soft_float: bool) -> str:
+    """What the cached library depends on: its sources, the back end and assembler that
+    build it, the object format, clang and the float mode (hashed once per process)."""
+    return _hash_inputs(str(lib_dir()), " ".join(clang_command()), soft_float)
+
+
+@functools.lru_cache(maxsize=8)
+def _hash_inputs(library: str, clang: str, soft_float: bool) -> str:
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for path in sorted(here.rglob("*.py")) + _runtime_sources() + \
-            sorted((lib_dir() / "include").glob("*.h")) + \
-            [lib_dir() / "crt0.mvasm", lib_dir() / "crtend.mvasm"]:
+    package = Path(__file__).resolve().parents[2]           # src/hsx
+    root = Path(library)
+    for path in sorted((package / "toolchain").rglob("*.py")) + \
+            sorted((package / "isa").glob("*.py")) + [package / "image" / "hxo.py"] + \
+            _runtime_sources() + sorted((root / "include").glob("*.h")) + \
+            [root / "crt0.mvasm", root / "crtend.mvasm"]:
         h.update(path.name.encode())
         h.update(path.read_bytes())
-    h.update(" ".join(clang_command()).encode())
+    h.update(clang.encode())
     h.update(b"soft-float" if soft_float else b"hard-float")
     return h.hexdigest()[:24]
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("HSX_CACHE_DIR") or os.path.join(
-        tempfile.gettempdir(), f"hsx-cc-{os.getuid() if hasattr(os, 'getuid') else 0}")
-    return Path(base)
+    """$HSX_CACHE_DIR, else the user's cache directory: the library is built once per
+    installed version and kept across reboots."""
+    base = os.environ.get("HSX_CACHE_DIR")
+    if base:
+        return Path(base)
+    return Path(platformdirs.user_cache_dir("hsx", appauthor=False)) / "cc"
 
 
 @dataclass

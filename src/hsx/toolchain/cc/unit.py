@@ -36,6 +36,13 @@ from .sourcenames import lib_dir, source_name
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
                 "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
                 "-Xclang", "-mlong-double-64")   # long double = double, as on ARM EABI
+# No runtime loop unrolling (a loop whose trip count is known only at run time copied
+# 4-8 times plus a remainder loop): it grows code in a 64 KB code space and saved no
+# instruction in benchmarks/peer_bench.py, while it made clang's -O2 and the back end
+# each ~40% slower on benchmarks/cc_bench.py's file.  Loops of known small trip
+# counts are still unrolled fully (that halves the CoreMark-like mix's instructions).
+# The VM has no vector registers: the vectorizers would only look (same IR, less time).
+TUNING = ("-mllvm", "-unroll-runtime=false", "-fno-vectorize", "-fno-slp-vectorize")
 
 
 @dataclass
@@ -75,7 +82,7 @@ def clang_ir(path: str, options: Options, warnings: list[str] | None = None) -> 
     diagnostics, each whole (location, source line, caret, notes); its warnings are
     appended to `warnings`."""
     cmd = [*clang_command(options.clang), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
-           "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-"]
+           "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-", *TUNING]
     if options.debug:
         cmd.append("-g")
     elif options.line_tables:
@@ -144,12 +151,16 @@ def _collector_paused():
     """The back end builds about a million small objects for 1,000 lines of C, nearly
     all alive until the unit is assembled: Python's cycle collector would walk them
     over and over (a third of the compile time) and free nothing.  It is paused for
-    one unit and catches up afterwards."""
+    one unit; then the objects made meanwhile join the oldest generation at once
+    (freeze + unfreeze: no walk over them), instead of being walked by the next
+    young-generation collection, and are collected with it."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 

@@ -76,3 +76,13 @@ def test_interleaved_turns_match_single_turns(tmp_path_factory, steps, budgets):
         assert snapshot(fast) == snapshot(exact)
     assert [t.exit_status for t in fast.tasks.values()] == [t.exit_status for t in exact.tasks.values()]
     assert calls                                  # the fast path really ran
+
+
+def test_a_run_past_its_time_limit_starts_no_further_turn(tmp_path):
+    """`until` bounds a batch whose instructions became dear (here: a scheduler event
+    per switch): the turn under way completes, no new one starts."""
+    from time import perf_counter
+
+    kernel = make(tmp_path, [1, 2], False)
+    assert kernel.run(40, until=perf_counter()) == 1
+    assert kernel.run(40, until=perf_counter() + 60) == 40

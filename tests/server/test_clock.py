@@ -46,7 +46,7 @@ def test_sleeping_task_wakes_on_its_deadline_without_polling(server, client):
 
 
 def test_a_kernel_failure_stops_the_clock_and_is_logged(server, client):
-    def broken(budget):
+    def broken(budget, until=None):
         raise RuntimeError("boom")
 
     load(client, LOOP, "loop", paused=True)
@@ -56,3 +56,22 @@ def test_a_kernel_failure_stops_the_clock_and_is_logged(server, client):
     logs = client.request("dmesg", level="error")["logs"]
     assert any("auto clock" in e["message"] and "boom" in e["message"] for e in logs)
     assert client.request("ping")["reply"] == "pong"
+
+
+def test_a_batch_sized_for_cheap_instructions_stays_short_when_they_turn_dear(client, connect):
+    """A lone task runs long cheap turns, so the clock sizes its batches in tens of
+    thousands of instructions; a second task plus a `scheduler` subscriber make every
+    instruction a switch with an event to build.  Requests must still be answered
+    within a few slices, not after a batch of the old size (about a second)."""
+    load(client, LOOP, "alone")
+    wait_for(lambda: client.request("clock")["clock"]["step_size"] > 5_000)
+    watcher = connect()
+    watcher.subscribe(["scheduler"])
+    load(client, LOOP, "second")
+    samples = []
+    for _ in range(20):
+        started = time.perf_counter()
+        client.request("ping")
+        samples.append(time.perf_counter() - started)
+    assert max(samples) < 0.25
+    assert watcher.next_event(timeout=5)["type"] == "scheduler"

@@ -13,6 +13,7 @@ import errno
 import os
 import queue
 import tempfile
+from time import perf_counter
 from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -200,8 +201,11 @@ class Kernel(CommandCalls):
 
     # ------------------------------------------------------------------ running
 
-    def run(self, budget: int) -> int:
+    def run(self, budget: int, until: float | None = None) -> int:
         """Execute up to `budget` instructions across ready tasks; returns how many ran.
+        With `until` (a `time.perf_counter()` value) no new turn starts after it: a
+        budget sized for cheap instructions stays short when they became dear (events
+        to build for every switch, a task being traced).
 
         Returns early when nothing is ready (everyone blocked, paused or ended).  A task
         that is alone at the highest ready priority runs for the rest of the budget (up
@@ -221,7 +225,7 @@ class Kernel(CommandCalls):
         base = self.total_instructions
         while executed < budget:
             pid = scheduler.pick()
-            if pid is None:
+            if pid is None or executed and until is not None and perf_counter() >= until:
                 break
             task = tasks[pid]
             if pid != last:

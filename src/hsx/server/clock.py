@@ -13,6 +13,7 @@ Everything here runs on the loop thread, the only thread that touches the kernel
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any, Callable
 
@@ -20,6 +21,7 @@ from hsx.kernel.executive import Kernel
 
 SLICE_S = 0.001                  # target duration of one batch (worst added latency)
 MIN_BATCH, MAX_BATCH = 64, 4_000_000
+OVERRUN = 3                      # a batch stops starting turns after this many slices
 RATE_BURST_S = 0.05              # a rate-limited clock catches up at most this much
 
 
@@ -43,6 +45,10 @@ class AutoClock:
         self._credit_at = time.monotonic()
         self._wake = asyncio.Event()
         self._closing = False
+        # Embedded in a program (the loop is not on the main thread), other threads of
+        # the process want the GIL between batches; a daemon of its own has none, and
+        # handing the CPU away there only costs a scheduler tick per batch on a busy host.
+        self._share_gil = threading.current_thread() is not threading.main_thread()
 
     # ------------------------------------------------------------------ control
 
@@ -111,7 +117,7 @@ class AutoClock:
                 except Exception as error:      # a kernel bug: report it, do not spin on it
                     self.running = False
                     self._on_error(error)
-                await _serve_io()
+                await _serve_io(self._share_gil)
                 continue
             if deadline is not None:
                 self.mode = "sleep"
@@ -131,7 +137,7 @@ class AutoClock:
 
     def _run_batch(self, budget: int) -> None:
         started = time.perf_counter()
-        executed = self.kernel.run(budget)
+        executed = self.kernel.run(budget, until=started + SLICE_S * OVERRUN)
         elapsed = time.perf_counter() - started
         self.mode = "rate" if self.rate_hz else "running"
         self.auto_batches += 1
@@ -139,11 +145,14 @@ class AutoClock:
         self.last_batch_ms = elapsed * 1000
         if self.rate_hz:
             self._credit -= executed
-        # Adapt only on batches that ran (nearly) their whole budget: a short one says
-        # the tasks blocked, not how fast they run.
-        if executed >= budget // 2 and elapsed > 0:
+        # Adapt only on batches that ran (nearly) their whole budget or were cut short
+        # by the time limit: a short one says the tasks blocked, not how fast they run.
+        # A batch far over its slice (instructions became dear: events for every switch,
+        # tracing) sets the rate at once instead of smoothing it in.
+        overran = elapsed >= SLICE_S * 2
+        if (executed >= budget // 2 or overran) and elapsed > 0 and executed:
             rate = executed / elapsed
-            self.ips = rate if not self.ips else 0.7 * self.ips + 0.3 * rate
+            self.ips = rate if not self.ips or overran else 0.7 * self.ips + 0.3 * rate
             self.batch = int(min(max(self.ips * SLICE_S, MIN_BATCH), MAX_BATCH))
 
     async def _sleep(self, timeout: float | None) -> None:
@@ -158,15 +167,17 @@ class AutoClock:
             handle.cancel()
 
 
-async def _serve_io() -> None:
+async def _serve_io(share_gil: bool) -> None:
     """Let the loop handle what arrived during a batch before the next one starts.
 
     One yield is not enough: socket callbacks found by that loop iteration are queued
     behind this task's own wake-up, so the next batch would run first and every request
-    would wait a whole extra batch.  `time.sleep(0)` first hands the GIL to any other
-    thread of this process (a client or UI embedding the server) that is waiting for it:
-    without it such a thread can wait out many batches (measured: 140 ms vs 2 ms).
+    would wait a whole extra batch.  With `share_gil`, `time.sleep(0)` first hands the
+    GIL to any other thread of this process (a client or UI embedding the server) that
+    is waiting for it: without it such a thread can wait out many batches (measured:
+    140 ms vs 2 ms).
     """
-    time.sleep(0)
+    if share_gil:
+        time.sleep(0)
     await asyncio.sleep(0)
     await asyncio.sleep(0)

@@ -106,11 +106,12 @@ class Wire:
         self._ts_offset = ts_offset
 
     def line(self) -> bytes:
-        if self._line is None:
+        line = self._line
+        if line is None:
             e = self.event
-            self._line = encode({"seq": e.seq, "ts": round(e.ts + self._ts_offset, 6),
-                                 "type": e.type, "pid": e.pid, "data": e.data})
-        return self._line
+            line = self._line = encode({"seq": e.seq, "ts": round(e.ts + self._ts_offset, 6),
+                                        "type": e.type, "pid": e.pid, "data": e.data})
+        return line
 
 
 class OutputRun:
@@ -161,6 +162,7 @@ class Subscription:
         self._hub = hub
         self._critical: deque[Wire] = deque()
         self._droppable: deque[Wire] = deque()
+        self._notified = False           # the sink was told there is something to take
         self._lost = 0                   # dropped since the last warning was written
         self._lost_first = 0
         self._lost_last = 0
@@ -175,6 +177,18 @@ class Subscription:
             if clause.matches(type_, pid):
                 return True
         return False
+
+    def pids_for(self, type_: str) -> tuple[bool, frozenset[int] | None]:
+        """Whether any clause names `type_`, and from which PIDs (None: every PID)."""
+        pids: set[int] = set()
+        wanted = False
+        for clause in self.clauses:
+            if type_matches(type_, clause.categories):
+                if clause.pids is None:
+                    return True, None
+                wanted = True
+                pids |= clause.pids
+        return wanted, frozenset(pids)
 
     def may_see(self, owner: Any) -> bool:
         """Output of a task locked by session `owner`: only for that session, or for a
@@ -198,22 +212,28 @@ class Subscription:
             if self._extend_output(wire):
                 return
             self._output_since = time.monotonic()
+        droppable = self._droppable
+        pending = len(droppable) + len(self._critical)
         if critical:
             self._critical.append(wire)
-            if self.pending > self.max_events and self._droppable:
-                self._lose(self._droppable.popleft())
-        elif self.pending >= self.max_events:
-            if self._droppable:
-                self._lose(self._droppable.popleft())
-                self._droppable.append(wire)
+            if pending >= self.max_events and droppable:
+                self._lose(droppable.popleft())
             else:
-                self._lose(wire)
-                return
+                pending += 1
+        elif pending < self.max_events:
+            droppable.append(wire)
+            pending += 1
+        elif droppable:
+            self._lose(droppable.popleft())
+            droppable.append(wire)
         else:
-            self._droppable.append(wire)
-        if self.pending > self.high_water:
-            self.high_water = self.pending
-        self.sink.events_ready(self)
+            self._lose(wire)
+            return
+        if pending > self.high_water:
+            self.high_water = pending
+        if not self._notified:           # once until the sink has taken everything
+            self._notified = True
+            self.sink.events_ready(self)
 
     def _output_tail(self) -> Wire | OutputRun | None:
         """The output event at the very end of the queue, if that is what is last."""
@@ -268,6 +288,8 @@ class Subscription:
         try:
             return self._take(limit)
         finally:
+            if not self._critical and not self._droppable:
+                self._notified = False   # (a held run included): the next offer tells again
             if held is not None:
                 self._droppable.append(held)
 
@@ -277,12 +299,17 @@ class Subscription:
         if self._lost:
             out.append(self._warning())
         critical, droppable = self._critical, self._droppable
-        while len(out) < limit and (critical or droppable):
-            if critical and (not droppable or critical[0].seq < droppable[0].seq):
-                out.append(critical.popleft().line())
-            else:
-                out.append(droppable.popleft().line())
-            self.delivered += 1
+        taken = len(out)
+        if critical:
+            while len(out) < limit and (critical or droppable):
+                if critical and (not droppable or critical[0].seq < droppable[0].seq):
+                    out.append(critical.popleft().line())
+                else:
+                    out.append(droppable.popleft().line())
+        else:                            # the common case: one lane, oldest first
+            pop = droppable.popleft
+            out += [pop().line() for _ in range(min(limit - taken, len(droppable)))]
+        self.delivered += len(out) - taken
         if was_saturated and not self.saturated:
             self._hub.unsaturated()
         return out
@@ -301,6 +328,7 @@ class Subscription:
         """Forget what is queued (the subscription was replaced or ended)."""
         self._critical.clear()
         self._droppable.clear()
+        self._notified = False
         self._lost = 0
 
     def ack(self, seq: int) -> None:
@@ -325,6 +353,9 @@ class EventHub:
         self._ts_offset = time.time() - now       # kernel clock -> epoch seconds
         self._on_unsaturated = on_unsaturated
         self._subs: dict[Any, Subscription] = {}
+        # event type -> [(subscription, the PIDs it wants or None, a critical type?)],
+        # built at the first event of each type after a subscription changed
+        self._routes: dict[str, list[tuple[Subscription, frozenset[int] | None, bool]]] = {}
         self._next_token = 1
         self._listener = self._on_event          # one bound method: the bus compares identity
         self._listening = False
@@ -372,6 +403,17 @@ class EventHub:
         self._refresh()
         return True
 
+    def remove_clause(self, key: Any, clause: Clause) -> None:
+        """Stop delivering what `clause` asked for; the subscription ends with its last."""
+        sub = self._subs.get(key)
+        if sub is None or clause not in sub.clauses:
+            return
+        sub.clauses.remove(clause)
+        if sub.clauses:
+            self._refresh()
+        else:
+            self.unsubscribe(key)
+
     def _end(self, sub: Subscription) -> None:
         was_saturated = sub.saturated
         sub.close()
@@ -406,17 +448,31 @@ class EventHub:
                                oldest_seq=history[0].seq, last_seq=last)
 
     def _on_event(self, event: Event) -> None:
-        wire = None
-        type_, pid = event.type, event.pid
+        type_ = event.type
+        route = self._routes.get(type_)
+        if route is None:
+            route = self._route(type_)
+        pid = event.pid
         private = self._owner_of(pid) if type_ in OUTPUT and pid is not None else None
-        for sub in self._subs.values():
-            if sub.wants(type_, pid) and (private is None or sub.may_see(private)):
+        wire = None
+        for sub, pids, critical_type in route:
+            if (pids is None or pid in pids) and (private is None or sub.may_see(private)):
                 if wire is None:
                     wire = Wire(event, self._ts_offset)
-                sub.offer(wire, sub.is_critical(type_, pid))
+                sub.offer(wire, critical_type and sub.is_critical(type_, pid))
+
+    def _route(self, type_: str) -> list[tuple[Subscription, frozenset[int] | None, bool]]:
+        route = []
+        for sub in self._subs.values():
+            wanted, pids = sub.pids_for(type_)
+            if wanted:
+                route.append((sub, pids, type_ in CRITICAL))
+        self._routes[type_] = route
+        return route
 
     def _refresh(self) -> None:
         """Listen on the bus for the union of what subscribers want, and nothing more."""
+        self._routes = {}
         if self._listening:
             self.bus.unsubscribe(self._listener)
             self._listening = False

@@ -220,11 +220,7 @@ def stdio(call: Call) -> dict[str, Any]:
     clause = Clause(pids, tuple(streams))
     hub, key = call.server.hub, subscription_key(call)
     if op == "unsubscribe":
-        sub = hub.get(key)
-        if sub is not None and clause in sub.clauses:
-            sub.clauses.remove(clause)
-            if not sub.clauses:
-                hub.unsubscribe(key)
+        hub.remove_clause(key, clause)
         return {"unsubscribed": True}
     if op != "subscribe":
         raise bad_argument(f"unknown stdio op {op!r} (subscribe, unsubscribe, write)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from .errors import ProtocolError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -39,7 +41,13 @@ def session_open_fields(client: str, pid_lock: int | list[int] | None, observer:
 
 
 def decode(line: bytes) -> dict[str, Any]:
-    message = json.loads(line)
+    """One line from the executive.  orjson reads it several times faster than the
+    standard library (a subscriber may get 100,000 lines a second); integers beyond 64
+    bits, which it refuses, take the standard library's path."""
+    try:
+        message = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        message = json.loads(line)
     if not isinstance(message, dict):
         raise ValueError(f"server sent a non-object line: {line[:80]!r}")
     return message

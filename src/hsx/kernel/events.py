@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 Listener = Callable[["Event"], None]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     seq: int
     ts: float

@@ -274,3 +274,28 @@ def test_an_output_run_never_passes_a_stop_or_other_output():
     offer("stdout", 1, text="e")
     sub.coalesce_s = 0.0                             # (as if the time were up)
     assert [json.loads(line)["data"] for line in sub.take(100)] == [{"text": "de", "writes": 2}]
+
+
+def test_a_held_output_run_does_not_keep_the_connection_from_being_told_again():
+    """The sink is told once until it has taken everything; output held back to
+    coalesce counts as taken, so the event after it wakes the sink again."""
+    from hsx.kernel.events import Event
+    from hsx.server.subscriptions import Subscription, Wire
+
+    class Sink:
+        told = 0
+
+        def events_ready(self, sub):
+            self.told += 1
+
+    sink = Sink()
+    sub = Subscription(1, sink, None, 100, hub=None)
+    sub.coalesce_s = 60.0
+    sub.offer(Wire(Event(1, 0.0, "stdout", 1, {"text": "a"}), 0.0), False)
+    sub.offer(Wire(Event(2, 0.0, "stdout", 1, {"text": "b"}), 0.0), False)
+    assert sink.told == 1                            # once, not per event
+    assert sub.take(100) == [] and sub.held_until() is not None
+    sub.offer(Wire(Event(3, 0.0, "task_state", 1, {}), 0.0), False)
+    assert sink.told == 2
+    taken = [json.loads(line) for line in sub.take(100)]
+    assert [(e["type"], e["seq"]) for e in taken] == [("stdout", 2), ("task_state", 3)]

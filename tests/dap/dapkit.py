@@ -3,6 +3,7 @@ answered in order, events collected as they come."""
 from __future__ import annotations
 
 import json
+import re
 import queue
 import socket
 import subprocess
@@ -37,7 +38,7 @@ class DapClient:
                  sock: socket.socket | None = None) -> None:
         self.proc, self.sock = proc, sock
         self.events: list[dict[str, Any]] = []
-        self._seen = 0                      # events already returned by wait_event
+        self._seen: dict[str, int] = {}     # per event name: how many wait_event passed
         self._messages: queue.Queue = queue.Queue()
         self._responses: dict[int, dict[str, Any]] = {}
         self._seq = 0
@@ -140,18 +141,19 @@ class DapClient:
 
     def wait_event(self, name: str, predicate: Callable[[dict], bool] = lambda b: True,
                    timeout: float = TIMEOUT) -> dict[str, Any]:
-        """The body of the next `name` event (after those returned before) that matches."""
+        """The body of the next `name` event that matches (after the `name` event this
+        returned last)."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                for index in range(self._seen, len(self.events)):
+                for index in range(self._seen.get(name, 0), len(self.events)):
                     event = self.events[index]
                     if event["event"] == name and predicate(event.get("body", {})):
-                        self._seen = index + 1
+                        self._seen[name] = index + 1
                         return event.get("body", {})
                 left = deadline - time.monotonic()
                 if left <= 0 or self.closed:
-                    names = [e["event"] for e in self.events[self._seen:]]
+                    names = [e["event"] for e in self.events[self._seen.get(name, 0):]]
                     raise AssertionError(f"no {name} event within {timeout} s; "
                                          f"since then: {names}")
                 self._cond.wait(left)
@@ -178,6 +180,29 @@ class DapClient:
     def initialize(self) -> dict[str, Any]:
         return self.ok("initialize", clientID="tests", adapterID="hsx", linesStartAt1=True,
                        columnsStartAt1=True, pathFormat="path")
+
+    def launch(self, program: Path, execd: tuple[str, int], lines: dict[str, list] | None = None,
+               **extra: Any) -> int:
+        """initialize, launch `program` on `execd`, setBreakpoints per source (file name
+        -> lines or breakpoint dicts, all must verify), configurationDone; the task's PID."""
+        self.initialize()
+        seq = self.send("launch", program=str(program), host=execd[0], port=execd[1], **extra)
+        self.wait_event("initialized", timeout=120)
+        for name, wanted in (lines or {}).items():
+            source = program.parent / name
+            result = self.ok("setBreakpoints", source={"path": str(source)},
+                             breakpoints=[b if isinstance(b, dict) else {"line": b}
+                                          for b in wanted])
+            assert all(bp["verified"] for bp in result["breakpoints"]), result
+        self.ok("configurationDone")
+        assert self.response(seq, timeout=120)["success"]
+        return self.debugged_pid()
+
+    def debugged_pid(self) -> int:
+        """The PID the adapter said it debugs."""
+        match = re.search(r"debugging \S+ \(PID (\d+)\)", self.output())
+        assert match, self.output()
+        return int(match.group(1))
 
     def stopped(self, reason: str | None = None, timeout: float = TIMEOUT) -> dict[str, Any]:
         return self.wait_event("stopped", lambda b: reason is None or b["reason"] == reason,

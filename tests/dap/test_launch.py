@@ -7,22 +7,6 @@ import socket
 from dapkit import DapClient, line_of
 
 
-def launch(dap: DapClient, program, execd, breakpoints=(), **extra) -> int:
-    """initialize + launch + breakpoints in prog.c + configurationDone; the thread id."""
-    dap.initialize()
-    seq = dap.send("launch", program=str(program), host=execd[0], port=execd[1], **extra)
-    dap.wait_event("initialized")
-    if breakpoints:
-        source = program.with_suffix(".c")
-        result = dap.ok("setBreakpoints", source={"path": str(source)},
-                        breakpoints=[{"line": line_of(source, m)} for m in breakpoints])
-        assert all(bp["verified"] for bp in result["breakpoints"]), result
-    dap.ok("configurationDone")
-    assert dap.response(seq)["success"]
-    stem = program.stem
-    return max(t["id"] for t in dap.ok("threads")["threads"] if t["name"].startswith(stem))
-
-
 def test_breakpoint_stack_variables_steps_output_and_exit(dap, built, execd):
     source = built / "prog.c"
     capabilities = dap.initialize()

@@ -115,6 +115,17 @@ class Debuggee:
     async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
         return await self.client.request(cmd, **fields)
 
+    async def run(self, pid: int, action: Any) -> Any:
+        """Await `action` (a request that sets task `pid` moving); its stops are ours to
+        show, and the resume it causes is no news (`continued` is for others' resumes)."""
+        self.controlled.add(pid)
+        self.resuming.add(pid)
+        try:
+            return await action
+        except BaseException:
+            self.resuming.discard(pid)
+            raise
+
     async def tasks(self) -> list[dict[str, Any]]:
         rows = (await self.request("ps"))["tasks"]["tasks"]
         for row in rows:

@@ -159,8 +159,7 @@ class EventPump:
         adapter.event("stopped", threadId=pid, allThreadsStopped=False, **stop)
 
     async def resume_unseen(self, pid: int) -> None:
-        self.debuggee.resuming.add(pid)
-        await self.debuggee.request("resume", pid=pid)
+        await self.debuggee.run(pid, self.debuggee.request("resume", pid=pid))
 
     async def log_point(self, pid: int, message: str) -> None:
         text = []

@@ -127,7 +127,6 @@ async def configuration_done(adapter, args: dict[str, Any]) -> None:
             adapter.later(lambda: adapter.event("stopped", reason="pause", threadId=pid,
                                                 allThreadsStopped=False))
         return
-    debuggee.controlled.add(pid)
     if debuggee.stop_on_entry:
         try:
             where = await function_body(debuggee.client, pid, "main")
@@ -137,10 +136,10 @@ async def configuration_done(adapter, args: dict[str, Any]) -> None:
             adapter.later(lambda: adapter.event("stopped", reason="entry", threadId=pid,
                                                 allThreadsStopped=False))
             return
-        reply = await debuggee.request("run.to", pid=pid, addr=where)
+        reply = await debuggee.run(pid, debuggee.request("run.to", pid=pid, addr=where))
         debuggee.entry_breakpoint = reply["result"].get("breakpoint_id")
     else:
-        await debuggee.request("resume", pid=pid)
+        await debuggee.run(pid, debuggee.request("resume", pid=pid))
 
 
 @handles("terminate")

@@ -25,13 +25,7 @@ async def _run(adapter, args: dict[str, Any],
         adapter.later(lambda: adapter.events.finish({"new_state": "faulted"}))
         return pid
     adapter.handles.reset()
-    debuggee.controlled.add(pid)
-    debuggee.resuming.add(pid)
-    try:
-        await action(debuggee, pid)
-    except BaseException:
-        debuggee.resuming.discard(pid)
-        raise
+    await debuggee.run(pid, action(debuggee, pid))
     return pid
 
 

@@ -1,0 +1,85 @@
+"""Run control: MVASM programs and instruction steps, pause, terminate, stepping
+backwards, and the adapter on a TCP port."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+from dapkit import DapClient, line_of
+
+
+def test_mvasm_entry_instruction_steps_and_exit(dap, built, execd):
+    pid = dap.launch(built / "count.mvasm", execd, stopOnEntry=True)
+    stop = dap.stopped("entry")
+    assert stop["threadId"] == pid
+    top = dap.top_frame(pid)
+    assert top["instructionPointerReference"] == "0x00000000"
+    assert top["source"]["name"] == "count.mvasm" and top["line"] == 5
+    assert "outermost frame" in dap.fails("stepOut", threadId=pid)
+    dap.ok("next", threadId=pid, granularity="instruction")
+    dap.stopped("step")
+    assert dap.top_frame(pid)["instructionPointerReference"] == "0x00000004"
+    dap.ok("stepIn", threadId=pid)                      # an MVASM line is an instruction
+    dap.stopped("step")
+    assert dap.top_frame(pid)["line"] == 8               # ADDI ran: at CMPI
+    registers = dap.scope_variables(dap.top_frame(pid)["id"], "Registers")
+    assert int(registers["r1"]["value"], 0) == 1
+    dap.ok("continue", threadId=pid)
+    assert dap.wait_event("exited")["exitCode"] == 3
+    dap.wait_event("terminated")
+
+
+def test_pause_a_paused_task_and_terminate(dap, built, execd):
+    pid = dap.launch(built / "prog.hxe", execd, stopOnEntry=True)
+    dap.stopped("entry")
+    dap.ok("pause", threadId=pid)
+    assert dap.stopped("pause")["threadId"] == pid
+    dap.ok("terminate")
+    assert dap.wait_event("exited")["exitCode"] == 1
+    dap.wait_event("terminated")
+    assert "was killed" in dap.output()
+
+
+def test_step_back_and_reverse_continue(dap, built, execd):
+    source = built / "prog.c"
+    call, count = line_of(source, "call twice"), line_of(source, "count")
+    pid = dap.launch(built / "prog.hxe", execd, lines={"prog.c": [count]})
+    assert dap.wait_event("capabilities")["capabilities"]["supportsStepBack"] is True
+    dap.stopped("breakpoint")
+    dap.ok("stepBack", threadId=pid)
+    dap.stopped("step")
+    assert dap.top_frame(pid)["line"] in (call, line_of(source, "twice body") + 1)
+    dap.ok("continue", threadId=pid)                     # forward: the breakpoint again
+    dap.stopped("breakpoint")
+    assert dap.ok("evaluate", expression="i", frameId=dap.top_frame(pid)["id"])["result"] == "0"
+    dap.ok("continue", threadId=pid)
+    dap.stopped("breakpoint")
+    assert dap.ok("evaluate", expression="i", frameId=dap.top_frame(pid)["id"])["result"] == "1"
+    dap.ok("reverseContinue", threadId=pid)              # back to the previous hit
+    dap.stopped("breakpoint")
+    assert dap.ok("evaluate", expression="i", frameId=dap.top_frame(pid)["id"])["result"] == "0"
+
+
+def test_without_history_step_back_says_how_to_get_it(dap, built, execd):
+    pid = dap.launch(built / "prog.hxe", execd, stopOnEntry=True, reverse=False)
+    dap.stopped("entry")
+    assert "\"reverse\": true" in dap.fails("stepBack", threadId=pid)
+
+
+def test_tcp_port_serves_clients_one_after_another():
+    server = subprocess.Popen([sys.executable, "-m", "hsx", "dap", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("hsx dap listening on 127.0.0.1:"), line
+        port = int(line.rsplit(":", 1)[1])
+        for _ in range(2):
+            client = DapClient(sock=socket.create_connection(("127.0.0.1", port)))
+            assert client.initialize()["supportsConfigurationDoneRequest"]
+            assert client.ok("threads") == {"threads": []}
+            client.ok("disconnect")
+            client.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -83,3 +83,33 @@ def test_tcp_port_serves_clients_one_after_another():
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_brk_and_fault_stop_and_a_fault_ends_the_session_on_continue(dap, built, execd):
+    pid = dap.launch(built / "trap.mvasm", execd)
+    stop = dap.stopped("breakpoint")
+    assert stop["description"] == "BRK 5" and stop["threadId"] == pid
+    dap.ok("continue", threadId=pid)
+    stop = dap.stopped("exception")
+    assert stop["description"] == "memory" and stop["text"]
+    top = dap.top_frame(pid)
+    assert top["line"] == 8 and top["source"]["name"] == "trap.mvasm"
+    registers = dap.scope_variables(top["id"], "Registers")
+    assert int(registers["r1"]["value"], 0) == 7                    # as it was at the fault
+    dap.ok("continue", threadId=pid)
+    assert dap.wait_event("exited")["exitCode"] == 1
+    dap.wait_event("terminated")
+
+
+def test_breakpoints_asked_before_launch_are_set_and_announced(dap, built, execd):
+    source = built / "prog.c"
+    dap.initialize()
+    early = dap.ok("setBreakpoints", source={"path": str(source)},
+                   breakpoints=[{"line": line_of(source, "count")}])["breakpoints"][0]
+    assert not early["verified"] and "not set yet" in early["message"]
+    pid = dap.launch(built / "prog.hxe", execd)
+    changed = dap.wait_event("breakpoint")
+    assert changed["reason"] == "changed" and changed["breakpoint"]["id"] == early["id"]
+    assert changed["breakpoint"]["verified"]
+    assert dap.stopped("breakpoint")["hitBreakpointIds"] == [early["id"]]
+    assert dap.top_frame(pid)["line"] == line_of(source, "count")

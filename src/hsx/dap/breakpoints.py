@@ -72,7 +72,6 @@ class BreakpointBook:
         self.functions: list[Placed] = []
         self.instructions: list[Placed] = []
         self.data: list[Placed] = []
-        self.requested: dict[str, dict[str, Any]] = {}  # setBreakpoints args by path
 
     def new(self, kind: str, request: dict[str, Any]) -> Placed:
         placed = Placed(self._next, kind, request=request,

@@ -27,15 +27,13 @@ async def set_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
     path = source.get("path") or source.get("name")
     if not isinstance(path, str) or not path:
         raise DapError("setBreakpoints needs a source with a \"path\"")
-    adapter.breakpoints.requested[path] = args
-    return {"breakpoints": await _place_source(adapter, path, args)}
-
-
-async def _place_source(adapter, path: str, args: dict[str, Any]) -> list[dict[str, Any]]:
     book = adapter.breakpoints
     await _clear(adapter, book.sources.pop(path, []))
-    placed = [book.new("source", bp) for bp in args.get("breakpoints") or []]
-    book.sources[path] = placed
+    book.sources[path] = [book.new("source", bp) for bp in args.get("breakpoints") or []]
+    return {"breakpoints": await _place_source(adapter, path, book.sources[path])}
+
+
+async def _place_source(adapter, path: str, placed: list[Placed]) -> list[dict[str, Any]]:
     known = await _program_files(adapter)
     out = []
     for bp in placed:
@@ -58,8 +56,12 @@ async def set_function_breakpoints(adapter, args: dict[str, Any]) -> dict[str, A
     old, book.functions = book.functions, []
     await _clear(adapter, old)
     book.functions = [book.new("function", bp) for bp in args.get("breakpoints") or []]
+    return {"breakpoints": await _place_functions(adapter, book.functions)}
+
+
+async def _place_functions(adapter, placed: list[Placed]) -> list[dict[str, Any]]:
     out = []
-    for bp in book.functions:
+    for bp in placed:
         name = bp.request.get("name")
         if not isinstance(name, str) or not name.strip():
             out.append(_unverified(bp, "a function breakpoint needs the function's name"))
@@ -74,7 +76,7 @@ async def set_function_breakpoints(adapter, args: dict[str, Any]) -> dict[str, A
             out.append(_unverified(bp, explain(error)))
             continue
         out.append(await _set(adapter, bp, addr=address))
-    return {"breakpoints": out}
+    return out
 
 
 @handles("setInstructionBreakpoints")
@@ -83,8 +85,12 @@ async def set_instruction_breakpoints(adapter, args: dict[str, Any]) -> dict[str
     old, book.instructions = book.instructions, []
     await _clear(adapter, old)
     book.instructions = [book.new("instruction", bp) for bp in args.get("breakpoints") or []]
+    return {"breakpoints": await _place_instructions(adapter, book.instructions)}
+
+
+async def _place_instructions(adapter, placed: list[Placed]) -> list[dict[str, Any]]:
     out = []
-    for bp in book.instructions:
+    for bp in placed:
         try:
             address = int(str(bp.request.get("instructionReference")), 0) + \
                 int(bp.request.get("offset") or 0)
@@ -93,7 +99,7 @@ async def set_instruction_breakpoints(adapter, args: dict[str, Any]) -> dict[str
                                        f"0x0000001c, not {bp.request.get('instructionReference')!r}"))
             continue
         out.append(await _set(adapter, bp, addr=address))
-    return {"breakpoints": out}
+    return out
 
 
 async def _set(adapter, bp: Placed, **where: Any) -> dict[str, Any]:
@@ -178,9 +184,13 @@ def _base(path: str) -> str:
 
 async def apply_pending(adapter) -> None:
     """Set the breakpoints asked for before there was a program; announce each."""
-    for path, args in list(adapter.breakpoints.requested.items()):
-        for result in await _place_source(adapter, path, args):
-            adapter.event("breakpoint", reason="changed", breakpoint=result)
+    book = adapter.breakpoints
+    results = [r for path, placed in book.sources.items()
+               for r in await _place_source(adapter, path, placed)]
+    results += await _place_functions(adapter, book.functions)
+    results += await _place_instructions(adapter, book.instructions)
+    for result in results:
+        adapter.event("breakpoint", reason="changed", breakpoint=result)
 
 
 # ---------------------------------------------------------------------- data breakpoints

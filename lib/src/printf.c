@@ -1,4 +1,4 @@
-/* The printf formatter: %d %i %u %x %X %o %c %s %p %% %n, %f %F %e %E %g %G %a %A, flags
+/* The printf formatter: %d %i %u %x %X %o %c %s %p %% %n (%C %S), %f %F %e %E %g %G %a %A, flags
  * "-+ #0", width and precision (also "*"), lengths hh h l ll z j t L.
  *
  * The floating-point conversions live in printf_float.c, linked only into programs that
@@ -132,7 +132,11 @@ int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap) {
         if (sp.flags & F_LEFT)
             sp.flags &= ~F_ZERO;
         sp.conv = *fmt;
-        switch (*fmt) {
+        if (sp.conv == 'C' || sp.conv == 'S') {  /* XSI: %C = %lc, %S = %ls */
+            sp.conv = sp.conv == 'C' ? 'c' : 's';
+            length = 1;
+        }
+        switch (sp.conv) {
         case 'd':
         case 'i': {
             long long v = length == 2 ? va_arg(ap, long long) : va_arg(ap, int);

@@ -1,7 +1,7 @@
 /* The scanf family: %d %i %u %o %x %X %p %c %s %[...] %n %% and %f %e %g %a (all
  * cases), with '*' (no assignment), a maximum field width and the length modifiers
- * hh h l ll j z t L q.  Numbers are converted by strtoll/strtoull/strtod, so they round
- * and saturate as those do. */
+ * hh h l ll j z t L q (%lc %ls %l[ and %C %S store wchar_t).  Numbers are converted
+ * by strtoll/strtoull/strtod, so they round and saturate as those do. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -151,6 +151,15 @@ static void store_integer(void *p, int length, unsigned long long v) {
     }
 }
 
+/* Character `i` of a %c/%s/%[ target: a char, or a wchar_t ("C" locale: a byte is a
+ * character). */
+static void put_char(void *out, int wide, int i, int c) {
+    if (wide)
+        ((wchar_t *)out)[i] = (wchar_t)(unsigned char)c;
+    else
+        ((char *)out)[i] = (char)c;
+}
+
 /* The scanset of %[...] starting at `fmt` (after '['): where it ends. */
 static const char *scanset(const char *fmt, unsigned char set[32]) {
     int invert = 0;
@@ -217,6 +226,11 @@ static int scan(struct source *src, const char *fmt, va_list ap) {
         char conv = *fmt;
         if (!conv)
             break;
+        if (conv == 'C' || conv == 'S') {        /* XSI: %C = %lc, %S = %ls */
+            conv = conv == 'C' ? 'c' : 's';
+            length = 1;
+        }
+        int wide = length == 1;                   /* %lc %ls %l[: into wchar_t */
         if (conv == 'n') {
             if (!suppress)
                 store_integer(va_arg(ap, void *), length, (unsigned long long)src->count);
@@ -274,11 +288,11 @@ static int scan(struct source *src, const char *fmt, va_list ap) {
             break;
         }
         case 'c': {
-            char *out = suppress ? NULL : va_arg(ap, char *);
+            void *out = suppress ? NULL : va_arg(ap, void *);
             int got = 0;
             while (f.c != EOF) {
                 if (out)
-                    out[got] = (char)f.c;
+                    put_char(out, wide, got, f.c);
                 got++;
                 f.c = got < f.width ? next(src) : EOF;
                 if (got == f.width)
@@ -294,14 +308,14 @@ static int scan(struct source *src, const char *fmt, va_list ap) {
             unsigned char set[32];
             if (conv == '[')
                 fmt = scanset(fmt + 1, set);
-            char *out = suppress ? NULL : va_arg(ap, char *);
+            void *out = suppress ? NULL : va_arg(ap, void *);
             int got = 0;
             while (f.c != EOF) {
                 int in = conv == 's' ? !isspace(f.c) : (set[f.c >> 3] >> (f.c & 7)) & 1;
                 if (!in)
                     break;
                 if (out)
-                    out[got] = (char)f.c;
+                    put_char(out, wide, got, f.c);
                 got++;
                 f.c = got < f.width ? next(src) : EOF;
                 if (got == f.width) {
@@ -312,7 +326,7 @@ static int scan(struct source *src, const char *fmt, va_list ap) {
             back(src, f.c);
             ok = got > 0;
             if (ok && out) {
-                out[got] = 0;
+                put_char(out, wide, got, 0);
                 assigned++;
             }
             break;

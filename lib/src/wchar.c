@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <wchar.h>
+#include <uchar.h>
 #include <wctype.h>
 #include <ctype.h>
 
@@ -135,20 +136,76 @@ wchar_t *wmemchr(const wchar_t *s, wchar_t c, size_t n) {
     return NULL;
 }
 
-long wcstol(const wchar_t *s, wchar_t **end, int base) {
-    char buf[80];
-    size_t n = 0;
-    while (n + 1 < sizeof buf && s[n] > 0 && s[n] < 128) {
-        buf[n] = (char)s[n];
-        n++;
-    }
-    buf[n] = 0;
-    char *stop;
-    long v = strtol(buf, &stop, base);
-    if (end)
-        *end = (wchar_t *)s + (stop - buf);
-    return v;
+wchar_t *wcspbrk(const wchar_t *s, const wchar_t *accept) {
+    s += wcscspn(s, accept);
+    return *s ? (wchar_t *)s : NULL;
 }
+
+wchar_t *wcstok(wchar_t *s, const wchar_t *delim, wchar_t **state) {
+    if (!s)
+        s = *state;
+    s += wcsspn(s, delim);
+    if (!*s) {
+        *state = s;
+        return NULL;
+    }
+    wchar_t *end = s + wcscspn(s, delim);
+    *state = *end ? end + 1 : end;
+    *end = 0;
+    return s;
+}
+
+size_t wcsnlen(const wchar_t *s, size_t max) {
+    size_t n = 0;
+    while (n < max && s[n])
+        n++;
+    return n;
+}
+
+wchar_t *wcsdup(const wchar_t *s) {
+    size_t n = wcslen(s) + 1;
+    wchar_t *copy = malloc(n * sizeof *copy);
+    return copy ? wmemcpy(copy, s, n) : NULL;
+}
+
+/* The "C" locale collates by code point. */
+int wcscoll(const wchar_t *a, const wchar_t *b) { return wcscmp(a, b); }
+
+size_t wcsxfrm(wchar_t *dst, const wchar_t *src, size_t n) {
+    size_t len = wcslen(src);
+    if (len < n)
+        wmemcpy(dst, src, len + 1);
+    return len;
+}
+
+/* The number conversions: the longest ASCII prefix of `s` (numbers are ASCII) as bytes,
+ * converted by the byte function; `end` mapped back. */
+#define NARROW_NUMBER(type, name, call)                                       \
+    type name {                                                               \
+        char buf[128];                                                        \
+        size_t n = 0;                                                         \
+        while (n + 1 < sizeof buf && s[n] > 0 && s[n] < 128) {                \
+            buf[n] = (char)s[n];                                              \
+            n++;                                                              \
+        }                                                                     \
+        buf[n] = 0;                                                           \
+        char *stop;                                                           \
+        type v = call;                                                        \
+        if (end)                                                              \
+            *end = (wchar_t *)s + (stop - buf);                               \
+        return v;                                                             \
+    }
+
+NARROW_NUMBER(long, wcstol(const wchar_t *s, wchar_t **end, int base), strtol(buf, &stop, base))
+NARROW_NUMBER(unsigned long, wcstoul(const wchar_t *s, wchar_t **end, int base),
+              strtoul(buf, &stop, base))
+NARROW_NUMBER(long long, wcstoll(const wchar_t *s, wchar_t **end, int base),
+              strtoll(buf, &stop, base))
+NARROW_NUMBER(unsigned long long, wcstoull(const wchar_t *s, wchar_t **end, int base),
+              strtoull(buf, &stop, base))
+NARROW_NUMBER(double, wcstod(const wchar_t *s, wchar_t **end), strtod(buf, &stop))
+NARROW_NUMBER(float, wcstof(const wchar_t *s, wchar_t **end), strtof(buf, &stop))
+NARROW_NUMBER(long double, wcstold(const wchar_t *s, wchar_t **end), strtold(buf, &stop))
 
 wint_t btowc(int c) { return c >= 0 && c < 128 ? (wint_t)c : WEOF; }
 int wctob(wint_t c) { return c >= 0 && c < 128 ? c : -1; }
@@ -266,3 +323,27 @@ int iswupper(wint_t c) { return ascii(c) && isupper(c); }
 int iswxdigit(wint_t c) { return ascii(c) && isxdigit(c); }
 wint_t towlower(wint_t c) { return ascii(c) ? tolower(c) : c; }
 wint_t towupper(wint_t c) { return ascii(c) ? toupper(c) : c; }
+
+/* uchar.h: in the "C" locale every character is one byte, one char16_t, one char32_t. */
+
+size_t mbrtoc32(char32_t *c32, const char *s, size_t n, mbstate_t *ps) {
+    wchar_t wc;
+    size_t r = mbrtowc(&wc, s, n, ps);
+    if (c32 && r <= n && s)
+        *c32 = (char32_t)wc;
+    return r;
+}
+
+size_t mbrtoc16(char16_t *c16, const char *s, size_t n, mbstate_t *ps) {
+    wchar_t wc;
+    size_t r = mbrtowc(&wc, s, n, ps);
+    if (c16 && r <= n && s)
+        *c16 = (char16_t)wc;
+    return r;
+}
+
+size_t c32rtomb(char *s, char32_t c32, mbstate_t *ps) {
+    return wcrtomb(s, c32 > 0x7FFFFFFF ? -1 : (wchar_t)c32, ps);
+}
+
+size_t c16rtomb(char *s, char16_t c16, mbstate_t *ps) { return wcrtomb(s, c16, ps); }

@@ -22,6 +22,7 @@ from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where
 
 KEEP_DEPARTED = 64              # ended tasks whose breakpoints a restart may bring back
+MAX_PER_TASK = 1024             # breakpoints a client may set on one task (memory, the store)
 
 
 class MachineBreakpoints:
@@ -153,6 +154,9 @@ class BreakpointTable:
                 if not bp.temporary and bp.kind == "breakpoint" and _text(bp.condition) == _text(parsed):
                     bp.owner = bp.owner or owner
                     return bp.id
+        if sum(b.pid == pid and b.kind == "breakpoint" for b in self._by_id.values()) >= MAX_PER_TASK:
+            raise DebugError(E.TOO_MANY_BREAKPOINTS, f"task {pid} has {MAX_PER_TASK} breakpoints, "
+                             "the most it can have: clear some first")
         bp = self._add(task, addr, temporary=temporary, condition=parsed, owner=owner)
         if not temporary and self.store is not None:
             bp.stored = self._stored_form(pid, where, addr, parsed)

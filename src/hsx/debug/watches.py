@@ -24,6 +24,7 @@ from .tap import Taps
 
 DEFAULT_LENGTH = 4
 MAX_LENGTH = 4096
+MAX_PER_TASK = 256               # watches on one task (each is compared after every instruction)
 SVC_OPCODE = 0x30
 _KEY = "watch"
 
@@ -68,6 +69,9 @@ class WatchTable:
             raise DebugError(E.BAD_ARGUMENT, f"watch length must be 1..{MAX_LENGTH}, not {length!r}")
         if addr < 0 or addr + length > task.ctx.layout.mem_size:
             raise DebugError(E.OUT_OF_RANGE, f"0x{addr:X}+{length} is outside task {pid}'s memory")
+        if len(self._by_pid.get(pid, ())) >= MAX_PER_TASK:
+            raise DebugError(E.TOO_MANY_WATCHES, f"task {pid} has {MAX_PER_TASK} watches, the "
+                             "most it can have: remove some first")
         watch = Watch(self._next_id, task, addr, length, bool(stop), owner, name,
                       bytes(task.ctx.mem[addr:addr + length]))
         self._next_id += 1

@@ -41,6 +41,7 @@ DEFAULT_PORT = 9998
 EXPIRY_CHECK_S = 0.25
 CLOSE_GRACE_S = 2.0
 ACCEPT_GRACE_S = 0.01
+MAX_CONNECTIONS = 256           # clients at once; each may hold a few MiB of buffers
 
 
 @dataclass
@@ -57,6 +58,7 @@ class ServerConfig:
     pin: str | None = None              # for PIN-flagged values and commands
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
     echo: bool = False                  # print task output on the daemon's stdout too
+    max_connections: int = MAX_CONNECTIONS
 
 
 class Server:
@@ -175,6 +177,13 @@ class Server:
     # ------------------------------------------------------------------ connections
 
     def connection_opened(self, conn: Connection) -> None:
+        if len(self.connections) >= self.config.max_connections:
+            conn.send(self._error(RequestError(
+                "too_many_connections", f"the executive already serves "
+                f"{self.config.max_connections} connections, the most it takes: close one "
+                "and try again"), None, False))
+            conn.close()
+            return
         self.connections.add(conn)
 
     def connection_closed(self, conn: Connection) -> None:

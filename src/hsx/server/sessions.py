@@ -25,6 +25,7 @@ DEFAULT_HEARTBEAT_S = 30.0
 DEFAULT_AUTH = Auth.USER              # what a person at the shell is trusted with
 HEARTBEAT_RANGE = (1.0, 300.0)
 MIN_MAX_EVENTS = 2
+MAX_PER_CONNECTION = 16               # sessions one connection may hold open at once
 
 ReleaseHook = Callable[["Session", str], None]
 
@@ -89,6 +90,11 @@ class SessionTable:
     def open(self, *, client: str, observer: bool, pid_lock: list[int], heartbeat_s: Any,
              features: Any, max_events: Any, auth: Any, home: Any) -> Session:
         warnings: list[str] = []
+        if home is not None and sum(s.home is home for s in self._sessions.values()) >= \
+                MAX_PER_CONNECTION:
+            raise RequestError("too_many_sessions",
+                               f"this connection has {MAX_PER_CONNECTION} sessions open, the "
+                               "most it may: close one (session.close) first")
         if observer and pid_lock:
             raise bad_argument("an observer session cannot lock PIDs")
         for pid in pid_lock:

@@ -32,6 +32,16 @@ def test_a_token_file_that_would_turn_authentication_off_is_refused(tmp_path, co
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("token", ["", "   ", "\t"])
+def test_a_blank_token_is_refused_too(tmp_path, token):
+    done = subprocess.run([*HSX, "execd", "--port", "0", "--host", "0.0.0.0", "--token", token],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("hsx: --token: the token is blank\n  give a secret")
+    with pytest.raises(ValueError, match="blank token"):
+        BackgroundServer(ServerConfig(port=0, token=token, root=tmp_path)).__enter__()
+
+
 def test_a_missing_or_unreadable_token_file_is_named(tmp_path):
     for path, why in [(tmp_path / "nope", "no such file"), (tmp_path, "is a directory")]:
         with pytest.raises(TokenFileError, match=why):

@@ -57,6 +57,10 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         except TokenFileError as error:
             what, _, why = str(error).partition(": ")
             fail(what, why or str(error), "put the secret on the file's first line")
+    if token is not None and not token.strip():
+        fail("--token", "the token is blank",
+             "give a secret with at least one visible character (a blank one would let "
+             "anyone in)")
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
                           engine=resolve_engine(engine))
@@ -76,7 +80,8 @@ async def _serve(config) -> int:
             raise port_in_use(config.host, config.port) from None
         fail(f"{config.host}:{config.port}", (error.strerror or str(error)).lower())
     except ValueError as error:
-        fail(f"--host {config.host}", str(error))
+        fail(f"--host {config.host}", str(error),
+             "give a secret with --token or --token-file, or listen on 127.0.0.1")
     except Exception as error:           # a startup image that cannot be loaded
         fail("--load", f"{getattr(error, 'message', None) or error}")
     loop = asyncio.get_running_loop()

@@ -63,6 +63,8 @@ class ServerConfig:
 
 class Server:
     def __init__(self, config: ServerConfig) -> None:
+        if config.token is not None and not config.token.strip():
+            raise ValueError("a blank token would let anyone in")
         if not is_loopback(config.host) and not config.token:
             raise ValueError(f"refusing to listen on non-loopback address {config.host!r} "
                              "without a token (--token or --token-file)")

@@ -1,0 +1,91 @@
+/**
+ * Scenario B: attach to one task of a running two-task application and pause/resume it
+ * while the other task keeps printing. The executive (started here with --echo) is the
+ * independent witness of which task runs.
+ */
+"use strict";
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const { PROGRAMS, adapter, compile, sleep, startExecutive, stopAdapter, tempDir, until } = require("./support");
+
+describe("scenario B: attach to one task of a running multi-task app", function () {
+  let dir;
+  let executive;
+  let dc;
+  let worker;
+
+  /** How many lines `app` printed during the next `ms` milliseconds. */
+  async function printedDuring(app, ms) {
+    const before = executive.output(app).length;
+    await sleep(ms);
+    return executive.output(app).length - before;
+  }
+
+  before(async function () {
+    dir = tempDir();
+    const images = compile(dir, path.join(PROGRAMS, "ticker.c"), path.join(PROGRAMS, "worker.c"));
+    executive = await startExecutive(images, dir);
+    await until(() => executive.output("worker").length > 0 && executive.output("ticker").length > 0, "both tasks' output");
+    worker = executive.pidOf("worker");
+    dc = adapter(dir);
+    await dc.start();
+  });
+
+  after(async function () {
+    try {
+      if (dc) await stopAdapter(dc);
+    } finally {
+      if (executive) await executive.stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("attaches to the worker task by PID; its task is a thread", async function () {
+    const initialized = dc.waitForEvent("initialized");
+    await dc.initializeRequest({ adapterID: "hsx", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" });
+    await dc.attachRequest({ pid: worker, port: executive.port });
+    await initialized;
+    await dc.configurationDoneRequest();
+    const threads = (await dc.threadsRequest()).body.threads;
+    assert.ok(threads.some((t) => t.id === worker), JSON.stringify(threads));
+    assert.ok((await printedDuring("worker", 300)) > 0, "attaching leaves the worker running");
+  });
+
+  it("pauses the worker: it stops in worker.c while the ticker keeps printing", async function () {
+    const stopped = dc.waitForEvent("stopped");
+    await dc.pauseRequest({ threadId: worker });
+    const event = await stopped;
+    assert.equal(event.body.reason, "pause");
+    assert.equal(event.body.threadId, worker);
+    const [frame] = (await dc.stackTraceRequest({ threadId: worker })).body.stackFrames;
+    assert.equal(path.basename(frame.source.path), "worker.c");
+    await sleep(100); // a line already on its way may still be echoed
+    assert.equal(await printedDuring("worker", 600), 0, "the paused worker prints nothing");
+    assert.ok((await printedDuring("ticker", 600)) >= 5, "the other task keeps printing");
+  });
+
+  it("resumes the worker: it prints again, and so does the ticker", async function () {
+    const continued = dc.continueRequest({ threadId: worker });
+    await continued;
+    await until(() => executive.output("worker").length > 0, "worker output");
+    assert.ok((await printedDuring("worker", 600)) > 0, "the resumed worker prints");
+    assert.ok((await printedDuring("ticker", 600)) >= 5, "the ticker still prints");
+  });
+
+  it("shows the executive's tasks, mailboxes and values to the extension's views", async function () {
+    const tasks = (await dc.customRequest("hsx/tasks")).body.tasks;
+    assert.deepEqual(tasks.map((t) => t.app_name).sort(), ["ticker", "worker"]);
+    const mailboxes = (await dc.customRequest("hsx/mailboxes")).body;
+    const targets = mailboxes.descriptors.map((d) => d.target);
+    assert.ok(targets.includes(`svc:stdio.out@${worker}`), targets.join(", "));
+    const { values, commands } = (await dc.customRequest("hsx/values")).body;
+    assert.deepEqual(values.map((v) => [v.name, v.last_value, v.owner_pid]), [["gain", 2.5, worker]]);
+    assert.deepEqual(commands.map((c) => [c.name, c.owner_pid]), [["rounds", worker]]);
+  });
+
+  it("disconnects and leaves the worker running", async function () {
+    await dc.disconnectRequest({ terminateDebuggee: false });
+    assert.ok((await printedDuring("worker", 600)) > 0, "the worker runs on after the debugger left");
+  });
+});

@@ -7,7 +7,7 @@
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const { PROGRAMS, adapter, freePort, lineOf, record, stopAdapter, until } = require("./support");
+const { PROGRAMS, adapter, freePort, lineOf, queue, record, stopAdapter, until } = require("./support");
 
 const PROGRAM = path.join(PROGRAMS, "scale.c");
 const LINE = {
@@ -21,10 +21,11 @@ const samePath = (a, b) => fs.realpathSync(a) === fs.realpathSync(b);
 describe("scenario A: launch a C program", function () {
   let dc;
   let output;
+  let stops;
   let thread;
 
   async function stopped(reason, line) {
-    const event = await dc.waitForEvent("stopped");
+    const event = await stops.next();
     assert.equal(event.body.reason, reason);
     thread = event.body.threadId;
     const stack = (await dc.stackTraceRequest({ threadId: thread })).body.stackFrames;
@@ -44,6 +45,7 @@ describe("scenario A: launch a C program", function () {
   before(async function () {
     dc = adapter();
     output = record(dc, "output");
+    stops = queue(dc, "stopped");
     await dc.start();
   });
 

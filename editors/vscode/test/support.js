@@ -44,6 +44,33 @@ function record(client, type) {
   return seen;
 }
 
+/**
+ * The events of `type` as a queue: `next()` gives the oldest one not taken yet, waiting up
+ * to `ms` for it -- so an event that arrives before the test asks for it is not missed
+ * (DebugClient's `waitForEvent` only sees events that come after the call).
+ */
+function queue(client, type) {
+  const waiting = [];
+  const arrived = [];
+  client.on(type, (event) => (waiting.length ? waiting.shift()(event) : arrived.push(event)));
+  return {
+    next(ms = client.defaultTimeout) {
+      if (arrived.length) return Promise.resolve(arrived.shift());
+      return new Promise((resolve, reject) => {
+        const take = (event) => {
+          clearTimeout(timer);
+          resolve(event);
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(take), 1);
+          reject(new Error(`no '${type}' event within ${ms} ms`));
+        }, ms);
+        waiting.push(take);
+      });
+    },
+  };
+}
+
 /** A TCP port nobody listens on right now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -132,6 +159,7 @@ async function startExecutive(images, cwd) {
 module.exports = {
   PROGRAMS,
   REPO,
+  queue,
   adapter,
   compile,
   freePort,

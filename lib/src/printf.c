@@ -94,6 +94,7 @@ int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap) {
             else if (c == ' ') sp.flags |= F_SPACE;
             else if (c == '#') sp.flags |= F_ALT;
             else if (c == '0') sp.flags |= F_ZERO;
+            else if (c == '\'') continue;        /* grouping: none in the "C" locale */
             else break;
         }
         if (*fmt == '*') {
@@ -218,9 +219,16 @@ int __hsx_format(struct __hsx_sink *s, const char *fmt, va_list ap) {
                 put(s, '?');             /* float formatting not linked (see printf_impl.h) */
             break;
         }
-        case 'n':
-            *va_arg(ap, int *) = (int)s->count;
+        case 'n': {
+            void *p = va_arg(ap, void *);
+            long long n = (long long)s->count;
+            if (length == 2) *(long long *)p = n;
+            else if (length == 1) *(long *)p = (long)n;
+            else if (length == -1) *(short *)p = (short)n;
+            else if (length == -2) *(signed char *)p = (signed char)n;
+            else *(int *)p = (int)n;
             break;
+        }
         case '%':
             put(s, '%');
             break;

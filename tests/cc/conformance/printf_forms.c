@@ -1,5 +1,6 @@
 /* The printf family: every conversion, flag, width, precision and length modifier;
- * snprintf truncation and its return value; %n; sprintf into buffers. */
+ * snprintf truncation and its return value; %n with every length; the ' flag;
+ * sprintf into buffers. */
 #include <stdio.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -40,5 +41,16 @@ int main(void) {
     sprintf(big, "%08.3f|%x|%c%c", -1.5, 48879, 'o', 'k');
     printf("%s %d\n", big, (int)strlen(big));
     printf("%5.2s|%.0s|%s\n", "abc", "hidden", "");
+    struct { signed char before, c, after; } hh = { 7, 0, 9 };
+    struct { short a, b, c; } h = { 1, 2, 3 };
+    long long ll[3] = { -1, -1, -1 };
+    long l = -1;
+    intmax_t j = -1;
+    size_t z = 99;
+    ptrdiff_t t = -5;
+    printf("abcdef%hhn|%hn|%lln|%ln|%jn|%zn|%tn\n", &hh.c, &h.b, &ll[1], &l, &j, &z, &t);
+    printf("%d %d %d | %d %d %d | %lld %lld %lld | %ld %jd %zu %td\n", hh.before, hh.c,
+           hh.after, h.a, h.b, h.c, ll[0], ll[1], ll[2], l, j, z, t);
+    printf("%'d %'.2f %'5d|\n", 1234567, 1234.5, 42);    /* no grouping in "C" */
     return 0;
 }

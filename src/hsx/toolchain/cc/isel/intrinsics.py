@@ -3,7 +3,7 @@ varargs, stack save/restore, traps, min/max and three-way compares, abs, funnel 
 and rotates, bit counts, byte swaps, overflow and saturating arithmetic."""
 from __future__ import annotations
 
-from ..mir import SP, fits12
+from ..mir import FP, SP, fits12
 from ..ir import Instr
 from ..types import Type
 from .core import SelectorBase, int_bits
@@ -88,6 +88,29 @@ class IntrinsicOps(SelectorBase):
         d = self.new()
         self.emit("mov", [d], [SP])
         self.define(i, [d])
+
+    def _frame_of(self, level_arg) -> object:
+        """R14 of the frame `level` calls up: every function keeps a frame, whose [R14]
+        is its caller's R14 (docs/abi.md, "Frames")."""
+        level = self.imm_of(level_arg, 32, False)
+        if level is None:
+            raise self.error("__builtin_frame_address/__builtin_return_address need a "
+                             "constant level")
+        frame = self.new()
+        self.emit("mov", [frame], [FP])
+        for _ in range(level):
+            up = self.new()
+            self._mem("load", "LD", up, frame, None, 0)
+            frame = up
+        return frame
+
+    def intr_frameaddress(self, i: Instr, args: list) -> None:
+        self.define(i, [self._frame_of(args[0])])
+
+    def intr_returnaddress(self, i: Instr, args: list) -> None:
+        pc = self.new()
+        self._mem("load", "LD", pc, self._frame_of(args[0]), None, 4)
+        self.define(i, [pc])
 
     def intr_stackrestore(self, i: Instr, args: list) -> None:
         self.emit("stackrestore", [], [self.get1(args[0])])
@@ -211,11 +234,14 @@ class IntrinsicOps(SelectorBase):
         self.define(i, [d])
 
     def _funnel64(self, i: Instr, args: list, left: bool, amount: int | None) -> None:
-        if int_bits(i.ty) != 64 or amount is None:
-            raise self.error("funnel shifts of 64-bit values by a variable amount are "
-                             "not supported", i)
-        n = amount % 64
+        if int_bits(i.ty) != 64:
+            raise self.error(f"funnel shifts of {int_bits(i.ty)}-bit values are not "
+                             "supported", i)
         hi, lo = self.get(args[0]), self.get(args[1])
+        if amount is None:
+            self._funnel64_variable(i, hi, lo, self.get(args[2])[0], left)
+            return
+        n = amount % 64
         if n == 0:
             self.define(i, hi if left else lo)
             return
@@ -223,6 +249,22 @@ class IntrinsicOps(SelectorBase):
             n = 64 - n
         a = self._shift64_const("shl", hi, n)
         b = self._shift64_const("lshr", lo, 64 - n)
+        self.define(i, [self.alu("OR", a[0], b[0]), self.alu("OR", a[1], b[1])])
+
+    def _funnel64_variable(self, i: Instr, hi: list, lo: list, amount, left: bool) -> None:
+        """fshl = (hi << n) | ((lo >> 1) >> (63 - n)), fshr = (lo >> n) | ((hi << 1) <<
+        (63 - n)), n = amount mod 64: the pre-shift by one keeps every shift below 64,
+        so n = 0 needs no special case.  Shifts by the runtime's __ashldi3/__lshrdi3."""
+        n = self.alui("ANDI", amount, 63)
+        rest = self.alu("SUB", self.li(63), n)
+        if left:
+            a = self.libcall("__ashldi3", [hi[0], hi[1], n], 2)
+            t = self._shift64_const("lshr", lo, 1)
+            b = self.libcall("__lshrdi3", [t[0], t[1], rest], 2)
+        else:
+            a = self.libcall("__lshrdi3", [lo[0], lo[1], n], 2)
+            t = self._shift64_const("shl", hi, 1)
+            b = self.libcall("__ashldi3", [t[0], t[1], rest], 2)
         self.define(i, [self.alu("OR", a[0], b[0]), self.alu("OR", a[1], b[1])])
 
     def intr_fshl(self, i, args):

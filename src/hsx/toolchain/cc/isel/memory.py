@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..consts import mask, signed
 from ..frame import MAX_ALIGN
 from ..mir import fits12
+from ..stackcolor import colour
 from ..ir import CompileError, Instr, Value
 from ..types import ArrayT, IntT, StructT, Type, VectorT
 from .core import SelectorBase, int_bits
@@ -15,8 +16,10 @@ class MemoryOps(SelectorBase):
     """Loads, stores, addresses, frame slots, atomics and aggregate values."""
 
     def _plan_allocas(self) -> None:
-        """Allocas of a constant size become frame slots (dynamic ones, and those aligned
-        above the frame's 8 bytes, are lowered in place)."""
+        """Allocas of a constant size become frame slots, shared by allocas that are never
+        live together (stackcolor.py); dynamic ones, and those aligned above the frame's
+        16 bytes, are lowered in place."""
+        sizes, aligns = {}, {}
         for block in self.fn.blocks:
             for i in block.instrs:
                 if i.opcode != "alloca":
@@ -24,10 +27,14 @@ class MemoryOps(SelectorBase):
                 count = self.imm_of(i.ops[0], int_bits(i.ops[0].ty), False)
                 if count is None or i.align > MAX_ALIGN:
                     continue                       # dynamic: lowered in place
-                size = self.layout.size(i.src_ty) * count
-                align = max(self.layout.align(i.src_ty), i.align, 4)
-                self.slots[i] = self.mf.slot(size, align, name=i.name)
-                self.mf.debug.setdefault("alloca_slots", {})[i] = self.slots[i]
+                sizes[i] = self.layout.size(i.src_ty) * count
+                aligns[i] = max(self.layout.align(i.src_ty), i.align, 4)
+        for group in colour(self.fn, list(sizes), sizes):
+            slot = self.mf.slot(max(sizes[a] for a in group), max(aligns[a] for a in group),
+                                name=group[0].name)
+            for alloca in group:
+                self.slots[alloca] = slot
+                self.mf.debug.setdefault("alloca_slots", {})[alloca] = slot
 
     def _plan_address_folding(self) -> None:
         """GEPs with constant offsets used only as load/store addresses are not computed

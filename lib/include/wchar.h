@@ -8,30 +8,6 @@
 #ifndef _HSX_WINT_T
 #define _HSX_WINT_T
 typedef __WINT_TYPE__ wint_t;
-
-struct __hsx_file;
-wint_t fputwc(wchar_t c, struct __hsx_file *f);
-wint_t putwc(wchar_t c, struct __hsx_file *f);
-wint_t putwchar(wchar_t c);
-int fputws(const wchar_t *s, struct __hsx_file *f);
-wint_t fgetwc(struct __hsx_file *f);
-wint_t getwc(struct __hsx_file *f);
-wint_t getwchar(void);
-wint_t ungetwc(wint_t c, struct __hsx_file *f);
-wchar_t *fgetws(wchar_t *buf, int size, struct __hsx_file *f);
-int fwide(struct __hsx_file *f, int mode);
-int wprintf(const wchar_t *fmt, ...);
-int fwprintf(struct __hsx_file *f, const wchar_t *fmt, ...);
-int swprintf(wchar_t *buf, size_t size, const wchar_t *fmt, ...);
-int vwprintf(const wchar_t *fmt, va_list ap);
-int vfwprintf(struct __hsx_file *f, const wchar_t *fmt, va_list ap);
-int vswprintf(wchar_t *buf, size_t size, const wchar_t *fmt, va_list ap);
-int wscanf(const wchar_t *fmt, ...);
-int fwscanf(struct __hsx_file *f, const wchar_t *fmt, ...);
-int swscanf(const wchar_t *s, const wchar_t *fmt, ...);
-int vwscanf(const wchar_t *fmt, va_list ap);
-int vfwscanf(struct __hsx_file *f, const wchar_t *fmt, va_list ap);
-int vswscanf(const wchar_t *s, const wchar_t *fmt, va_list ap);
 #endif
 typedef struct { unsigned __state; } mbstate_t;
 #define WEOF ((wint_t)-1)

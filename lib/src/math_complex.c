@@ -181,13 +181,19 @@ double _Complex ctan(double _Complex z) { return times_minus_i(ctanh(times_i(z))
 
 static int finite2(double _Complex z) { return isfinite(RE(z)) && isfinite(IM(z)); }
 
+/* |arg| of an infinite point with x infinite (cacos's real part, cacosh's imaginary). */
+static double infinite_angle(double x, double y) {
+    if (isinf(y))
+        return x < 0 ? pi3_4 : pi_4;
+    return x < 0 ? pi : 0.0;
+}
+
 double _Complex cacos(double _Complex z) {
     double x = RE(z), y = IM(z);
     if (isinf(x)) {
         if (isnan(y))
             return C(NAN, INFINITY);
-        double re = isinf(y) ? (x < 0 ? pi3_4 : pi_4) : (x < 0 ? pi : 0.0);
-        return C(re, -copysign(INFINITY, y));
+        return C(infinite_angle(x, y), -copysign(INFINITY, y));
     }
     if (isinf(y))
         return C(isnan(x) ? x : pi_2, -y);
@@ -229,8 +235,7 @@ double _Complex cacosh(double _Complex z) {
     if (isinf(x)) {
         if (isnan(y))
             return C(INFINITY, y);
-        double im = isinf(y) ? (x < 0 ? pi3_4 : pi_4) : (x < 0 ? pi : 0.0);
-        return C(INFINITY, copysign(im, y));
+        return C(INFINITY, copysign(infinite_angle(x, y), y));
     }
     if (isinf(y))
         return C(INFINITY, isnan(x) ? x : copysign(pi_2, y));

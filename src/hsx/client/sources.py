@@ -57,6 +57,13 @@ class SourceFinder:
         return self._sources[symbols]
 
 
+def same_file(a: str, b: str) -> bool:
+    """Do two names of a source file mean the same file: equal, or one ends with the
+    other at a path separator (`prog.c`, `src/prog.c`), as the executive matches them."""
+    a, b = a.replace("\\", "/"), b.replace("\\", "/")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
 def sources_of(symbols: str | Path) -> dict[str, str]:
     """The `sources` map of a `.sym` file: file name -> absolute path ({} if none)."""
     try:

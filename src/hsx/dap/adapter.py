@@ -78,28 +78,29 @@ class Adapter:
 
     async def handle(self, request: dict[str, Any]) -> None:
         log.debug("<- %s", request)
+        async with self.turn:
+            self._after = []
+            reply = await self._answer(request)
+            self.send(reply)
+            if reply["success"]:
+                for action in self._after:
+                    action()
+
+    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
         command = request["command"]
         handler = HANDLERS.get(command)
-        async with self.turn:
-            if handler is None:
-                self.send(error_response(request, f"hsx dap does not support the request "
-                                                  f"{command!r}"))
-                return
-            try:
-                body = await handler(self, request["arguments"])
-            except DapError as error:
-                self.send(error_response(request, str(error)))
-            except (ProtocolError, ConnectionClosed, TimeoutError) as error:
-                self.send(error_response(request, explain(error)))
-            except Exception as error:                         # a bug of ours: say so
-                log.error("%s failed:\n%s", command, traceback.format_exc())
-                self.send(error_response(request, f"internal error in hsx dap while "
-                                                  f"handling {command}: {error!r}"))
-            else:
-                self.send(response(request, body))
-            after, self._after = self._after, []
-            for action in after:
-                action()
+        if handler is None:
+            return error_response(request, f"hsx dap does not support the request {command!r}")
+        try:
+            return response(request, await handler(self, request["arguments"]))
+        except DapError as error:
+            return error_response(request, str(error))
+        except (ProtocolError, ConnectionClosed, TimeoutError) as error:
+            return error_response(request, explain(error))
+        except Exception as error:                             # a bug of ours: say so
+            log.error("%s failed:\n%s", command, traceback.format_exc())
+            return error_response(request, f"internal error in hsx dap while handling "
+                                           f"{command}: {error!r}")
 
     async def shutdown(self) -> None:
         """Leave the executive as disconnect (or a vanished client) leaves it."""

@@ -56,6 +56,10 @@ class EventPump:
                 self.output(pid, "stderr", f"fault: {data.get('message') or data.get('kind')}\n")
         except (ProtocolError, TimeoutError) as error:
             log.warning("while handling %s: %s", kind, error)
+        except ConnectionClosed:
+            raise
+        except Exception:                      # a bug of ours: keep the session going
+            log.exception("while handling %s", event)
 
     # ------------------------------------------------------------------ output
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
+from hsx.client.locations import function_body
 
 from .model import ENDED_STATES, Breakpoint, Frame, History, Registers, TaskInfo
 
@@ -24,7 +25,6 @@ EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "d
                     "mailbox_created", "mailbox_freed", "mailbox_wait", "mailbox_wake",
                     "mailbox_timeout", "mailbox_overrun", "mailbox_backpressure",
                     "mailbox_exhausted", "mailbox_error"]
-PROLOGUE_SCAN = 16               # instructions searched for the end of a prologue
 
 REGISTER_NAMES = frozenset({f"R{n}" for n in range(16)} | {"SP", "FP", "PC", "PSW"})
 
@@ -233,14 +233,7 @@ class Target:
     async def function_body(self, name: str) -> int:
         """Where function `name`'s first source line after the prologue starts (its entry
         when it has no line information): where gdb puts `break NAME`."""
-        instructions = await self.disasm(name, count=PROLOGUE_SCAN, mode="from")
-        first = instructions[0]
-        for instruction in instructions[1:]:
-            if instruction.get("symbol") != first.get("symbol"):
-                break
-            if instruction.get("line") is not None and instruction["line"] != first.get("line"):
-                return instruction["pc"]
-        return first["pc"]
+        return await function_body(self._client, self.pid, name)
 
     async def step_into(self) -> None:
         """To the next source line, entering calls that have source lines (gdb's `step`);

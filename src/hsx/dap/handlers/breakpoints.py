@@ -1,5 +1,6 @@
 """setBreakpoints, setFunctionBreakpoints, setInstructionBreakpoints,
-dataBreakpointInfo, setDataBreakpoints.
+dataBreakpointInfo, setDataBreakpoints (and setExceptionBreakpoints, which has nothing
+to choose: faults always stop).
 
 Each request replaces its whole set: the executive breakpoints (or watches) made for
 the previous set are cleared, the new ones set.  A breakpoint is `verified` only when
@@ -13,6 +14,7 @@ from typing import Any
 
 from hsx.client import ProtocolError
 from hsx.client.locations import function_body
+from hsx.client.sources import same_file
 
 from ..breakpoints import Placed, parse_hit_condition
 from ..errors import explain
@@ -41,13 +43,19 @@ async def _place_source(adapter, path: str, placed: list[Placed]) -> list[dict[s
         if isinstance(line, bool) or not isinstance(line, int):
             out.append(_unverified(bp, f"a breakpoint needs a line number, not {line!r}"))
             continue
-        if known is not None and not any(_same_file(f, path) for f in known):
+        if known is not None and not any(same_file(f, path) for f in known):
             names = ", ".join(sorted({f.replace("\\", "/").rsplit("/", 1)[-1] for f in known}))
             out.append(_unverified(bp, f"{_base(path)} is not a source of "
                                        f"{adapter.debuggee.app_name} (its sources: {names})"))
             continue
         out.append(await _set(adapter, bp, file=path, line=adapter.from_client_line(line)))
     return out
+
+
+@handles("setExceptionBreakpoints")
+async def set_exception_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    """No filters to choose from: a fault always stops its task (reason `exception`)."""
+    return {"breakpoints": []}
 
 
 @handles("setFunctionBreakpoints")
@@ -171,11 +179,6 @@ async def _program_files(adapter) -> set[str] | None:
         return None
     files = {s["file"] for s in listing.get("symbols", []) if s.get("file")}
     return files or None
-
-
-def _same_file(stored: str, wanted: str) -> bool:
-    stored, wanted = stored.replace("\\", "/"), wanted.replace("\\", "/")
-    return stored == wanted or stored.endswith("/" + wanted) or wanted.endswith("/" + stored)
 
 
 def _base(path: str) -> str:

@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 
+from hsx.client.sources import same_file
+
 from ..model import Breakpoint, Location
 from ..sources import SourceCache, SourceFile
 from .lineview import LineView
@@ -66,7 +68,7 @@ class SourceView(LineView):
         self._marks = {}
         if self.file is not None:
             for bp in breakpoints:
-                if bp.file and bp.line and _same_file(bp.file, self.file.name):
+                if bp.file and bp.line and same_file(bp.file, self.file.name):
                     self._marks[bp.line] = self._marks.get(bp.line, False) or bp.enabled
         self.refresh()
 
@@ -120,7 +122,7 @@ class SourceView(LineView):
     def _current(self, line: int) -> bool:
         location = self.location
         return (location is not None and self.file is not None and location.line == line
-                and location.file is not None and _same_file(location.file, self.file.name))
+                and location.file is not None and same_file(location.file, self.file.name))
 
     def row_style(self, row: int) -> str | None:
         if self.file is None or row >= len(self._rows):
@@ -169,8 +171,3 @@ class SourceView(LineView):
         return Text(f"no source line for {where} (no line information); "
                     "see the disassembly", style="dim")
 
-
-def _same_file(a: str, b: str) -> bool:
-    """Names match when equal or when one ends with the other at a path separator."""
-    a, b = a.replace("\\", "/"), b.replace("\\", "/")
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)

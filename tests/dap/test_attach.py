@@ -50,6 +50,11 @@ def test_pause_one_task_while_another_prints(dap, execd, tickers, built):
     assert names[mine].endswith(f"(PID {mine})") and names[other].endswith(f"(PID {other})")
     assert names[mine].startswith("ticker") and names[other].startswith("ticker")
     wait_for(lambda: ticks(dap, mine) >= 0 and ticks(dap, other) >= 0, what="output of both")
+    assert re.search(rf"\[ticker\S* {mine}\] tick 0\n", dap.output("stdout")), \
+        "what the task printed before the attach comes first"
+    mine_ticks = [int(n) for n in re.findall(rf"\[ticker\S* {mine}\] tick (\d+)\n",
+                                             dap.output("stdout"))]
+    assert mine_ticks == list(range(len(mine_ticks)))      # no gap, no repeat
 
     dap.ok("pause", threadId=mine)
     stop = dap.stopped("pause")

@@ -20,8 +20,9 @@ from .protocol import DapError
 CLIENT_NAME = "hsx dap"
 HEARTBEAT_S = 10.0
 OUTPUT_COALESCE_MS = 20
-# Stops, ends and output; mailbox traffic (two events per printed line) is left out.
-EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "watch_update"]
+# Stops and ends (output is added by `stdio`); mailbox traffic (two events per printed
+# line) is left out.
+EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "watch_update"]
 ENDED = ("returned", "faulted", "killed")
 
 
@@ -38,6 +39,7 @@ class Debuggee:
         self.programs: dict[int, str] = {}
         self.symbol_files: dict[int, str] = {}
         self.sources = SourceFinder()
+        self.recent: list[tuple[str, str]] = []  # (stream, text) it wrote before we came
         self.ended = False                       # the debugged task is over
         self.exit_reported = False               # `exited` sent
         self.configured = False                  # configurationDone came
@@ -72,6 +74,13 @@ class Debuggee:
                                                 heartbeat_s=HEARTBEAT_S)
             debuggee.features = frozenset(session.get("features", ()))
             await client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+            # the task's output so far and from now on, with no gap and no repeat; then
+            # every other task's from now on
+            reply = await client.request("stdio", pid=row["pid"], recent=True)
+            debuggee.recent = [(chunk["stream"], chunk["text"])
+                               for task in reply.get("recent", [])
+                               for chunk in task.get("output", [])]
+            await client.request("stdio")
             for task in tasks:
                 debuggee.remember(task)
             debuggee.app_name = row.get("app_name", "")

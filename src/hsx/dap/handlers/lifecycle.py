@@ -102,6 +102,8 @@ async def _begin(adapter, debuggee: Debuggee, record: bool) -> None:
     adapter.pump = asyncio.create_task(adapter.events.run())
     adapter.output(f"debugging {debuggee.app_name} (PID {debuggee.pid}) on the executive at "
                    f"{debuggee.address}\n")
+    for stream, text in debuggee.recent:
+        adapter.events.output(debuggee.pid, stream, text)
     if record and "reverse" in debuggee.features:
         try:
             await debuggee.request("history.on", pid=debuggee.pid)

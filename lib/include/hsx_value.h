@@ -75,8 +75,11 @@ static inline unsigned hsx_val_get(unsigned oid, float *out) {
     return status;
 }
 
-/* Set the value (rounded to f16); returns the status. */
+/* Set the value (rounded to f16); returns the status.  A finite `value` too large for
+ * an f16 (beyond +-65504 once rounded) is HSX_VAL_STATUS_EINVAL, not an infinity. */
 static inline unsigned hsx_val_set(unsigned oid, float value) {
+    if ((value >= 65520.0f || value <= -65520.0f) && value - value == 0.0f)
+        return HSX_VAL_STATUS_EINVAL;
     return hsx_val_set_raw(oid, hsx_float_to_f16(value), 0);
 }
 

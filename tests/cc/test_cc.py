@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cckit import compile_and_run, run_image
+from cckit import compile_and_run, run_image, run_in_kernel
 from click.testing import CliRunner
 
 
@@ -85,6 +85,26 @@ def test_metadata_macros_reach_the_image(tmp_path):
     command = meta.commands[0]
     assert (command.group, command.cmd) == (16, 1)
     assert result.symbols.address_of("on_reset") == command.handler_offset
+
+
+def test_a_value_set_beyond_f16_is_refused_not_infinite(tmp_path):
+    result, _ = _build(tmp_path, {"v.c": """
+        #include <hsx_value.h>
+        #include <stdio.h>
+        HSX_VALUE(1, 1, "v", 1.5);
+        int main(void) {
+            unsigned oid = hsx_val_oid(1, 1);
+            volatile float big = 1e9f, edge = 65519.0f, inf = 1.0f / 0.0f;
+            float got;
+            printf("%u ", hsx_val_set(oid, big)); hsx_val_get(oid, &got); printf("%g\\n", got);
+            printf("%u ", hsx_val_set(oid, -big)); hsx_val_get(oid, &got); printf("%g\\n", got);
+            printf("%u ", hsx_val_set(oid, edge)); hsx_val_get(oid, &got); printf("%g\\n", got);
+            printf("%u ", hsx_val_set(oid, inf)); hsx_val_get(oid, &got); printf("%g\\n", got);
+            return 0;
+        }
+    """})
+    out, status = run_in_kernel(result.image, tmp_path)
+    assert (out.decode(), status) == ("4 1.5\n4 1.5\n0 65504\n0 inf\n", 0)
 
 
 def test_debug_build_maps_code_to_c_lines(tmp_path):

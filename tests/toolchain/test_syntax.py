@@ -322,14 +322,14 @@ def test_metadata_directives_with_aliases(tc):
 
 def test_metadata_reaches_the_image_with_floats_as_f16():
     image = build_source("""
-        .value {"group": 1, "id": 2, "init": 1.0, "max": 100000, "min_raw": 5}
+        .value {"group": 1, "id": 2, "init": 1.0, "max": 60000, "min_raw": 5}
         .cmd {"group": 1, "id": 3, "handler": "go", "name": "go"}
         .mailbox {"target": "app:x", "capacity": 2}
         NOP
     go: RET
     """)
     value = image.metadata.values[0]
-    assert (value.init_f16, value.max_f16, value.min_f16) == (0x3C00, 0x7C00, 5)
+    assert (value.init_f16, value.max_f16, value.min_f16) == (0x3C00, 0x7B53, 5)
     assert image.metadata.commands[0].handler_offset == 4
     assert image.metadata.mailboxes[0].target == "app:x"
 

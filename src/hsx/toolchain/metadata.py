@@ -8,13 +8,14 @@ the prior assembler, before building the image model (floats become f16 there).
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Callable
 
 from hsx.image.errors import ImageError
 from hsx.image.metadata import parse_mailbox_mode
 from hsx.image.model import (AUTH_LEVELS, COMMAND_FLAGS, MAILBOX_MODES, VALUE_FLAGS,
                              CommandSpec, MailboxBinding, MailboxSpec, ValueSpec)
-from hsx.isa.f16 import float_to_f16
+from hsx.isa.f16 import F16_POS_INF, float_to_f16
 
 KINDS = {".value": "values", ".cmd": "commands", ".mailbox": "mailboxes"}
 
@@ -161,10 +162,21 @@ def _value(record: dict[str, Any]) -> dict[str, Any]:
             out.pop(key, None)
         elif isinstance(value, bool) or not isinstance(value, (int, float)):
             raise MetadataError(f"value '{key}' must be a number, got {value!r}")
+        elif not _fits_f16(value):
+            raise MetadataError(f"value '{key}' must be a number -65504..65504 (values are "
+                                f"f16), got {value!r}")
         _int(out, key + "_raw", 0, 0xFFFF, what)
     _int(out, "persist_key", 0, 0xFFFF, what)
     _int(out, "rate_ms", 0, 0xFFFFFFFF, what)
     return out
+
+
+def _fits_f16(value: int | float) -> bool:
+    """True when `value` is finite and does not round to an f16 infinity."""
+    try:
+        return math.isfinite(value) and float_to_f16(float(value)) & 0x7FFF != F16_POS_INF
+    except OverflowError:                   # an int too large for a double
+        return False
 
 
 def _command(record: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,8 @@ def invoke(*args, env=None):
     return result.exit_code, result.stdout, result.stderr
 
 
-COMMANDS = [("run", "{}"), ("asm", "{}"), ("disasm", "{}"), ("link", "{}", "-o", "x.hxe")]
+COMMANDS = [("run", "{}"), ("asm", "{}"), ("disasm", "{}"), ("link", "{}", "-o", "x.hxe"),
+            ("cc", "{}"), ("dbg", "{}"), ("execd", "--port", "0", "--load", "{}")]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -39,6 +40,46 @@ def test_dev_null_and_directories_are_not_files(tmp_path, command):
     assert code == 2 and err.startswith("hsx: /dev/null: not a regular file")
     code, _, err = invoke(*(a.format(tmp_path) for a in command))
     assert code == 2 and err.startswith(f"hsx: {tmp_path}: is a directory, not a file")
+
+
+def test_a_file_of_the_wrong_kind_is_named_with_what_the_command_takes(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    code, _, err = invoke("disasm", str(notes))
+    assert code == errors.EXIT_FAILED
+    assert err.splitlines() == [
+        f"hsx: {notes}: not an HXE image: file is 6 bytes; the smallest header is 32 bytes",
+        "  hsx disasm lists .hxe images; `hsx asm -o X.hxe` or `hsx cc` make one"]
+    code, _, err = invoke("link", str(notes), "-o", str(tmp_path / "x.hxe"))
+    assert code == errors.EXIT_FAILED
+    assert err.splitlines()[0] == f"hsx: {notes}: not an object file (.hxo)"
+    for command in (("dbg", str(notes)), ("execd", "--load", str(notes))):
+        code, _, err = invoke(*command)
+        assert code == errors.EXIT_USAGE and err.startswith(f"hsx: {notes}: not a")
+
+
+def test_an_output_that_cannot_be_written_is_named(tmp_path):
+    source = tmp_path / "ok.mvasm"
+    source.write_text(".text\n.entry start\nstart:\n    SVC MOD=1, FN=0\n")
+    out = tmp_path / "no" / "such" / "x.hxe"
+    code, _, err = invoke("asm", str(source), "-o", str(out))
+    assert code == errors.EXIT_FAILED
+    assert err == (f"hsx: {out}: cannot write: its directory does not exist\n"
+                   "  create the directory, or choose another -o\n")
+
+
+@pytest.mark.parametrize("args, first", [
+    (["frob"], "hsx: no such command 'frob'"),
+    (["asm"], "hsx: asm: missing argument 'SOURCE'"),
+    (["run", "--quantum", "0", "x.hxe"],
+     "hsx: run: invalid value for '--quantum': 0 is not in the range x>=1"),
+])
+def test_bad_usage_is_said_in_the_same_voice(capsys, args, first):
+    with pytest.raises(SystemExit) as done:
+        errors.main(cli, args=args, prog_name="hsx")
+    assert done.value.code == errors.EXIT_USAGE
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == first and lines[1].startswith("  see `hsx")
 
 
 def test_a_port_in_use_says_so_and_what_to_do(tmp_path):

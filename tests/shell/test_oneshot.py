@@ -146,3 +146,9 @@ def test_stdio_follows_a_tasks_output_until_interrupted(server, programs):
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0
+
+
+def test_an_error_reply_is_said_in_the_common_voice(server):
+    code, _, err = one_shot(server, "kill 99")
+    assert code == 1
+    assert err == "hsx: kill: no task with pid 99 (unknown_pid)\n"

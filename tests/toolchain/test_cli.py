@@ -94,7 +94,7 @@ def test_link_errors_and_warnings(run):
 def test_link_rejects_bad_objects_and_options(run):
     write("junk.hxo", "{not json")
     result = run("link", "junk.hxo", "-o", "x.hxe")
-    assert result.exit_code == 1 and result.output.startswith("hsx: junk.hxo: not a JSON object")
+    assert result.exit_code == 1 and result.output.startswith("hsx: junk.hxo: not an object file (.hxo)")
     result = run("link", "missing.hxo", "-o", "x.hxe")
     assert result.exit_code == 2 and result.output.startswith("hsx: missing.hxo: no such file\n")
     result = run("link", "junk.hxo", "-o", "x.hxe", "--req-cap", "lots")
@@ -151,11 +151,12 @@ def test_disasm_reads_v1_images_with_their_32_byte_header(run):
     assert "0000:  01000007" in result.output and "LDI R0, 7" in result.output
 
 
-def test_disasm_of_a_bad_image_is_one_line(run):
+def test_disasm_of_a_bad_image_is_one_message(run):
     Path("bad.hxe").write_bytes(b"nope")
     result = run("disasm", "bad.hxe")
-    assert result.exit_code == 1 and result.output.startswith("hsx: ")
-    assert len(result.output.splitlines()) == 1
+    assert result.exit_code == 1
+    assert result.output.startswith("hsx: bad.hxe: not an HXE image: ")
+    assert len(result.output.splitlines()) == 2 and "Traceback" not in result.output
 
 
 def test_hello_example(run):

@@ -20,7 +20,7 @@ from hsx.image.hxo import write_hxo
 from hsx.image.sym import write_sym
 from hsx.toolchain.diagnostics import ToolchainError
 
-from .errors import input_file
+from .errors import cannot_write, input_file
 
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
 SOURCES = (".c", ".mvasm")
@@ -74,7 +74,7 @@ def _write(path: Path, data: bytes | str) -> None:
         else:
             path.write_bytes(data)
     except OSError as exc:
-        _fail([f"hsx: cannot write {path}: {exc.strerror or exc}"])
+        raise cannot_write(path, exc) from None
 
 
 @click.command("cc")

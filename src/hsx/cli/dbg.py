@@ -19,13 +19,13 @@ import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
-from .errors import no_executive
+from .errors import input_file, no_executive
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
 @click.command("dbg", context_settings={"ignore_unknown_options": False})
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.argument("file", required=False)
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
@@ -44,6 +44,8 @@ def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: 
         _usage("give one of FILE, --pid or --app (hsx dbg --help)")
     launched = None
     if file is not None:
+        input_file(file, (".c", ".mvasm", ".hxe"), "a C, MVASM or HXE",
+                   "hsx dbg debugs .c and .mvasm sources and .hxe images")
         try:
             launched = launch(file, host, port, token=token, optimise=optimise,
                               progress=lambda text: click.echo(text, err=True))

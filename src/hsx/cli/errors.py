@@ -82,6 +82,20 @@ def input_file(path: str | os.PathLike, suffixes: Iterable[str] | None = None,
     return path
 
 
+def cannot_write(path: str | os.PathLike, error: OSError) -> CliError:
+    """An output file that could not be written (the work itself succeeded)."""
+    reason = _reason(error)
+    if error.errno == errno.ENOENT and not Path(path).parent.is_dir():
+        reason, hint = "its directory does not exist", "create the directory, or choose another -o"
+    elif error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        hint = "choose a place you may write to with -o"
+    elif error.errno == errno.EISDIR:
+        reason, hint = "is a directory", "give -o a file name"
+    else:
+        hint = "check that the disk has room and the path is right"
+    return CliError(str(path), f"cannot write: {reason}", hint, EXIT_FAILED)
+
+
 def no_executive(host: str, port: int, error: BaseException | None = None) -> CliError:
     """Nothing answers on host:port (or the link broke)."""
     refused = isinstance(error, ConnectionRefusedError) or error is None
@@ -95,6 +109,12 @@ def port_in_use(host: str, port: int) -> CliError:
     return CliError(f"{host}:{port}", "the port is already in use",
                     "stop what listens there (an executive: `hsx shell shutdown`), or choose "
                     "another one with --port (0 picks a free port)")
+
+
+def _sentence(text: str) -> str:
+    """click's message in the common form: lower-case start, no final full stop."""
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:]
 
 
 def _reason(error: BaseException | None) -> str:
@@ -112,6 +132,14 @@ def main(command: click.Command, **kwargs) -> NoReturn:
     except click.Abort:
         click.echo("", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    except click.UsageError as error:            # click's own "Usage: ... Error: ..."
+        where = error.ctx.command_path if error.ctx is not None else "hsx"
+        message = _sentence(error.format_message())
+        if where == "hsx":
+            report(message, None, "see `hsx --help`")
+        else:
+            report(where.removeprefix("hsx "), message, f"see `{where} --help`")
+        sys.exit(error.exit_code)
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)

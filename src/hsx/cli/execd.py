@@ -16,7 +16,7 @@ import click
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
 from .engine import engine_option, resolve_engine
-from .errors import fail, port_in_use
+from .errors import fail, input_file, port_in_use
 
 
 @click.command("execd")
@@ -24,8 +24,8 @@ from .errors import fail, port_in_use
               help="Address to listen on; anything but loopback needs a token.")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port (0 picks a free one).")
-@click.option("--load", "load", multiple=True, type=click.Path(dir_okay=False),
-              help="Image to load at start (.hxe or .mvasm); repeatable.")
+@click.option("--load", "load", multiple=True, metavar="FILE",
+              help="Program to load at start (.hxe, .mvasm or .c); repeatable.")
 @click.option("--root", type=click.Path(file_okay=False),
               help="Directory the tasks' sandboxed file system lives in.")
 @click.option("--profile", default="development", show_default=True,
@@ -57,6 +57,9 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         except TokenFileError as error:
             what, _, why = str(error).partition(": ")
             fail(what, why or str(error), "put the secret on the file's first line")
+    for path in load:
+        input_file(path, (".hxe", ".mvasm", ".c"), "an HXE image, MVASM or C",
+                   "hsx execd --load takes .hxe images and .mvasm or .c sources")
     if token is not None and not token.strip():
         fail("--token", "the token is blank",
              "give a secret with at least one visible character (a blank one would let "

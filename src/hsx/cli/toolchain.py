@@ -19,7 +19,7 @@ from hsx.toolchain.build import assemble_file, link_modules
 from hsx.toolchain.diagnostics import ToolchainError
 from hsx.toolchain.disassembler import listing, to_mvasm
 
-from .errors import input_file
+from .errors import EXIT_FAILED, cannot_write, fail, input_file
 
 
 def _fail(lines: list[str]) -> None:
@@ -32,7 +32,7 @@ def _write(path: Path, data: bytes) -> None:
     try:
         path.write_bytes(data)
     except OSError as exc:
-        _fail([f"hsx: cannot write {path}: {exc.strerror or exc}"])
+        raise cannot_write(path, exc) from None
 
 
 def _link_and_write(modules, out: Path, sym: Path | None, *, entry: str | None,
@@ -54,6 +54,17 @@ def _run(action) -> None:
         _fail([str(d) for d in exc.diagnostics])
     except (ImageError, ObjectFileError, SymbolFileError) as exc:
         _fail([f"hsx: {exc}"])
+
+
+def _object(path: Path):
+    try:
+        return load_hxo(path)
+    except ObjectFileError as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        if why.startswith("not a JSON object file"):
+            why = "not an object file (.hxo)"
+        fail(str(path), why,
+             "hsx link takes .hxo object files, made by `hsx asm` (or `hsx cc -c`)", EXIT_FAILED)
 
 
 @click.command("asm")
@@ -102,7 +113,7 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
         input_file(path)
 
     def action() -> None:
-        modules = [load_hxo(path) for path in objects]
+        modules = [_object(path) for path in objects]
         _link_and_write(modules, output, sym, entry=entry, app_name=app_name,
                         single_instance=single_instance, req_cap=caps)
 
@@ -121,7 +132,12 @@ def disasm_command(image: Path, sym: Path | None, mvasm: bool, output: Path | No
     input_file(image)
 
     def action() -> None:
-        hxe = read_hxe_file(image)
+        try:
+            hxe = read_hxe_file(image)
+        except ImageError as exc:
+            fail(str(image), f"not an HXE image: {exc.message}",
+                 "hsx disasm lists .hxe images; `hsx asm -o X.hxe` or `hsx cc` make one",
+                 EXIT_FAILED)
         sym_path = sym or image.with_suffix(".sym")
         symbols = load_sym(sym_path) if sym or sym_path.is_file() else None
         text = (to_mvasm if mvasm else listing)(hxe, symbols, image.name)

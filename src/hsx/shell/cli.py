@@ -19,7 +19,7 @@ from hsx.client.commands import UsageError, parse
 from hsx.client.render import event_lines
 
 from .core import EXIT_ERROR, EXIT_OK, EXIT_USAGE, QUIT, Shell
-from .output import Printer, wants_color
+from .output import Printer, refusal, wants_color
 from .spawn import NoExecutive, connect_or_spawn
 
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
@@ -83,7 +83,7 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
         printer.error(str(why))
         return EXIT_USAGE
     except ProtocolError as error:
-        printer.error(f"error {error.code}: {error.message}")
+        printer.error(refusal(f"{host}:{port}", error))
         return EXIT_ERROR
     piped = line is None and script is None and not sys.stdin.isatty()
     interactive = line is None and script is None and not piped

@@ -17,7 +17,7 @@ from hsx.client.commands import (Invocation, UsageError, drive_async, help_text,
 from hsx.client.render import Context, EventFilter, event_lines, render
 from hsx.client.sources import SourceFinder
 
-from .output import Printer
+from .output import Printer, refusal
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
@@ -87,7 +87,7 @@ class Shell:
             if self.out.as_json:
                 self.out.json(error.reply or {"status": "error", "error": error.code,
                                               "message": error.message})
-            self.out.error(f"error {error.code}: {error.message}")
+            self.out.error(refusal(invocation.command.name, error))
             return EXIT_ERROR
         self._after(invocation, result)
         if self.out.as_json:
@@ -174,7 +174,7 @@ class Shell:
             self.out.error(str(error))
             return EXIT_USAGE
         except ProtocolError as error:
-            self.out.error(f"error {error.code}: {error.message}")
+            self.out.error(refusal(name, error))
             return EXIT_ERROR
         return EXIT_OK
 

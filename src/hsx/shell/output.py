@@ -61,3 +61,8 @@ class Printer:
 
     def error(self, message: str) -> None:
         self.text(f"hsx: {message}", "err", err=True)
+
+
+def refusal(what: str, error: Any) -> str:
+    """An error reply in the common voice: `WHAT: WHY (code)`."""
+    return f"{what}: {error.message or error.code} ({error.code})"

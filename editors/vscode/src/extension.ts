@@ -4,18 +4,23 @@
  * executive's tasks, mailboxes and values.
  */
 import * as vscode from "vscode";
-import { AdapterNotFound, findAdapter } from "./python";
+import { AdapterCommand, AdapterNotFound, findAdapter } from "./python";
 import { registerViews } from "./views";
 
 const DEBUGGABLE_LANGUAGES = new Set(["c", "mvasm"]);
 
 /** Starts `hsx dap` on stdio for each debug session. */
 class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
+  /** Adapters found before, by setting and folders: the probe costs a Python start-up. */
+  private readonly found = new Map<string, AdapterCommand>();
+
   createDebugAdapterDescriptor(session: vscode.DebugSession): vscode.DebugAdapterDescriptor {
     const pythonPath = vscode.workspace.getConfiguration("hsx", session.workspaceFolder).get<string>("pythonPath", "");
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    const key = JSON.stringify([pythonPath, folders]);
     try {
-      const adapter = findAdapter(pythonPath, folders);
+      const adapter = this.found.get(key) ?? findAdapter(pythonPath, folders);
+      this.found.set(key, adapter);
       const cwd = session.configuration.cwd ?? session.workspaceFolder?.uri.fsPath;
       return new vscode.DebugAdapterExecutable(adapter.command, adapter.args, cwd ? { cwd } : {});
     } catch (error) {

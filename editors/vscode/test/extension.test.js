@@ -1,9 +1,10 @@
 /**
- * The extension's parts that run without VS Code: finding `hsx dap`, and how the views
- * show tasks, mailboxes and values.
+ * The extension's parts that run without VS Code: finding `hsx dap`, how the views show
+ * tasks, mailboxes and values, the manifest's debugger contribution, and the .vsix.
  */
 "use strict";
 const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 const { REPO, tempDir } = require("./support");
@@ -94,5 +95,67 @@ describe("the views' rows", function () {
     assert.deepEqual([values.label, values.description], ["Values", "1"]);
     assert.deepEqual([values.children[0].label, values.children[0].description], ["room.temperature", "21.5 C"]);
     assert.deepEqual([commands.children[0].label, commands.children[0].tooltip], ["stats", "0x0103: sum of squares"]);
+  });
+});
+
+describe("package.json's debugger contribution", function () {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+  const [debuggerEntry] = manifest.contributes.debuggers;
+  const schema = debuggerEntry.configurationAttributes;
+
+  /** The attributes docs/dap.md documents for a request: the first column of its table. */
+  function documented(heading) {
+    const text = fs.readFileSync(path.join(REPO, "docs", "dap.md"), "utf8");
+    const section = text.split(/^## /m).find((part) => part.startsWith(heading));
+    assert.ok(section, `docs/dap.md has a section "${heading}"`);
+    const names = [...section.matchAll(/^\| ((?:`\w+`(?:,| or|\s|\(|\))*)+)/gm)].flatMap((m) => m[1].match(/\w+/g));
+    return new Set(names);
+  }
+
+  it("offers only attributes the adapter documents", function () {
+    const launch = documented("Launching a program");
+    const attach = documented("Attaching to a running task");
+    assert.deepEqual(Object.keys(schema.launch.properties).filter((name) => !launch.has(name)), []);
+    assert.deepEqual(Object.keys(schema.attach.properties).filter((name) => !attach.has(name)), []);
+  });
+
+  it("has snippets and an initial configuration the schema accepts", function () {
+    const bodies = [...debuggerEntry.initialConfigurations, ...debuggerEntry.configurationSnippets.map((s) => s.body)];
+    assert.ok(bodies.some((b) => b.request === "launch") && bodies.some((b) => b.request === "attach"));
+    for (const body of bodies) {
+      assert.equal(body.type, "hsx");
+      const attributes = schema[body.request];
+      for (const name of Object.keys(body))
+        if (!["type", "request", "name"].includes(name))
+          assert.ok(name in attributes.properties, `${body.name}: ${name} is not in the ${body.request} schema`);
+      for (const name of attributes.required ?? []) assert.ok(name in body, `${body.name} lacks ${name}`);
+    }
+  });
+
+  it("enables breakpoints in C and MVASM files", function () {
+    assert.deepEqual(manifest.contributes.breakpoints.map((b) => b.language).sort(), ["c", "mvasm"]);
+    assert.deepEqual(manifest.contributes.languages.find((l) => l.id === "mvasm").extensions, [".mvasm"]);
+  });
+});
+
+describe("the .vsix", function () {
+  it("npm run package's vsce writes one with the manifest, the compiled code and the grammar", function () {
+    const dir = tempDir();
+    try {
+      const vsix = path.join(dir, "hsx-debug.vsix");
+      const vsce = path.join(__dirname, "..", "node_modules", ".bin", "vsce");
+      const script = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).scripts.package;
+      assert.match(script, /vsce package --no-dependencies --allow-missing-repository -o hsx-debug\.vsix$/);
+      execFileSync(vsce, ["package", "--no-dependencies", "--allow-missing-repository", "-o", vsix], {
+        cwd: path.join(__dirname, ".."),
+        stdio: "pipe",
+      });
+      const zip = fs.readFileSync(vsix).toString("latin1"); // entry names are stored as text
+      for (const entry of ["extension/package.json", "extension/out/extension.js", "extension/syntaxes/mvasm.tmLanguage.json", "extension/readme.md"])
+        assert.ok(zip.includes(entry), `${entry} in the .vsix`);
+      assert.ok(!zip.includes("extension/test/"), "no tests in the .vsix");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,7 +6,8 @@ without it, every function inlined into `main` adds its locals to `main`'s frame
 a program that runs at -O0 can overflow the stack at -O2.  An alloca's live range is
 found per instruction (a forward data flow over the blocks: live after a start, dead
 after an end); two allocas conflict when their ranges meet in some block.  Allocas
-without a start marker (every one at -O0) are live everywhere and keep their own slot.
+without a start marker (every one at -O0) are live everywhere and keep their own slot,
+and so does every alloca of a function that calls setjmp (as LLVM's StackColoring).
 """
 from __future__ import annotations
 
@@ -15,12 +16,16 @@ from .ir import Const, Function, Instr
 _START, _END = "llvm.lifetime.start", "llvm.lifetime.end"
 
 
+def _callee(i: Instr) -> str:
+    """The name a direct call calls ("" for anything else)."""
+    if i.opcode != "call" or not i.ops or not isinstance(i.ops[-1], Const):
+        return ""
+    return getattr(i.ops[-1].c, "name", "") or ""
+
+
 def _marker(i: Instr) -> tuple[str, Instr] | None:
     """(kind, alloca) for a lifetime marker on an alloca."""
-    if i.opcode != "call" or not i.ops:
-        return None
-    callee = i.ops[-1]
-    name = getattr(getattr(callee, "c", None), "name", "") if isinstance(callee, Const) else ""
+    name = _callee(i)
     for kind in (_START, _END):
         if name.startswith(kind):
             ptr = next((a for a in i.ops[:-1] if isinstance(a, Instr)), None)
@@ -97,6 +102,8 @@ def _overlap(a: dict, b: dict) -> bool:
 def colour(fn: Function, allocas: list[Instr], sizes: dict[Instr, int]) -> list[list[Instr]]:
     """Groups of allocas that may share a slot (largest first, greedy); every alloca is
     in exactly one group."""
+    if any("setjmp" in _callee(i) for b in fn.blocks for i in b.instrs):
+        return [[a] for a in allocas]      # a longjmp can come back into an ended lifetime
     ranges = live_ranges(fn, allocas)
     groups: list[list[Instr]] = []
     for alloca in sorted(allocas, key=lambda a: -sizes[a]):

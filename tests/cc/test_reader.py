@@ -119,6 +119,34 @@ def test_forward_references_phis_and_unnamed_values():
     assert loop.instrs[3].targets == [body, done] and loop.preds == [entry, body]
 
 
+def test_result_types_of_forward_references_come_from_the_written_types():
+    """clang -O1 puts a block after its users: an operand defined later is an empty
+    shell when its user is read, so result types come from the text."""
+    module = read_module(textwrap.dedent("""
+        define double @late(double %0, ptr %p) {
+          br label %3
+        2:
+          %n = fneg double %x
+          %e = extractvalue { i64, float } %agg, 1
+          %r = atomicrmw add ptr %p, i16 %h seq_cst
+          %c = cmpxchg ptr %p, i64 %w, i64 0 seq_cst seq_cst
+          %q = getelementptr i8, <2 x ptr> %vp, i32 1
+          %k = call i32 (ptr, ...) @f(ptr %p, double %x, i16 %h)
+          ret double %n
+        3:
+          %x = fadd double %0, 1.0
+          %agg = insertvalue { i64, float } undef, float 2.0, 1
+          %h = trunc i32 7 to i16
+          %w = zext i32 9 to i64
+          %vp = insertelement <2 x ptr> undef, ptr %p, i32 0
+          br label %2
+        }
+        declare i32 @f(ptr, ...)
+    """))
+    late = module.function("late").blocks[1].instrs
+    assert [str(i.ty) for i in late[:5]] == ["double", "float", "i16", "{ i64, i1 }", "<2 x ptr>"]
+
+
 def test_statics_renamed_for_library_members():
     module = read_module(textwrap.dedent("""
         @count = internal global i32 0

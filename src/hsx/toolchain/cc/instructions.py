@@ -115,8 +115,14 @@ class _BodyReader:
             return Const(ty, None)
         return Const(ty, p.parse_constant(ty))
 
+    def typed(self, p: Parser) -> tuple[Type, Value]:
+        """A type and a value.  Result types come from the written type, not from the
+        value: a value defined in a later block is still an empty shell here."""
+        ty = p.parse_type()
+        return ty, self.value(p, ty)
+
     def typed_value(self, p: Parser) -> Value:
-        return self.value(p, p.parse_type())
+        return self.typed(p)[1]
 
     def label(self, p: Parser) -> Block:
         p.expect("label")
@@ -158,8 +164,8 @@ class _BodyReader:
 
     def _fneg(self, p: Parser, i: Instr) -> None:
         p.skip_words(_FLAGS)
-        i.ops = [self.typed_value(p)]
-        i.ty = i.ops[0].ty
+        i.ty, value = self.typed(p)
+        i.ops = [value]
 
     def _select(self, p: Parser, i: Instr) -> None:
         p.skip_words(_FLAGS)
@@ -212,49 +218,47 @@ class _BodyReader:
             p.skip_balanced()
         i.src_ty = p.parse_type()
         p.expect(",")
-        ops = [self.typed_value(p)]
+        typed = [self.typed(p)]
         while p.at(",") and p.peek().kind != "meta":
             p.next()
             if p.at("inrange"):
                 p.next()
                 p.skip_balanced()
-            ops.append(self.typed_value(p))
-        i.ops = ops
-        vector = next((o.ty for o in ops if isinstance(o.ty, VectorT)), None)
+            typed.append(self.typed(p))
+        i.ops = [v for _, v in typed]
+        vector = next((t for t, _ in typed if isinstance(t, VectorT)), None)
         i.ty = VectorT(vector.count, PTR) if vector is not None else PTR
 
     def _extractvalue(self, p: Parser, i: Instr) -> None:
-        agg = self.typed_value(p)
+        ty, agg = self.typed(p)
         i.ops = [agg]
         i.indices = _indices(p)
-        ty = agg.ty
         for index in i.indices:
             ty = ty.fields[index] if isinstance(ty, StructT) else ty.elem
         i.ty = ty
 
     def _insertvalue(self, p: Parser, i: Instr) -> None:
-        agg = self.typed_value(p)
+        i.ty, agg = self.typed(p)
         p.expect(",")
         i.ops = [agg, self.typed_value(p)]
         i.indices = _indices(p)
-        i.ty = agg.ty
 
     def _atomicrmw(self, p: Parser, i: Instr) -> None:
         p.skip_words({"volatile"})
         i.pred = p.next().text
         ptr = self.typed_value(p)
         p.expect(",")
-        i.ops = [ptr, self.typed_value(p)]
-        i.ty = i.ops[1].ty
+        i.ty, value = self.typed(p)
+        i.ops = [ptr, value]
 
     def _cmpxchg(self, p: Parser, i: Instr) -> None:
         p.skip_words({"weak", "volatile"})
         ptr = self.typed_value(p)
         p.expect(",")
-        expected = self.typed_value(p)
+        expected_ty, expected = self.typed(p)
         p.expect(",")
         i.ops = [ptr, expected, self.typed_value(p)]
-        i.ty = StructT((expected.ty, I1))
+        i.ty = StructT((expected_ty, I1))
 
     def _va_arg(self, p: Parser, i: Instr) -> None:
         i.ops = [self.typed_value(p)]
@@ -341,11 +345,12 @@ class _BodyReader:
         else:
             callee = self.value(p, PTR)
         p.expect("(")
-        args, attrs = [], []
+        args, attrs, arg_types = [], [], []
         while not p.at(")"):
             aty = p.parse_type()
             attrs.append(p.skip_param_attributes())
             args.append(self.value(p, aty))
+            arg_types.append(aty)
             p.accept(",")
         p.expect(")")
         if isinstance(ty, FuncT):
@@ -354,7 +359,7 @@ class _BodyReader:
                 self.m.function_types:
             fn_ty = self.m.function_types[callee.c.name]
         else:
-            fn_ty = FuncT(ty, tuple(a.ty for a in args), False)
+            fn_ty = FuncT(ty, tuple(arg_types), False)
         i.fn_ty = fn_ty
         i.ty = fn_ty.ret
         i.ops = args + [callee]

@@ -1,5 +1,6 @@
 """The C corpus: every program in programs/ must print the same text and exit with the
-same status when built with gcc (natively) and with hsx cc at -O0 and -O2 (on the VM)."""
+same status when built with gcc (natively) and with hsx cc at -O0, -O1, -O2 and -Os (on
+the VM)."""
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,7 @@ def native_results(tmp_path_factory):
 
 
 @requires_gcc
-@pytest.mark.parametrize("opt", [0, 2])
+@pytest.mark.parametrize("opt", [0, 1, 2, "s"])
 @pytest.mark.parametrize("source", SOURCES, ids=[s.stem for s in SOURCES])
 def test_program_matches_native(source, opt, native_results):
     from hsx.toolchain.cc.driver import Options, build_c

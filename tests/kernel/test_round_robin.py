@@ -49,10 +49,12 @@ def snapshot(kernel):
             for t in kernel.tasks.values()]
 
 
-def make(tmp_path, steps, interleave: bool):
+def make(tmp_path, steps, interleave: bool, events: list | None = None):
     kernel = Kernel(clock=VirtualClock(), fs_root=tmp_path / "fs")
     if not interleave:
-        kernel.events.subscribe(lambda e: None, {"scheduler"})   # forces one turn per call
+        kernel._round_robin = lambda *args: 0              # one turn per machine call
+    if events is not None:
+        kernel.events.subscribe(events.append, {"scheduler"})
     for index, step in enumerate(steps):
         source = WORKER.format(loops=5 + index, step=step)
         kernel.load(build_source(source, filename=f"w{index}.mvasm", app_name=f"w{index}"))
@@ -61,10 +63,15 @@ def make(tmp_path, steps, interleave: bool):
 
 @settings(max_examples=15, deadline=None)
 @given(steps=st.lists(st.integers(1, 100), min_size=2, max_size=4),
-       budgets=st.lists(st.integers(1, 60), min_size=1, max_size=12))
-def test_interleaved_turns_match_single_turns(tmp_path_factory, steps, budgets):
+       budgets=st.lists(st.integers(1, 60), min_size=1, max_size=12),
+       announce=st.booleans())
+def test_interleaved_turns_match_single_turns(tmp_path_factory, steps, budgets, announce):
+    """Same registers, states and counts; with a `scheduler` listener, the same switch
+    events in the same order (the interleaved path emits them after its machine call)."""
     tmp = tmp_path_factory.mktemp("rr")
-    fast, exact = make(tmp / "a", steps, True), make(tmp / "b", steps, False)
+    fast_events, exact_events = ([], []) if announce else (None, None)
+    fast = make(tmp / "a", steps, True, fast_events)
+    exact = make(tmp / "b", steps, False, exact_events)
     calls = []
     interleave = fast.machine.run_interleaved
     fast.machine.run_interleaved = lambda *args: calls.append(1) or interleave(*args)
@@ -76,6 +83,10 @@ def test_interleaved_turns_match_single_turns(tmp_path_factory, steps, budgets):
         assert snapshot(fast) == snapshot(exact)
     assert [t.exit_status for t in fast.tasks.values()] == [t.exit_status for t in exact.tasks.values()]
     assert calls                                  # the fast path really ran
+    if announce:
+        assert ([(e.seq, e.pid, e.data) for e in fast_events] ==
+                [(e.seq, e.pid, e.data) for e in exact_events])
+        assert len(fast_events) > sum(steps)
 
 
 def test_a_run_past_its_time_limit_starts_no_further_turn(tmp_path):
@@ -83,6 +94,6 @@ def test_a_run_past_its_time_limit_starts_no_further_turn(tmp_path):
     per switch): the turn under way completes, no new one starts."""
     from time import perf_counter
 
-    kernel = make(tmp_path, [1, 2], False)
+    kernel = make(tmp_path, [1, 2], False, [])
     assert kernel.run(40, until=perf_counter()) == 1
     assert kernel.run(40, until=perf_counter() + 60) == 40

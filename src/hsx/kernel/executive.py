@@ -238,8 +238,8 @@ class Kernel(CommandCalls):
             n = budget - executed
             turn = 0                                # the quantum this turn may still use
             if len(scheduler.front_level()) > 1:
-                if not announce and task.quantum == 1:
-                    ran = self._round_robin(n, deadline)
+                if task.quantum == 1:
+                    ran = self._round_robin(n, deadline, base + executed if announce else None)
                     if ran:
                         executed += ran
                         last = self._last_pid
@@ -278,13 +278,15 @@ class Kernel(CommandCalls):
         self.total_instructions += executed
         return executed
 
-    def _round_robin(self, budget: int, deadline: float | None) -> int:
+    def _round_robin(self, budget: int, deadline: float | None, announce_from: int | None) -> int:
         """Quantum-1 turns among the front priority level in one machine call.
 
-        Used when every task of that level has quantum 1 and nothing needs per-switch
-        events; stops before any instruction that needs the kernel (an SVC, a fault, a
-        BRK or breakpoint), which the caller then runs as a normal turn.  Returns the
-        instructions executed (0: not applicable, take the normal path).
+        Used when every task of that level has quantum 1; stops before any instruction
+        that needs the kernel (an SVC, a fault, a BRK or breakpoint), which the caller
+        then runs as a normal turn.  Returns the instructions executed (0: not
+        applicable, take the normal path).  With `announce_from` (the instruction count
+        at the start; the caller announced the first switch) the `scheduler` events of
+        the switches follow the call, as one turn at a time would have emitted them.
         """
         level = self.scheduler.front_level()
         count = len(level)
@@ -309,6 +311,8 @@ class Kernel(CommandCalls):
             return 0
         done, stopped_at = self.machine.run_interleaved(contexts, rounds)
         executed = done * count + max(stopped_at, 0)
+        if announce_from is not None:
+            self._announce_switches(pids, executed, announce_from)
         if self._advance_clock is not None:
             self._advance_clock(executed)
         if done:
@@ -322,6 +326,15 @@ class Kernel(CommandCalls):
         else:
             self._last_pid = pids[-1]
         return executed
+
+    def _announce_switches(self, pids: list[int], executed: int, start: int) -> None:
+        """The `scheduler` events of `executed` quantum-1 turns of `pids` in turn, from
+        the second on (the first turn's switch is announced before it runs)."""
+        emit, count = self.events.emit, len(pids)
+        for k in range(1, executed):
+            to = pids[k % count]
+            emit("scheduler", to, {"event": "switch", "from": pids[(k - 1) % count], "to": to,
+                                   "instructions": start + k})
 
     def _instructions_until(self, deadline: float) -> int:
         """How long a lone task may run before the next timer is due."""

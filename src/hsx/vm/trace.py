@@ -7,10 +7,14 @@ wrote is then in memory at that address.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
 
 from .interp import MEMORY_WIDTH
+
+_REGISTERS = range(16)
 
 # Stack traffic of instructions outside the MEMORY group: "write" pushes at SP - 4,
 # "read" pops at SP.
@@ -19,7 +23,7 @@ _STACK_ACCESS = {"PUSH": "write", "CALL": "write", "LCALL": "write", "CALLR": "w
 assert set(_STACK_ACCESS) <= set(BY_MNEMONIC)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MemoryAccess:
     op: str                   # "read" | "write"
     addr: int
@@ -28,7 +32,7 @@ class MemoryAccess:
     old: int | None = None    # a write: what was there before
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TraceRecord:
     """One retired instruction: registers it changed {n: (old, new)}, PSW around it."""
 
@@ -71,7 +75,7 @@ def old_value(ctx, access: tuple[str, int, int] | None) -> int | None:
 def make_record(ctx, pc: int, before: list[int], psw_before: int,
                 access: tuple[str, int, int] | None, old: int | None = None) -> TraceRecord:
     after = ctx.regs.tolist()
-    changed = {i: (old, new) for i, (old, new) in enumerate(zip(before, after)) if old != new}
+    changed = {i: (before[i], after[i]) for i in compress(_REGISTERS, map(ne, before, after))}
     memory = None
     if access is not None:
         op, addr, width = access

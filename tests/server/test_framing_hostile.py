@@ -49,6 +49,59 @@ def test_decode_never_raises_anything_but_a_refusal(line):
         encode({"echo": request})           # whatever was accepted can be sent back
 
 
+def _reference(line: bytes):
+    """What a request line means, read by the standard library: the message, or the
+    refusal's code (nesting and surrogates checked on the whole tree)."""
+    try:
+        message = json.loads(line)
+    except (RecursionError, ValueError):
+        return "bad_json"
+
+    def bad(item, depth):
+        if isinstance(item, dict):
+            return depth > MAX_NESTING or any(bad(k, depth + 1) or bad(v, depth + 1)
+                                              for k, v in item.items())
+        if isinstance(item, list):
+            return depth > MAX_NESTING or any(bad(v, depth + 1) for v in item)
+        return isinstance(item, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in item)
+
+    if bad(message, 1):
+        return "bad_json"
+    if not isinstance(message, dict):
+        return "bad_request"
+    return message
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2 ** 70), 2 ** 70)
+    | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=3),
+    max_leaves=40)
+
+
+@given(fields=st.dictionaries(st.text(max_size=6), _json_values, max_size=4),
+       ascii_only=st.booleans(), wrap=st.integers(0, MAX_NESTING + 2))
+@settings(max_examples=300, deadline=None)
+def test_decoding_means_what_the_standard_library_reads(fields, ascii_only, wrap):
+    """The fast path (orjson, the tree walk skipped for plainly shallow ASCII lines)
+    accepts and refuses exactly what the standard library's reading does."""
+    document: object = {**fields, "cmd": "ps"}
+    for _ in range(wrap):
+        document = {"cmd": "ps", "x": [document]} if wrap % 2 else [document]
+    line = json.dumps(document, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    expected = _reference(line)
+    try:
+        got = decode_request(line)
+    except RequestError as error:
+        assert error.code == expected
+    else:
+        assert isinstance(expected, dict), expected
+        got_text = json.dumps(got, sort_keys=True)
+        assert got_text == json.dumps({**expected, "cmd": expected["cmd"].strip().lower()},
+                                      sort_keys=True)
+
+
 def test_a_reply_with_a_lone_surrogate_is_still_a_line():
     line = encode({"text": "a\ud800b"})
     assert json.loads(line) == {"text": "a?b"}

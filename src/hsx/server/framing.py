@@ -23,6 +23,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 MAX_NESTING = 32                 # arrays and objects inside one another in a request
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 TOO_LONG = object()         # yielded by LineSplitter in place of an oversized line
 
@@ -106,14 +107,15 @@ def decode_request(line: bytes) -> dict[str, Any]:
     The returned dict has `cmd` normalised (stripped, lower case).  A refusal carries
     the request's `id` when the line got far enough to have one.
     """
-    try:
-        message = json.loads(line)
-    except RecursionError:
-        raise RequestError("bad_json", f"request nested deeper than {MAX_NESTING} "
-                           "levels") from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise RequestError("bad_json", f"request is not valid JSON: {error}") from None
-    _check_tree(message)
+    if _LONG_NUMBER.search(line):        # orjson reads integers past 64 bits as floats
+        message = _loads_slowly(line)
+    else:
+        try:
+            message = orjson.loads(line)
+        except orjson.JSONDecodeError:   # the standard library says what is wrong (or
+            message = _loads_slowly(line)    # reads what orjson refuses: NaN, UTF-16)
+    if not _plainly_shallow(line):
+        _check_tree(message)
     if not isinstance(message, dict):
         raise RequestError("bad_request",
                            f"request must be a JSON object, not {type(message).__name__}")
@@ -124,6 +126,24 @@ def decode_request(line: bytes) -> dict[str, Any]:
             error.request_id, error.has_request_id = message["id"], True
         raise
     return message
+
+
+def _loads_slowly(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise RequestError("bad_json", f"request nested deeper than {MAX_NESTING} "
+                           "levels") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise RequestError("bad_json", f"request is not valid JSON: {error}") from None
+
+
+def _plainly_shallow(line: bytes) -> bool:
+    """Whether a line can hold neither nesting past MAX_NESTING (it has fewer brackets
+    than that) nor a surrogate (ASCII without `\\u` escapes): what `_check_tree`
+    looks for, decided without walking the parsed tree."""
+    return (line.isascii() and b"\\u" not in line
+            and line.count(b"{") + line.count(b"[") <= MAX_NESTING)
 
 
 def _check_tree(message: Any) -> None:

@@ -52,6 +52,7 @@ from .timers import TimerHeap
 
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING, TaskState.WAITING_CMD)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
+ANNOUNCED_TURNS = 1024            # quantum-1 turns per machine call while switches are announced
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
@@ -302,6 +303,8 @@ class Kernel(CommandCalls):
                 return 0
             contexts.append(ctx)
         rounds = budget // count
+        if announce_from is not None:        # events to build for each: `run`'s time
+            rounds = min(rounds, max(1, ANNOUNCED_TURNS // count))   # limit looks in between
         if deadline is not None:
             rounds = min(rounds, self._instructions_until(deadline) // count + 1)
         for task in tasks:                   # a counted step: not one instruction past it

@@ -33,7 +33,8 @@ class Client:
         self._max_events = max_events
         self._sock = socket.create_connection((host, port), timeout=timeout)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._buf = bytearray()
+        self._buf = bytearray()                  # the start of a line still arriving
+        self._lines: deque[bytearray] = deque()  # lines received, not yet read
         self._next_id = 1
         self._ignore: set[int] = set()           # ids of keepalives nobody waits for
         self._last_sent = time.monotonic()
@@ -170,11 +171,8 @@ class Client:
     def _read(self, deadline: float | None, tick: float | None = None) -> dict[str, Any] | None:
         """The next line as a message, or None when `deadline` (or `tick`) passes."""
         while True:
-            newline = self._buf.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._buf[:newline])
-                del self._buf[:newline + 1]
-                return decode(line)
+            if self._lines:
+                return decode(self._lines.popleft())
             wait = None if deadline is None else deadline - time.monotonic()
             if tick is not None:
                 wait = tick if wait is None else min(wait, tick)
@@ -190,6 +188,10 @@ class Client:
             if not chunk:
                 raise ConnectionClosed("the executive closed the connection")
             self._buf += chunk
+            if b"\n" in chunk:                   # cut every complete line at once
+                lines = self._buf.split(b"\n")
+                self._buf = lines.pop()
+                self._lines.extend(lines)
 
 
 install(Client, asynchronous=False)      # frame_variables, evaluate, ... (helpers.py)

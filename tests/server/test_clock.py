@@ -74,4 +74,5 @@ def test_a_batch_sized_for_cheap_instructions_stays_short_when_they_turn_dear(cl
         client.request("ping")
         samples.append(time.perf_counter() - started)
     assert max(samples) < 0.25
-    assert watcher.next_event(timeout=5)["type"] == "scheduler"
+    seen = {watcher.next_event(timeout=5)["type"] for _ in range(2)}   # (a loss warning first)
+    assert "scheduler" in seen

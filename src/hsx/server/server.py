@@ -246,7 +246,7 @@ class Server:
             result = command.handler(call)
         except Exception as error:       # every failure becomes a reply; the server lives on
             return self._failure(error, rid, has_id, request)
-        if inspect.isawaitable(result):
+        if not isinstance(result, dict) and inspect.isawaitable(result):
             return self._complete(result, rid, has_id, request)
         self.clock.wake()
         return self._ok(result, rid, has_id)

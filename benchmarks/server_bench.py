@@ -6,7 +6,8 @@ Starts `hsx execd --port 0` as a separate process (so client and server do not s
 GIL, as in real use) and measures over loopback:
 
 1. `step` round trip: `step {pid, count: 1}` on a paused task, median and p99
-   (the prior executive: 0.69 ms median).
+   (the prior executive: 0.69 ms median), beside its floor on this machine: the same
+   line echoed by a bare asyncio server in its own process (no parsing, no work).
 2. Events per second delivered to one subscriber, one `Client` reading (and JSON-decoding)
    as fast as it can: `stdout` of a task printing in a tight loop, and `scheduler` events
    of two tasks switching every instruction (more than any reader takes: the executive
@@ -19,6 +20,8 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -74,6 +77,18 @@ class Daemon:
         self.proc.wait(10)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far (Linux; None elsewhere).  On a
+    shared machine the daemon may get a fraction of a core: its CPU time per event is
+    the figure that survives that (1e6 / it = events/s on a core of its own)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {"median_ms": round(statistics.median(ordered) * 1000, 3),
@@ -87,12 +102,59 @@ def bench_step(seconds: float) -> dict[str, float]:
         for _ in range(200):                                  # warm up
             c.request("step", pid=pid, count=1)
         samples = []
-        deadline = time.perf_counter() + seconds
+        cpu_before = cpu_seconds(d.proc.pid)
+        started = time.perf_counter()
+        deadline = started + seconds
         while time.perf_counter() < deadline:
-            started = time.perf_counter()
+            sent = time.perf_counter()
             c.request("step", pid=pid, count=1)
-            samples.append(time.perf_counter() - started)
+            samples.append(time.perf_counter() - sent)
+        cpu = daemon_cpu(d, cpu_before, time.perf_counter() - started, len(samples))
+        return {**percentiles(samples), **cpu}
+
+
+ECHO_SERVER = """
+import asyncio
+
+class Echo(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def data_received(self, data):
+        self.transport.write(data)
+
+async def main():
+    server = await asyncio.get_running_loop().create_server(Echo, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+def bench_echo_floor(seconds: float) -> dict[str, float]:
+    """A `step` line echoed by a bare asyncio server: what any asyncio daemon's round
+    trip costs here before it does anything (two processes, loopback TCP, the loop)."""
+    proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        port = int(proc.stdout.readline())
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            line = b'{"version":1,"cmd":"step","id":1,"pid":1,"count":1}\n'
+            samples = []
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                sock.sendall(line)
+                received = b""
+                while not received.endswith(b"\n"):
+                    received += sock.recv(4096)
+                samples.append(time.perf_counter() - started)
         return percentiles(samples)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def bench_events(seconds: float, category: str) -> dict[str, float]:
@@ -109,6 +171,7 @@ def bench_events(seconds: float, category: str) -> dict[str, float]:
             c.request("load", image=image(LOOP, "b"))
         received = lost = 0
         c.next_event(timeout=5)
+        cpu_before = cpu_seconds(d.proc.pid)
         started = time.perf_counter()
         deadline = started + seconds
         while time.perf_counter() < deadline:
@@ -121,7 +184,18 @@ def bench_events(seconds: float, category: str) -> dict[str, float]:
                 received += 1
         elapsed = time.perf_counter() - started
         return {"delivered_per_s": round(received / elapsed), "dropped_per_s":
-                round(lost / elapsed), "seconds": round(elapsed, 2)}
+                round(lost / elapsed), "seconds": round(elapsed, 2),
+                **daemon_cpu(d, cpu_before, elapsed, received)}
+
+
+def daemon_cpu(daemon: "Daemon", before: float | None, elapsed: float,
+               events: int) -> dict[str, float]:
+    """The daemon's share of a core and its CPU time per delivered event since `before`."""
+    after = cpu_seconds(daemon.proc.pid)
+    if before is None or after is None or not events:
+        return {}
+    return {"daemon_cpu_share": round((after - before) / elapsed, 2),
+            "daemon_cpu_us_per_event": round((after - before) / events * 1e6, 1)}
 
 
 def bench_busy(seconds: float) -> dict[str, dict[str, float]]:
@@ -149,9 +223,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     results = {"step_round_trip": bench_step(args.seconds),
+               "asyncio_echo_round_trip": bench_echo_floor(args.seconds),
                "stdout_events_to_one_subscriber": bench_events(args.seconds, "stdout"),
                "scheduler_events_to_one_subscriber": bench_events(args.seconds, "scheduler"),
                "latency_with_8_busy_tasks": bench_busy(args.seconds)}
+    results["step_round_trip"]["vs_echo"] = round(
+        results["step_round_trip"]["median_ms"] / results["asyncio_echo_round_trip"]["median_ms"], 2)
     if args.json:
         print(json.dumps(results))
         return

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from server_bench import LOOP, Daemon, image
+from server_bench import LOOP, Daemon, cpu_seconds, daemon_cpu, image
 
 
 def main() -> None:
@@ -27,6 +27,7 @@ def main() -> None:
         c.request("resume", pid=pid)
         c.next_event(timeout=5)
         received = lost = 0
+        cpu_before = cpu_seconds(daemon.proc.pid)
         started = time.perf_counter()
         while time.perf_counter() - started < args.seconds:
             event = c.next_event(timeout=1)
@@ -37,8 +38,12 @@ def main() -> None:
             else:
                 received += 1
         elapsed = time.perf_counter() - started
+        cpu = daemon_cpu(daemon, cpu_before, elapsed, received)
         print(f"trace_step events: {received / elapsed:,.0f}/s delivered, "
               f"{lost / elapsed:,.0f}/s dropped ({elapsed:.1f} s)")
+        if cpu:
+            print(f"daemon: {cpu['daemon_cpu_share']:.0%} of a core, "
+                  f"{cpu['daemon_cpu_us_per_event']} us CPU per event")
 
 
 if __name__ == "__main__":

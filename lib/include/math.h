@@ -71,7 +71,7 @@ __HSX_MATH1(log) __HSX_MATH1(log10) __HSX_MATH1(log1p) __HSX_MATH1(log2) __HSX_M
 __HSX_MATH1(cbrt) __HSX_MATH1(fabs) __HSX_MATH2(hypot) __HSX_MATH2(pow) __HSX_MATH1(sqrt)
 __HSX_MATH1(erf) __HSX_MATH1(erfc) __HSX_MATH1(lgamma) __HSX_MATH1(tgamma)
 __HSX_MATH1(ceil) __HSX_MATH1(floor) __HSX_MATH1(nearbyint) __HSX_MATH1(rint)
-__HSX_MATH1(round) __HSX_MATH1(trunc)
+__HSX_MATH1(round) __HSX_MATH1(roundeven) __HSX_MATH1(trunc)
 __HSX_MATH2(fmod) __HSX_MATH2(remainder) __HSX_MATH2(copysign) __HSX_MATH2(nextafter)
 __HSX_MATH2(fdim) __HSX_MATH2(fmax) __HSX_MATH2(fmin)
 

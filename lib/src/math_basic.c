@@ -68,6 +68,9 @@ double rint(double x) {
 
 double nearbyint(double x) { return rint(x); }
 
+/* C23: halfway cases to even, which is rint in the only rounding mode. */
+double roundeven(double x) { return rint(x); }
+
 long lrint(double x) { return (long)rint(x); }
 long long llrint(double x) { return (long long)rint(x); }
 long lround(double x) { return (long)round(x); }
@@ -221,6 +224,7 @@ float ceilf(float x) { return (float)ceil(x); }
 float roundf(float x) { return (float)round(x); }
 float rintf(float x) { return (float)rint(x); }
 float nearbyintf(float x) { return (float)rint(x); }
+float roundevenf(float x) { return (float)rint(x); }
 long lrintf(float x) { return (long)rint(x); }
 long long llrintf(float x) { return (long long)rint(x); }
 long lroundf(float x) { return (long)round(x); }

@@ -8,7 +8,8 @@ ONE(acos) ONE(asin) ONE(atan) TWO(atan2) ONE(cos) ONE(sin) ONE(tan)
 ONE(acosh) ONE(asinh) ONE(atanh) ONE(cosh) ONE(sinh) ONE(tanh)
 ONE(exp) ONE(exp2) ONE(expm1) ONE(log) ONE(log10) ONE(log1p) ONE(log2) ONE(logb)
 ONE(cbrt) ONE(fabs) TWO(hypot) TWO(pow) ONE(sqrt) ONE(erf) ONE(erfc) ONE(lgamma)
-ONE(tgamma) ONE(ceil) ONE(floor) ONE(nearbyint) ONE(rint) ONE(round) ONE(trunc)
+ONE(tgamma) ONE(ceil) ONE(floor) ONE(nearbyint) ONE(rint) ONE(round) ONE(roundeven)
+ONE(trunc)
 TWO(fmod) TWO(remainder) TWO(copysign) TWO(nextafter) TWO(fdim) TWO(fmax) TWO(fmin)
 
 long double frexpl(long double x, int *e) { return frexp(x, e); }

@@ -23,6 +23,19 @@ FCMP_MASKS = {"oeq": 4, "ogt": 2, "oge": 6, "olt": 1, "ole": 5, "one": 3, "ord":
               "ueq": 12, "ugt": 10, "uge": 14, "ult": 9, "ule": 13, "une": 11, "uno": 8}
 
 
+# llvm.<name> intrinsics (from __builtin_round and friends) that are calls of the C
+# library's function ("f" appended for float).
+LIBM_INTRINSICS = {
+    "round": "round", "rint": "rint", "nearbyint": "nearbyint", "roundeven": "roundeven",
+    "lround": "lround", "llround": "llround", "lrint": "lrint", "llrint": "llrint",
+    "minnum": "fmin", "maxnum": "fmax", "minimumnum": "fmin", "maximumnum": "fmax",
+    "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10",
+    "pow": "pow", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
+    "atan": "atan", "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+    "ldexp": "ldexp", "powi": "__powi",
+}
+
+
 class FloatOps(SelectorBase):
     """Floating-point instructions and intrinsics."""
 
@@ -168,6 +181,21 @@ class FloatOps(SelectorBase):
             raise self.error(f"{name32} on half is not supported", i)
         words = [w for a in args for w in self.get(a)]
         self.define(i, self.libcall(name32 if bits == 32 else name64, words, bits // 32))
+
+    def libm_intrinsic(self, i: Instr, args: list, name: str) -> None:
+        """A call of the library function an intrinsic stands for, typed by its first
+        argument (lround's result is an integer); powi is libgcc's __powisf2/__powidf2."""
+        bits = self._float_bits(args[0].ty, i)
+        if bits == 16:
+            raise self.error(f"{name} on half is not supported", i)
+        if name == "__powi":
+            func = "__powisf2" if bits == 32 else "__powidf2"
+        else:
+            func = name + ("f" if bits == 32 else "")
+        words = [self.get(a) for a in args]
+        self.define(i, self.call_words(("sym", func), words,
+                                       [self.arg_align(a.ty) for a in args], len(args),
+                                       self.words(i.ty)))
 
     def intr_fabs(self, i: Instr, args: list) -> None:
         bits = self._float_bits(i.ty, i)

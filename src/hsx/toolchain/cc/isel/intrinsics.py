@@ -7,6 +7,7 @@ from ..mir import FP, SP, fits12
 from ..ir import Instr
 from ..types import Type
 from .core import SelectorBase, int_bits
+from .floating import LIBM_INTRINSICS
 
 IGNORED_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.va_end",
                       "llvm.experimental.noalias.scope.decl", "llvm.invariant.",
@@ -29,6 +30,8 @@ class IntrinsicOps(SelectorBase):
             handler = self.intr_is_constant
         else:
             handler = getattr(self, "intr_" + base, None)
+        if handler is None and base in LIBM_INTRINSICS:
+            handler = lambda i, args: self.libm_intrinsic(i, args, LIBM_INTRINSICS[base])  # noqa: E731
         if handler is None:
             raise self.error(f"unsupported intrinsic {name}", i)
         handler(i, args)

@@ -358,7 +358,6 @@ static uint64_t parse(const char *s, char **end, const struct format *f) {
         struct decimal a;
         a.nd = a.dp = a.trunc = 0;
         int any = 0, seen_point = 0;
-        uint64_t small = 0;                    /* the first 19 digits, for the fast path */
         int exp10 = 0;
         for (;; p++) {
             if (*p == '.' && !seen_point) {
@@ -378,8 +377,6 @@ static uint64_t parse(const char *s, char **end, const struct format *f) {
                 a.dp++;
             if (a.nd < MAX_DIGITS) {
                 a.d[a.nd++] = (unsigned char)d;
-                if (a.nd <= 19)
-                    small = small * 10 + (uint64_t)d;
             } else if (d) {
                 a.trunc = 1;
             }
@@ -394,7 +391,10 @@ static uint64_t parse(const char *s, char **end, const struct format *f) {
         if (a.nd > 0 && (exp10 > 100000 || exp10 < -100000))
             exp10 = exp10 > 0 ? 100000 : -100000;
         a.dp += exp10;
-        trim(&a);
+        trim(&a);                              /* trailing zeros now count in dp only */
+        uint64_t small = 0;                    /* the first 19 digits, for the fast path */
+        for (int k = 0; k < a.nd && k < 19; k++)
+            small = small * 10 + a.d[k];
         int scale = a.dp - a.nd;               /* value = small * 10^scale when nd <= 19 */
         static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
             1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };

@@ -28,5 +28,16 @@ int main(void) {
                range, errno == ERANGE);
     }
     printf("%g %g\n", atof("2.5"), atof("junk"));
+    /* trailing zeros of short numbers (the fast path): "10" is ten, "1.50" one and a half */
+    static const char *const zeros[] = { "10", "100 % 7", "1.50", "2.500", "1000000", "0.10",
+                                         "120e-1", "100.0", "0.000", "20e2", "0.250", "10 - 1" };
+    for (unsigned i = 0; i < sizeof zeros / sizeof zeros[0]; i++) {
+        char *end;
+        double d = strtod(zeros[i], &end);
+        printf("%s: %a %a [%s]\n", zeros[i], d, (double)strtof(zeros[i], NULL), end);
+    }
+    double x, y;
+    printf("%d", sscanf("10 20.50", "%lf %lf", &x, &y));
+    printf(" %g %g\n", x, y);
     return 0;
 }

@@ -175,4 +175,5 @@ def test_value_helpers_set_and_get_floats_through_f16(tmp_path):
     assert out.splitlines() == [
         "lookup 0 1", "get 0 21.5",
         "set 0 get 0 100.25", "set 0 get 0 0.0999755859375", "set 0 get 0 -3",
-        "set 0 get 0 inf", "set 0 get 0 0", "missing 1"]
+        "set 4 get 0 -3",                  # beyond f16's range: EINVAL, value unchanged
+        "set 0 get 0 0", "missing 1"]

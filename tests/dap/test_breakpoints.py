@@ -107,3 +107,23 @@ def test_data_breakpoint_stops_after_the_write(dap, built, execd):
     dap.ok("setDataBreakpoints", breakpoints=[])
     dap.ok("continue", threadId=pid)
     assert dap.wait_event("exited")["exitCode"] == 3
+
+
+def test_data_breakpoint_on_a_local_of_an_outer_frame(dap, built, execd):
+    source = built / "prog.c"
+    pid = dap.launch(built / "prog.hxe", execd, lines={"prog.c": [line_of(source, "count")]})
+    dap.stopped("breakpoint")
+    frames = dap.ok("stackTrace", threadId=pid)["stackFrames"]
+    assert frames[1]["name"] == "main"
+    scopes = dap.ok("scopes", frameId=frames[1]["id"])["scopes"]
+    locals_ref = next(s["variablesReference"] for s in scopes if s["name"] == "Locals")
+    info = dap.ok("dataBreakpointInfo", variablesReference=locals_ref, name="sum")
+    assert "sum changes (4 bytes at" in info["description"]
+    assert dap.ok("setDataBreakpoints",
+                  breakpoints=[{"dataId": info["dataId"]}])["breakpoints"][0]["verified"]
+    dap.ok("setBreakpoints", source={"path": str(source)}, breakpoints=[])
+    dap.ok("continue", threadId=pid)
+    dap.stopped("data breakpoint")
+    top = dap.top_frame(pid)
+    assert top["name"] == "main"
+    assert dap.ok("evaluate", expression="sum", frameId=top["id"])["result"] == "200"

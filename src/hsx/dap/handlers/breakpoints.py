@@ -22,6 +22,8 @@ from ..protocol import DapError
 from ..requests import handles
 from ..variables import Children, Scope, child_expression, expression_of, split_frame_id
 
+MAX_WATCH = 4096                 # the most bytes one watch covers
+
 
 @handles("setBreakpoints")
 async def set_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
@@ -228,8 +230,14 @@ async def data_breakpoint_info(adapter, args: dict[str, Any]) -> dict[str, Any]:
         where = "a register" if result.get("register") is not None else "no memory"
         return {"dataId": None, "description": f"{expression} lives in {where}: only memory "
                                                "can be watched"}
-    return {"dataId": f"{pid}:{result['address']}:{expression}",
-            "description": f"{expression} changes (at 0x{result['address']:04x})",
+    try:
+        size = int((await debuggee.client.evaluate(pid, f"sizeof({expression})", frame))
+                   ["value"].split()[0], 0)
+    except (ProtocolError, ValueError, IndexError):
+        size = 4
+    address = int(result["address"])
+    return {"dataId": f"{pid}:{address}:{size}:{expression}",
+            "description": f"{expression} changes ({size} bytes at 0x{address:04x})",
             "accessTypes": ["write"], "canPersist": False}
 
 
@@ -243,8 +251,6 @@ async def set_data_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
     out = []
     for bp in book.data:
         data_id = str(bp.request.get("dataId", ""))
-        pid_text, _, rest = data_id.partition(":")
-        address_text, _, expression = rest.partition(":")
         if bp.request.get("accessType", "write") != "write":
             out.append(_unverified(bp, "only writes can be watched (accessType \"write\")"))
             continue
@@ -252,13 +258,15 @@ async def set_data_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
             out.append(_unverified(bp, "data breakpoints take no condition here"))
             continue
         try:
-            pid, address = int(pid_text), int(address_text)
+            pid_text, address_text, size_text, expression = data_id.split(":", 3)
+            pid, address, size = int(pid_text), int(address_text), int(size_text)
         except ValueError:
             out.append(_unverified(bp, f"not a dataId from dataBreakpointInfo: {data_id!r}"))
             continue
         try:
-            where = {"expr": expression} if expression else {"addr": address}
-            watch = (await debuggee.request("watch.add", pid=pid, stop=True, **where))["watch"]
+            watch = (await debuggee.request("watch.add", pid=pid, addr=address,
+                                            length=min(max(size, 1), MAX_WATCH),
+                                            stop=True))["watch"]
         except ProtocolError as error:
             out.append(_unverified(bp, explain(error)))
             continue

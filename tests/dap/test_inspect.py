@@ -80,3 +80,20 @@ def test_disassemble_around_the_pc_and_loaded_sources(dap, built, execd):
     assert start[3]["address"] == "0x00000000" and start[3]["instruction"]
     sources = dap.ok("loadedSources")["sources"]
     assert {"name": "prog.c", "path": str(built / "prog.c")} in sources
+
+
+def test_console_completions(dap, built, execd):
+    pid, top = stop_in_accumulate(dap, built, execd)
+
+    def labels(text: str) -> dict[str, dict]:
+        targets = dap.ok("completions", text=text, column=len(text) + 1,
+                         frameId=top["id"])["targets"]
+        return {t["label"]: t for t in targets}
+
+    found = labels("1 + tot")
+    assert "total" in found and found["total"]["start"] == 5 and found["total"]["length"] == 3
+    assert "$r0" in labels("$r") and "counter" in labels("cou")
+    assert "bp" in labels("b")                            # a first word: commands too
+    assert "bp" not in labels("1 + b")
+    assert "accumulate" in labels("!bp set acc")
+    assert str(pid) in labels("!regs ")

@@ -36,6 +36,7 @@ class Adapter:
         self.handles = Handles()
         self.client_info: dict[str, Any] = {}  # initialize's arguments
         self.line_base = 1                     # the client's first line (linesStartAt1)
+        self.column_base = 1                   # ... and column (columnsStartAt1)
         self.finished = asyncio.Event()        # after disconnect
         self.events: Any = None                # the EventPump, once there is a debuggee
         self.pump: asyncio.Task | None = None  # ...and the task running it

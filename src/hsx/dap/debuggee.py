@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hsx.client import AsyncClient, ProtocolError
+from hsx.client.commands.cache import CompletionCache
 from hsx.client.launch import Launch
 from hsx.client.sources import SourceFinder
 
@@ -39,6 +40,7 @@ class Debuggee:
         self.programs: dict[int, str] = {}
         self.symbol_files: dict[int, str] = {}
         self.sources = SourceFinder()
+        self.completions = CompletionCache(client)   # for the console's `!` commands
         self.recent: list[tuple[str, str]] = []  # (stream, text) it wrote before we came
         self.ended = False                       # the debugged task is over
         self.exit_reported = False               # `exited` sent

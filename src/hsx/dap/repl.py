@@ -8,14 +8,17 @@ debugged task; results are rendered as the shell shows them.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hsx.client import ProtocolError
-from hsx.client.commands import RAW, UsageError, help_text, parse, run_async
+from hsx.client.commands import RAW, UsageError, complete, help_text, parse, run_async
 from hsx.client.render import Context, plain, render
 
 from .protocol import DapError
-from .variables import expression_result
+from .variables import expression_of, expression_result
+
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_]*$")
 
 
 async def evaluate_repl(adapter, text: str, pid: int | None, frame: int) -> dict[str, Any]:
@@ -66,3 +69,41 @@ async def run_command(adapter, line: str, pid: int | None) -> str:
     context = Context(names=dict(debuggee.names), programs=dict(debuggee.programs),
                       symbol_files=dict(debuggee.symbol_files), sources=debuggee.sources)
     return plain(render(command.view, result, context))
+
+
+async def completions(adapter, text: str, cursor: int, pid: int | None,
+                      frame: int) -> list[dict[str, Any]]:
+    """What may complete `text[:cursor]`: a shell command's words after `!`, else the
+    variables and registers of the frame (and command names for a first word)."""
+    debuggee = adapter.need_debuggee()
+    line = text[:cursor]
+    stripped = line.lstrip()
+    if stripped.startswith("!"):
+        offset = len(line) - len(stripped) + 1
+        await debuggee.completions.ready(pid)
+        return [_item(adapter, c.text, offset + c.start, cursor, c.meta)
+                for c in complete(line[offset:], debuggee.completions, pid)]
+    word = _WORD.search(line)
+    prefix = word.group(0) if word else ""
+    start = cursor - len(prefix)
+    found: dict[str, str] = {}
+    if pid is not None:
+        try:
+            listing = await debuggee.client.frame_variables(pid, frame, "all")
+        except ProtocolError:
+            listing = {}
+        for scope in ("arguments", "locals", "globals", "registers"):
+            for record in listing.get(scope) or []:
+                found.setdefault(expression_of(scope, record.get("name", "")),
+                                 record.get("type", scope))
+    if not line[:start].strip():                 # the first word: commands too
+        for candidate in complete(prefix):
+            found.setdefault(candidate.text, "command")
+    return [_item(adapter, name, start, cursor, detail)
+            for name, detail in sorted(found.items()) if name.startswith(prefix)]
+
+
+def _item(adapter, text: str, start: int, cursor: int, detail: str) -> dict[str, Any]:
+    return {"label": text, "start": start + adapter.column_base, "length": cursor - start,
+            "detail": detail,
+            "type": "variable" if detail not in ("command", "") else "text"}

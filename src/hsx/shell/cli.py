@@ -99,7 +99,7 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
             await _lines(shell, sys.stdin.read().splitlines(), "<stdin>", keep_going=True,
                          quiet=True)
             return EXIT_OK
-        from .cache import CompletionCache
+        from hsx.client.commands.cache import CompletionCache
         from .repl import run_repl
         await shell.start()
         _banner(shell, host, port, daemon is not None)

@@ -20,7 +20,7 @@ from hsx.client import ConnectionClosed
 from hsx.client.commands import TABLE, UsageError, complete, split_words
 from hsx.client.commands.syntax import PID
 
-from .cache import CompletionCache
+from hsx.client.commands.cache import CompletionCache
 from .core import EXIT_OK, EXIT_USAGE, QUIT, Shell
 from .output import STYLE
 

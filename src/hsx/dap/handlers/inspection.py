@@ -7,7 +7,7 @@ from hsx.client import ProtocolError
 
 from ..debuggee import ENDED
 from ..protocol import DapError
-from ..repl import evaluate_repl
+from ..repl import completions as complete_console, evaluate_repl
 from ..requests import handles
 from ..variables import (SCOPES, Children, Scope, child_expression, expression_of,
                          expression_result, frame_id, split_frame_id, to_dap)
@@ -120,16 +120,30 @@ async def evaluate(adapter, args: dict[str, Any]) -> dict[str, Any]:
     expression = args.get("expression")
     if not isinstance(expression, str) or not expression.strip():
         raise DapError("evaluate needs an \"expression\"")
-    debuggee = adapter.debuggee
-    if args.get("frameId") is not None:
-        pid, frame = split_frame_id(_int(args, "frameId"))
-    else:
-        pid, frame = (debuggee.pid if debuggee else None), 0
+    pid, frame = _frame_of(adapter, args)
     if args.get("context") == "repl":
         return await evaluate_repl(adapter, expression, pid, frame)
     debuggee = adapter.need_debuggee()
     result = await debuggee.client.evaluate(pid, expression, frame)
     return expression_result(adapter.handles, result, pid, frame, expression)
+
+
+@handles("completions")
+async def completions(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    text = args.get("text")
+    if not isinstance(text, str):
+        raise DapError("completions needs the console's \"text\"")
+    cursor = _int(args, "column") - adapter.column_base if "column" in args else len(text)
+    pid, frame = _frame_of(adapter, args)
+    return {"targets": await complete_console(adapter, text, max(0, min(len(text), cursor)),
+                                              pid, frame)}
+
+
+def _frame_of(adapter, args: dict[str, Any]) -> tuple[int | None, int]:
+    """(pid, frame) of the request's `frameId`, else the debugged task's innermost."""
+    if args.get("frameId") is not None:
+        return split_frame_id(_int(args, "frameId"))
+    return (adapter.debuggee.pid if adapter.debuggee else None), 0
 
 
 def _container(adapter, args: dict[str, Any]) -> Scope | Children:

@@ -36,6 +36,7 @@ CAPABILITIES: dict[str, Any] = {
     "supportsTerminateRequest": True,
     "supportTerminateDebuggee": True,
     "supportsDelayedStackTraceLoading": True,
+    "supportsCompletionsRequest": True,
     "exceptionBreakpointFilters": [],
 }
 OPTIMISE = (0, 1, 2, 3)
@@ -45,6 +46,7 @@ OPTIMISE = (0, 1, 2, 3)
 async def initialize(adapter, args: dict[str, Any]) -> dict[str, Any]:
     adapter.client_info = args
     adapter.line_base = 1 if args.get("linesStartAt1", True) else 0
+    adapter.column_base = 1 if args.get("columnsStartAt1", True) else 0
     return dict(CAPABILITIES)
 
 

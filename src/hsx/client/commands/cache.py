@@ -1,6 +1,7 @@
 """What completion offers from the executive -- PIDs, app names, symbols, values,
 commands, mailboxes, breakpoint and watch ids -- kept fresh in the background so a Tab
-never waits for the network."""
+never waits for the network (the shell), or read on demand by a front end that may
+wait (`ready`: the debug adapter's completions request)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,7 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
+from ..aio import AsyncClient
+from ..errors import ConnectionClosed, ProtocolError
 
 FRESH_S = 2.0
 
@@ -31,6 +33,14 @@ class CompletionCache:
                 self._spawn(self._load_symbols(pid))
             return self._symbols[pid].get(what, [])
         return self._items.get(what, [])
+
+    async def ready(self, pid: int | None = None) -> None:
+        """Make `items` current now (and task `pid`'s symbols known)."""
+        if time.monotonic() - self._stamp > FRESH_S:
+            self._stamp = time.monotonic()
+            await self.refresh()
+        if pid is not None and not self._symbols.get(pid):
+            await self._load_symbols(pid)
 
     def forget(self, pid: int | None = None) -> None:
         """Tasks changed (a load, a restart): read again on the next Tab."""

@@ -88,3 +88,27 @@ def test_c_source_is_built_and_its_own_executive_started_and_stopped(dap, built)
     dap.ok("disconnect")
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", port)) != 0, "the executive still listens"
+
+
+def test_an_adapter_that_is_terminated_stops_the_executive_it_started(dap, built):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    dap.launch(built / "prog.hxe", ("127.0.0.1", port), stopOnEntry=True)
+    dap.stopped("entry")
+    dap.proc.terminate()
+    dap.proc.wait(timeout=20)
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port)) != 0, "the executive still listens"
+
+
+def test_log_file(built, tmp_path):
+    log = tmp_path / "dap.log"
+    dap = DapClient.start("--log", str(log), "-v")
+    try:
+        dap.initialize()
+        dap.ok("disconnect")
+    finally:
+        dap.close()
+    text = log.read_text()
+    assert '"command": "initialize"' in text or "'command': 'initialize'" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from pathlib import Path
 from typing import Callable
 
@@ -24,7 +25,12 @@ def setup_logging(path: Path | None, verbose: bool) -> None:
 
 def serve_stdio() -> None:
     async def main() -> None:
-        await Adapter(StdioChannel()).serve()
+        channel = StdioChannel()
+        try:       # an editor that kills the adapter still gets its executive stopped
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, channel.end)
+        except (NotImplementedError, AttributeError):
+            pass                                      # Windows: no signal handlers
+        await Adapter(channel).serve()
     asyncio.run(main())
 
 

@@ -26,6 +26,10 @@ class Channel:
     async def read(self) -> Incoming | None:
         return await self._queue.get()
 
+    def end(self) -> None:
+        """Stop reading: the adapter finishes as if the client had gone."""
+        self._queue.put_nowait(None)
+
     def _received(self, chunk: bytes) -> None:
         if not chunk:
             self._queue.put_nowait(None)

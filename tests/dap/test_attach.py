@@ -70,6 +70,9 @@ def test_pause_one_task_while_another_prints(dap, execd, tickers, built):
 
     dap.ok("pause", threadId=other)                  # another (unlocked) task
     assert dap.stopped("pause")["threadId"] == other
+    main = next(f for f in dap.ok("stackTrace", threadId=other)["stackFrames"]
+                if f["name"] == "main")
+    assert main["source"]["path"] == str(built / "ticker.c")
     with Client(*execd) as someone_else:
         someone_else.request("resume", pid=other)
         continued = dap.wait_event("continued")

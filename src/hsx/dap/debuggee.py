@@ -38,7 +38,7 @@ class Debuggee:
         self.features: frozenset[str] = frozenset()
         self.names: dict[int, str] = {}          # app names by pid (output prefixes)
         self.programs: dict[int, str] = {}
-        self.symbol_files: dict[int, str] = {}
+        self.symbol_files: dict[int, str] = {}   # "" when a task has none
         self.sources = SourceFinder()
         self.completions = CompletionCache(client)   # for the console's `!` commands
         self.recent: list[tuple[str, str]] = []  # (stream, text) it wrote before we came
@@ -99,18 +99,23 @@ class Debuggee:
             self.programs[pid] = row["program"]
 
     async def refresh_symbols(self, pid: int) -> None:
+        """Learn where task `pid`'s symbol file is (its `sources` map finds files), once."""
+        if pid in self.symbol_files:
+            return
         try:
             info = (await self.client.request("symbols.info", pid=pid))["symbols"]
+            if pid not in self.programs:
+                await self.task(pid)
         except ProtocolError:
-            return
-        if info.get("path"):
-            self.symbol_files[pid] = info["path"]
+            info = {}
+        self.symbol_files[pid] = info.get("path") or ""
 
     def source_path(self, pid: int, file: str | None) -> Path | None:
         """The file on this machine that the symbols' name `file` stands for."""
         if not file:
             return None
-        return self.sources.find(file, self.programs.get(pid), self.symbol_files.get(pid))
+        return self.sources.find(file, self.programs.get(pid),
+                                 self.symbol_files.get(pid) or None)
 
     def dap_source(self, pid: int, file: str | None) -> dict[str, Any] | None:
         """A DAP Source for a file the symbols name (without a path when the file is not

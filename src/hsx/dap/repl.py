@@ -67,7 +67,8 @@ async def run_command(adapter, line: str, pid: int | None) -> str:
     if invocation.json:
         return plain(render("json", result))
     context = Context(names=dict(debuggee.names), programs=dict(debuggee.programs),
-                      symbol_files=dict(debuggee.symbol_files), sources=debuggee.sources)
+                      symbol_files={p: f for p, f in debuggee.symbol_files.items() if f},
+                      sources=debuggee.sources)
     return plain(render(command.view, result, context))
 
 

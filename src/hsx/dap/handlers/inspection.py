@@ -41,6 +41,7 @@ async def stack_trace(adapter, args: dict[str, Any]) -> dict[str, Any]:
         if error.code in ("unknown_pid", "task_ended"):
             return {"stackFrames": [], "totalFrames": 0}
         raise
+    await debuggee.refresh_symbols(pid)
     frames = stack["frames"]
     total = len(frames) + (1 if stack.get("truncated") else 0)
     return {"stackFrames": [_frame(adapter, debuggee, pid, f) for f in frames[start:]],

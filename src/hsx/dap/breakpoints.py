@@ -66,23 +66,28 @@ def log_parts(message: str) -> list[tuple[str, bool]]:
 
 
 class BreakpointBook:
+    """The DAP breakpoints in sets as the requests replace them: one set per source
+    path (`source`, path), and one each of `function`, `instruction` and `data`."""
+
     def __init__(self) -> None:
         self._next = 1
-        self.sources: dict[str, list[Placed]] = {}      # by the client's source path
-        self.functions: list[Placed] = []
-        self.instructions: list[Placed] = []
-        self.data: list[Placed] = []
+        self.sets: dict[tuple[str, str], list[Placed]] = {}
 
-    def new(self, kind: str, request: dict[str, Any]) -> Placed:
-        placed = Placed(self._next, kind, request=request,
-                        hit_condition=request.get("hitCondition") or None,
-                        log_message=request.get("logMessage") or None)
-        self._next += 1
-        return placed
+    def renew(self, kind: str, requests: list[dict[str, Any]], path: str = ""
+              ) -> tuple[list[Placed], list[Placed]]:
+        """Replace a set: (the old breakpoints, the new ones)."""
+        old = self.sets.pop((kind, path), [])
+        new = []
+        for request in requests:
+            new.append(Placed(self._next, kind, request=request,
+                              hit_condition=request.get("hitCondition") or None,
+                              log_message=request.get("logMessage") or None))
+            self._next += 1
+        self.sets[(kind, path)] = new
+        return old, new
 
     def all(self) -> list[Placed]:
-        return [p for group in self.sources.values() for p in group] + \
-            self.functions + self.instructions + self.data
+        return [p for group in self.sets.values() for p in group]
 
     def by_exec(self, exec_id: int | None, data: bool) -> Placed | None:
         """The DAP breakpoint that became executive breakpoint (`data`: watch) `exec_id`."""

@@ -31,10 +31,16 @@ async def set_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
     path = source.get("path") or source.get("name")
     if not isinstance(path, str) or not path:
         raise DapError("setBreakpoints needs a source with a \"path\"")
-    book = adapter.breakpoints
-    await _clear(adapter, book.sources.pop(path, []))
-    book.sources[path] = [book.new("source", bp) for bp in args.get("breakpoints") or []]
-    return {"breakpoints": await _place_source(adapter, path, book.sources[path])}
+    placed = await _renew(adapter, "source", args, path)
+    return {"breakpoints": await _place_source(adapter, path, placed)}
+
+
+async def _renew(adapter, kind: str, args: dict[str, Any], path: str = "") -> list[Placed]:
+    """The request's breakpoints in place of the set it replaces (cleared first)."""
+    requests = [bp for bp in args.get("breakpoints") or [] if isinstance(bp, dict)]
+    old, new = adapter.breakpoints.renew(kind, requests, path)
+    await _clear(adapter, old)
+    return new
 
 
 async def _place_source(adapter, path: str, placed: list[Placed]) -> list[dict[str, Any]]:
@@ -62,11 +68,8 @@ async def set_exception_breakpoints(adapter, args: dict[str, Any]) -> dict[str, 
 
 @handles("setFunctionBreakpoints")
 async def set_function_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
-    book = adapter.breakpoints
-    old, book.functions = book.functions, []
-    await _clear(adapter, old)
-    book.functions = [book.new("function", bp) for bp in args.get("breakpoints") or []]
-    return {"breakpoints": await _place_functions(adapter, book.functions)}
+    placed = await _renew(adapter, "function", args)
+    return {"breakpoints": await _place_functions(adapter, placed)}
 
 
 async def _place_functions(adapter, placed: list[Placed]) -> list[dict[str, Any]]:
@@ -91,11 +94,8 @@ async def _place_functions(adapter, placed: list[Placed]) -> list[dict[str, Any]
 
 @handles("setInstructionBreakpoints")
 async def set_instruction_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
-    book = adapter.breakpoints
-    old, book.instructions = book.instructions, []
-    await _clear(adapter, old)
-    book.instructions = [book.new("instruction", bp) for bp in args.get("breakpoints") or []]
-    return {"breakpoints": await _place_instructions(adapter, book.instructions)}
+    placed = await _renew(adapter, "instruction", args)
+    return {"breakpoints": await _place_instructions(adapter, placed)}
 
 
 async def _place_instructions(adapter, placed: list[Placed]) -> list[dict[str, Any]]:
@@ -189,11 +189,14 @@ def _base(path: str) -> str:
 
 async def apply_pending(adapter) -> None:
     """Set the breakpoints asked for before there was a program; announce each."""
-    book = adapter.breakpoints
-    results = [r for path, placed in book.sources.items()
-               for r in await _place_source(adapter, path, placed)]
-    results += await _place_functions(adapter, book.functions)
-    results += await _place_instructions(adapter, book.instructions)
+    results = []
+    for (kind, path), placed in list(adapter.breakpoints.sets.items()):
+        if kind == "source":
+            results += await _place_source(adapter, path, placed)
+        elif kind == "function":
+            results += await _place_functions(adapter, placed)
+        elif kind == "instruction":
+            results += await _place_instructions(adapter, placed)
     for result in results:
         adapter.event("breakpoint", reason="changed", breakpoint=result)
 
@@ -244,12 +247,8 @@ async def data_breakpoint_info(adapter, args: dict[str, Any]) -> dict[str, Any]:
 @handles("setDataBreakpoints")
 async def set_data_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
-    book = adapter.breakpoints
-    old, book.data = book.data, []
-    await _clear(adapter, old)
-    book.data = [book.new("data", bp) for bp in args.get("breakpoints") or []]
     out = []
-    for bp in book.data:
+    for bp in await _renew(adapter, "data", args):
         data_id = str(bp.request.get("dataId", ""))
         if bp.request.get("accessType", "write") != "write":
             out.append(_unverified(bp, "only writes can be watched (accessType \"write\")"))

@@ -13,9 +13,9 @@ import errno
 import os
 import queue
 import tempfile
-from time import perf_counter
 from collections import deque
 from pathlib import Path
+from time import perf_counter
 from typing import Any, Callable, Iterable
 
 from hsx.image.errors import ImageError

@@ -158,6 +158,17 @@ def test_a_fault_names_the_function_the_line_and_the_callers(tmp_path):
         "inner at crash.mvasm:18", "outer at crash.mvasm:11", "start at crash.mvasm:5"]
 
 
+def test_a_fault_in_c_built_without_g_still_names_the_line(tmp_path):
+    source = tmp_path / "crash.c"
+    source.write_text("int main(void) {\n    volatile int *p = (int *)16;\n"
+                      "    return *p;\n}\n")
+    code, _, err = invoke("run", str(source), "--root", str(tmp_path / "fs"))   # -O2, no -g
+    lines = err.splitlines()
+    assert code == errors.EXIT_GUEST and lines[0].startswith("hsx: fault: crash (pid 1): ")
+    assert " in main at " in lines[1] and lines[1].endswith("crash.c:3"), lines
+    assert " in _start" in lines[2] and len(lines) == 3        # the start: nothing cut short
+
+
 def test_hsx_run_never_uses_the_current_directory_as_the_guests_root(tmp_path, monkeypatch):
     precious = tmp_path / "notes.txt"
     precious.write_text("mine")

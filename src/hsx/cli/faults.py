@@ -47,7 +47,10 @@ def fault_report(task: Task, symbols: SymbolTable | None) -> list[str]:
         where = f" at {frame['file']}:{frame['line']}" if frame.get("file") else ""
         name = frame.get("function") or "??"
         lines.append(f"  #{frame['index']} 0x{frame['pc']:04X} in {name}{where}")
-    if stack.get("note"):
+    entry = code.function_at(task.image.entry)
+    frames = stack["frames"]
+    at_entry = bool(frames) and entry is not None and entry.start <= frames[-1]["pc"] < entry.end
+    if stack.get("note") and not at_entry:  # the entry has no caller: nothing was cut short
         lines.append(f"  (backtrace stops: {stack['note']})")
     return lines
 

@@ -186,7 +186,9 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
             kernel.shutdown()
             fail(path, exc.message)
     trapped: set[int] = set()
-    kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols), {"fault"})
+    lines = {task.pid: (path, cflags) for task, (path, _, _) in zip(tasks, images)}
+    kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols, lines),
+                            {"fault"})
     kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped), {"debug_break"})
     started = time.perf_counter()
     try:
@@ -201,10 +203,28 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped))
 
 
-def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None]) -> None:
+def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
+                  sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    first, *frames = faults.fault_report(task, symbols.get(task.pid))
+    table = _with_lines(task, symbols.get(task.pid), *sources[task.pid])
+    first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
+
+
+def _with_lines(task: Task, table: SymbolTable | None, path: str,
+                cflags: tuple) -> SymbolTable | None:
+    """A .c built without -g has function names but no lines: for the fault report it is
+    built again with -g, which compiles to the same code (checked) and knows the lines."""
+    opt, debug, *rest = cflags
+    if (table is None or debug or Path(path).suffix.lower() != ".c"
+            or table.line_for(task.fault.pc) is not None):
+        return table
+    try:
+        from hsx.toolchain.cc.driver import build_c
+        result, _ = build_c([path], cc_options(opt, True, *rest), task.image.app_name)
+    except Exception:                     # no lines then; the names are still there
+        return table
+    return result.symbols if result.image.code == task.image.code else table
 
 
 def _report_trap(kernel: Kernel, event, trapped: set[int]) -> None:

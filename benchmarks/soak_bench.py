@@ -12,7 +12,9 @@ reads a frame, its stdin or its mailbox, plus a task printing in a loop.  For
 * `send` to the mailbox the task bound (refused with mbx_wouldblock once full);
 * requests pipelined on a connection whose replies are never read;
 * a subscriber to every event that never reads its socket;
-* connections opened and dropped, and bad lines (garbage, deep nesting).
+* connections opened and dropped, and bad lines (garbage, deep nesting);
+* a hoarder taking connections, sessions, breakpoints and watches until each is refused
+  (too_many_*), then letting them all go and starting again.
 
 The process's RSS is recorded every second.  It must level off: the figure is the growth
 over the second half of the run (which should be about zero) next to the first half's.
@@ -65,7 +67,8 @@ def rss_mib() -> float:
 
 
 def spammers(host: str, port: int, pid: int, stop: threading.Event) -> list:
-    counts = {"can": 0, "stdin": 0, "mailbox": 0, "pipelined": 0, "reconnects": 0}
+    counts = {"can": 0, "stdin": 0, "mailbox": 0, "pipelined": 0, "reconnects": 0,
+              "hoarded": 0, "refused": 0}
 
     def can_frames() -> None:
         bus = can.Bus(interface="virtual", channel="hsx")
@@ -110,7 +113,37 @@ def spammers(host: str, port: int, pid: int, stop: threading.Event) -> list:
                              b'{"cmd":"ping","id":"' + b"x" * 5000 + b'"}\n')
             counts["reconnects"] += 1
 
-    targets = [can_frames, lambda: requests("stdio", "stdin", op="write", pid=pid, data="x" * 64),
+    def batch(conn, requests: list[dict]) -> list[dict]:
+        """Send requests in one go, read every reply; count what was kept and refused."""
+        sock, reader = conn
+        sock.sendall(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+        replies = [json.loads(reader.readline() or b'{"status": "closed"}') for _ in requests]
+        for reply in replies:
+            counts["hoarded" if reply.get("status") == "ok" else "refused"] += 1
+        return replies
+
+    def hoarder() -> None:
+        while not stop.is_set():
+            sock = socket.create_connection((host, port), timeout=30)
+            held = [(sock, sock.makefile("rb"))]
+            batch(held[0], [{"cmd": "session.open"}] * 20)
+            batch(held[0], [{"cmd": "bp.set", "pid": pid, "addr": 0, "temporary": True,
+                             "condition": f"R7 == {n}"} for n in range(1100)])
+            watches = batch(held[0], [{"cmd": "watch.add", "pid": pid, "expr": 0x100 + 4 * n,
+                                       "length": 4} for n in range(300)])
+            while not stop.is_set():              # connections until one is turned away
+                sock = socket.create_connection((host, port), timeout=30)
+                held.append((sock, sock.makefile("rb")))
+                if batch(held[-1], [{"cmd": "ping"}])[0].get("status") != "ok":
+                    break
+            batch(held[0], [{"cmd": "bp.clear_all", "pid": pid}] + [
+                {"cmd": "watch.remove", "watch_id": w["watch"]["id"]}
+                for w in watches if w.get("status") == "ok"])
+            for sock, reader in held:
+                reader.close()
+                sock.close()
+
+    targets = [hoarder, can_frames, lambda: requests("stdio", "stdin", op="write", pid=pid, data="x" * 64),
                lambda: requests("send", "mailbox", target="app:sink", data="y" * 64),
                pipelined, deaf_subscriber, churn]
     return [threading.Thread(target=t, daemon=True) for t in targets], counts

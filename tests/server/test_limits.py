@@ -72,3 +72,15 @@ def test_watches_per_task_are_bounded(client):
     first = client.request("watch.list", pid=pid)["watches"][0]["id"]
     client.request("watch.remove", watch_id=first)
     assert client.request("watch.add", pid=pid, expr=0x100, length=4)["watch"]
+
+
+def test_history_of_all_tasks_together_is_bounded(client):
+    first, second = (load(client, LOOP, name, paused=True) for name in ("one", "two"))
+    client.request("history.on", pid=first, budget_mb=1000)
+    message = _refused(lambda: client.request("history.on", pid=second, budget_mb=100),
+                       "bad_argument")
+    assert "1100 MiB" in message and "history.off" in message
+    assert client.request("history.on", pid=second, budget_mb=24)["history"]["recording"]
+    client.request("history.on", pid=first, budget_mb=1000)      # its own budget again: fine
+    client.request("history.off", pid=first)
+    assert client.request("history.on", pid=second, budget_mb=1024)["history"]["recording"]

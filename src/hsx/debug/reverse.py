@@ -18,6 +18,7 @@ from .symbols import SymbolService
 
 MIN_BUDGET = 1 << 20
 MAX_BUDGET = 1 << 30
+TOTAL_BUDGET = 1 << 30       # history of all recorded tasks together
 LINE_WINDOW = 2_000          # instructions replayed one by one to find a line start
 
 
@@ -38,6 +39,13 @@ class ReverseControl:
             raise DebugError(E.BAD_ARGUMENT, f"the history budget must be {MIN_BUDGET >> 20}.."
                              f"{MAX_BUDGET >> 20} MiB")
         ctx = task.ctx
+        others = sum(t.ctx.history.budget for t in self.kernel.tasks.values()
+                     if t is not task and not t.ended and t.ctx.history is not None)
+        if others + budget > TOTAL_BUDGET:
+            raise DebugError(E.BAD_ARGUMENT, f"a history of {budget >> 20} MiB would bring the "
+                             f"executive's to {(others + budget) >> 20} MiB, over its "
+                             f"{TOTAL_BUDGET >> 20} MiB: give a smaller budget_mb or stop "
+                             "recording another task (history.off)")
         if ctx.history is None:
             ctx.history = History(self.kernel.machine, ctx, budget)
         else:

@@ -25,6 +25,7 @@ from .tap import Taps
 
 FORMAT = "hsx.trace/1"
 _KEY = "trace"
+TOTAL_RECORDS = 1 << 20          # records all rings together may hold (a few hundred MiB)
 
 
 class TraceBuffers:
@@ -42,11 +43,26 @@ class TraceBuffers:
         size = self.default_size if size is None else size
         if not isinstance(size, int) or isinstance(size, bool) or size < 1:
             raise DebugError(E.BAD_ARGUMENT, f"trace size must be a positive integer, not {size!r}")
+        self._rings.pop(task.pid, None)
+        self._make_room(size)
         ring: deque[TraceRecord] = deque(maxlen=size)
         self._rings[task.pid] = ring
         self._on.add(task.pid)
         self.taps.add(task, _KEY, self._observer(task.pid, ring))
         return self.status(task.pid)
+
+    def _make_room(self, size: int) -> None:
+        """Rings no longer recording (their task ended, or trace.off) go, oldest first,
+        while a new ring of `size` would not fit in TOTAL_RECORDS; then it must fit."""
+        in_use = sum(ring.maxlen or 0 for ring in self._rings.values())
+        for pid in [pid for pid in self._rings if pid not in self._on]:
+            if in_use + size <= TOTAL_RECORDS:
+                break
+            in_use -= self._rings.pop(pid).maxlen or 0
+        if in_use + size > TOTAL_RECORDS:
+            raise DebugError(E.BAD_ARGUMENT, f"a trace of {size} records would bring the rings "
+                             f"recording now to {in_use + size}, over {TOTAL_RECORDS}: give a "
+                             "smaller size or stop another trace (trace.off)")
 
     def _observer(self, pid: int, ring: deque[TraceRecord]):
         events = self.events

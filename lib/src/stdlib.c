@@ -201,11 +201,33 @@ void *bsearch(const void *key, const void *base, size_t count, size_t size,
     return NULL;
 }
 
-static unsigned long rand_state = 1;
+/* glibc's rand (random's TYPE_3 generator), so a program prints the numbers it prints
+ * on glibc: r[i] = r[i-31] + r[i-3] (mod 2^32), seeded by a Lehmer sequence
+ * r[i] = 16807 r[i-1] mod (2^31 - 1), the first 310 outputs dropped, each result r >> 1.
+ * The 31 newest values are kept in a ring, r[i] at i mod 31. */
+static uint32_t rand_ring[31];
+static unsigned rand_next;                     /* i of the next r[i]; 0: not seeded yet */
 
-int rand(void) {
-    rand_state = rand_state * 1103515245u + 12345u;
-    return (int)((rand_state >> 1) & RAND_MAX);
+void srand(unsigned seed) {
+    int32_t word = seed ? (int32_t)seed : 1;
+    rand_ring[0] = (uint32_t)word;
+    for (int i = 1; i < 31; i++) {             /* 16807 word mod (2^31 - 1), by Schrage */
+        int32_t hi = word / 127773, lo = word % 127773;
+        word = 16807 * lo - 2836 * hi;
+        if (word < 0)
+            word += 2147483647;
+        rand_ring[i] = (uint32_t)word;
+    }
+    rand_next = 34;                            /* r[31..33] are r[0..2]: the ring has them */
+    for (int k = 0; k < 310; k++)
+        rand();
 }
 
-void srand(unsigned seed) { rand_state = seed; }
+int rand(void) {
+    if (!rand_next)
+        srand(1);
+    uint32_t *r = &rand_ring[rand_next % 31];
+    *r += rand_ring[(rand_next - 3) % 31];
+    rand_next = rand_next % 31 + 32;           /* i + 1 mod 31, and never below 3 */
+    return (int)(*r >> 1);
+}

@@ -169,19 +169,59 @@ static void swap_bytes(char *a, char *b, size_t n) {
     }
 }
 
-/* Shell sort: in place, no recursion, no allocation. */
-void qsort(void *base, size_t count, size_t size, int (*cmp)(const void *, const void *)) {
-    char *a = base;
-    size_t gap = 1;
-    while (gap < count / 3)
-        gap = gap * 3 + 1;
-    for (; gap > 0; gap /= 3) {
-        for (size_t i = gap; i < count; i++) {
-            for (size_t j = i; j >= gap && cmp(a + (j - gap) * size, a + j * size) > 0;
-                 j -= gap)
-                swap_bytes(a + (j - gap) * size, a + j * size, size);
-        }
+typedef int (*compare_fn)(const void *, const void *);
+
+/* Stable insertion sort: short runs, and every run when no buffer could be had. */
+static void insertion_sort(char *a, size_t count, size_t size, compare_fn cmp) {
+    for (size_t i = 1; i < count; i++)
+        for (size_t j = i; j > 0 && cmp(a + (j - 1) * size, a + j * size) > 0; j--)
+            swap_bytes(a + (j - 1) * size, a + j * size, size);
+}
+
+static void merge_sort(char *a, char *tmp, size_t count, size_t size, compare_fn cmp) {
+    if (count <= 8) {
+        insertion_sort(a, count, size, cmp);
+        return;
     }
+    size_t n1 = count / 2;
+    char *mid = a + n1 * size, *end = a + count * size;
+    merge_sort(a, tmp, n1, size, cmp);
+    merge_sort(mid, tmp, count - n1, size, cmp);
+    char *p = a, *q = mid, *t = tmp;
+    while (p < mid && q < end) {                  /* ties from the first run: stable */
+        char *from = cmp(p, q) <= 0 ? p : q;
+        memcpy(t, from, size);
+        t += size;
+        if (from == p)
+            p += size;
+        else
+            q += size;
+    }
+    memcpy(t, p, (size_t)(mid - p));              /* the rest of the second run is in place */
+    t += mid - p;
+    memcpy(a, tmp, (size_t)(t - tmp));
+}
+
+/* A stable merge sort, as glibc's qsort is (so equal elements keep their order and a
+ * program prints what it prints on glibc), through a buffer on the stack for small
+ * arrays, else from malloc; without one, insertion sort. */
+void qsort(void *base, size_t count, size_t size, compare_fn cmp) {
+    char small[256];
+    if (count < 2 || size == 0)
+        return;
+    size_t bytes = count * size;
+    if (bytes / size != count) {
+        insertion_sort(base, count, size, cmp);
+        return;
+    }
+    char *tmp = bytes <= sizeof small ? small : malloc(bytes);
+    if (!tmp) {
+        insertion_sort(base, count, size, cmp);
+        return;
+    }
+    merge_sort(base, tmp, count, size, cmp);
+    if (tmp != small)
+        free(tmp);
 }
 
 void *bsearch(const void *key, const void *base, size_t count, size_t size,

@@ -108,15 +108,18 @@ size_t fwrite(const void *data, size_t size, size_t count, FILE *f) {
     return done / size;
 }
 
+/* Success is 1 (any non-negative number would do; glibc's is 1). */
 int fputs(const char *s, FILE *f) {
     size_t n = strlen(s);
-    return fwrite(s, 1, n, f) == n ? 0 : EOF;
+    return fwrite(s, 1, n, f) == n ? 1 : EOF;
 }
 
+/* Success is the count of characters written, newline included, as glibc's. */
 int puts(const char *s) {
-    if (fputs(s, stdout) == EOF)
+    size_t n = strlen(s);
+    if (fwrite(s, 1, n, stdout) != n || fputc('\n', stdout) == EOF)
         return EOF;
-    return fputc('\n', stdout) == EOF ? EOF : 0;
+    return n < 0x7FFFFFFF ? (int)n + 1 : 0x7FFFFFFF;
 }
 
 int __hsx_refill(FILE *f) {
@@ -179,6 +182,10 @@ int ungetc(int c, FILE *f) {
 }
 
 char *fgets(char *buf, int size, FILE *f) {
+    if (size == 1) {                     /* room for the terminator only: glibc's answer */
+        buf[0] = 0;
+        return buf;
+    }
     int n = 0;
     while (n + 1 < size) {
         int c = fgetc(f);

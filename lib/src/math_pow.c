@@ -55,24 +55,17 @@ float powf(float x, float y) { return (float)pow(x, y); }
 
 /* x^n by repeated squaring: what __builtin_powi (llvm.powi) calls, as libgcc computes it
  * (the same products in the same order). */
-double __powidf2(double x, int m) {
-    unsigned n = m < 0 ? 0u - (unsigned)m : (unsigned)m;
-    double y = n % 2 ? x : 1;
-    while (n >>= 1) {
-        x = x * x;
-        if (n % 2)
-            y = y * x;
+#define POWI(name, T)                                                   \
+    T name(T x, int m) {                                                \
+        unsigned n = m < 0 ? 0u - (unsigned)m : (unsigned)m;            \
+        T y = n % 2 ? x : 1;                                            \
+        while (n >>= 1) {                                               \
+            x = x * x;                                                  \
+            if (n % 2)                                                  \
+                y = y * x;                                              \
+        }                                                               \
+        return m < 0 ? 1 / y : y;                                       \
     }
-    return m < 0 ? 1 / y : y;
-}
 
-float __powisf2(float x, int m) {
-    unsigned n = m < 0 ? 0u - (unsigned)m : (unsigned)m;
-    float y = n % 2 ? x : 1;
-    while (n >>= 1) {
-        x = x * x;
-        if (n % 2)
-            y = y * x;
-    }
-    return m < 0 ? 1 / y : y;
-}
+POWI(__powidf2, double)
+POWI(__powisf2, float)

@@ -110,3 +110,14 @@ def test_a_task_locked_by_another_debugger_is_refused(dap, execd, tickers):
         dap.initialize()
         message = dap.fails("attach", pid=tickers[0], host=execd[0], port=execd[1])
         assert f"task {tickers[0]} is being debugged by another session" in message
+
+
+def test_detach_with_terminate_debuggee_kills_the_task(dap, execd, tickers):
+    dap.initialize()
+    seq = dap.send("attach", pid=tickers[1], host=execd[0], port=execd[1])
+    dap.wait_event("initialized")
+    dap.ok("configurationDone")
+    assert dap.response(seq)["success"]
+    dap.ok("disconnect", terminateDebuggee=True)
+    with Client(*execd) as client:
+        assert client.request("ps", pid=tickers[1])["tasks"]["tasks"][0]["state"] == "killed"

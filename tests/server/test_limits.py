@@ -97,3 +97,18 @@ def test_trace_rings_of_all_tasks_together_are_bounded(client):
     client.request("kill", pid=first)               # an ended task's ring goes when needed
     assert client.request("trace.on", pid=second, size=1000)["trace"]["capacity"] == 1000
     assert client.request("trace.status", pid=first)["trace"]["count"] == 0
+
+
+def test_error_messages_quote_a_long_argument_shortened(client):
+    pid = load(client, LOOP, "loop", paused=True)
+    for command, fields in [("bp.set", {"pid": pid, "addr": 0, "condition": "(" * 4000}),
+                            ("bp.set", {"pid": pid, "addr": "%" * 4000}),
+                            ("watch.add", {"pid": pid, "expr": "*" * 4000 + "x"})]:
+        try:
+            client.request(command, **fields)
+        except ProtocolError as error:
+            assert len(error.message) < 300 and "..." in error.message, error.message
+        else:
+            raise AssertionError(f"{command} accepted {fields}")
+    message = _refused(lambda: client.request("clock.rate", rate=-1), "bad_argument")
+    assert message == "'rate' must be 0 or a number 0.01..1000000000000, not -1"

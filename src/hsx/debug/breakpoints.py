@@ -17,7 +17,7 @@ from hsx.vm import Machine
 from . import errors as E
 from .cexpr import Scope
 from .conditions import Condition, ConditionError, parse_condition
-from .errors import DebugError
+from .errors import DebugError, quoted
 from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where
 
@@ -264,7 +264,7 @@ class BreakpointTable:
                     if not bp.condition.holds(self.scope_of(task)):
                         continue
                 except ConditionError as exc:
-                    error = f"condition {bp.condition.text!r} failed: {exc}"
+                    error = f"condition {quoted(bp.condition.text)} failed: {exc}"
             bp.hits += 1
             if bp.temporary:
                 self._remove(bp)
@@ -314,7 +314,7 @@ class BreakpointTable:
         unknown = sorted(n for n in condition.symbols if table.symbol(n) is None
                          and table.global_variable(n) is None and n not in in_scope)
         if unknown:
-            raise DebugError(E.BAD_CONDITION, f"condition {condition.text!r}: unknown symbol "
+            raise DebugError(E.BAD_CONDITION, f"condition {quoted(condition.text)}: unknown symbol "
                              f"{unknown[0]!r}")
 
     def _stored_form(self, pid: int, where: Where, addr: int,

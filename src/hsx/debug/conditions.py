@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import cexpr
 from . import errors as E
 from .cexpr import REGISTER_NAMES, SPECIALS, EvalError, Scope
-from .errors import DebugError
+from .errors import DebugError, quoted
 
 
 class ConditionError(Exception):
@@ -45,4 +45,4 @@ def parse_condition(text: str) -> Condition:
     try:
         return Condition(text.strip(), cexpr.parse(text.strip()))
     except EvalError as error:
-        raise DebugError(E.BAD_CONDITION, f"condition {text.strip()!r}: {error}") from None
+        raise DebugError(E.BAD_CONDITION, f"condition {quoted(text.strip())}: {error}") from None

@@ -35,3 +35,9 @@ STORE = "debug_store"
 
 class DebugError(KernelError):
     """A debugger request that cannot be carried out; `code` is one of the constants above."""
+
+
+def quoted(text: object, limit: int = 80) -> str:
+    """`text` as repr, shortened: messages quote what the client sent, never all of it."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 4] + "...'"

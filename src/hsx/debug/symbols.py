@@ -18,7 +18,7 @@ from hsx.kernel.task import Task
 
 from . import errors as E
 from .code import CodeMap
-from .errors import DebugError
+from .errors import DebugError, quoted
 from .store import DebugStore
 
 # A code location: an address, a symbol ("main", "main+0x10"), a numeric string, or a
@@ -165,7 +165,7 @@ class SymbolService:
         elif isinstance(where, int) and not isinstance(where, bool):
             addr = where
         else:
-            raise DebugError(E.BAD_ARGUMENT, f"not a code location: {where!r}")
+            raise DebugError(E.BAD_ARGUMENT, f"not a code location: {quoted(where)}")
         if not entry.code.is_instruction(addr):
             raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not the start of an instruction "
                              f"(code is 0x0..0x{entry.code.code_len:X})")
@@ -186,7 +186,7 @@ class SymbolService:
             symbol = entry.table.symbol(name)
             size = symbol.size if symbol.size and addr == symbol.address else None
             return addr, size, name
-        raise DebugError(E.BAD_ARGUMENT, f"not a data location: {where!r}")
+        raise DebugError(E.BAD_ARGUMENT, f"not a data location: {quoted(where)}")
 
     def line_start(self, pid: int, file: str, line: int) -> tuple[int, str, int]:
         """Lowest address of `file:line`, or of the next line of that file that has code
@@ -207,7 +207,7 @@ class SymbolService:
     def _symbol_address(self, entry: TaskSymbols, text: str, space: str | None) -> int:
         match = _SYMBOL_OFFSET.match(text)
         if match is None:
-            raise DebugError(E.BAD_ARGUMENT, f"not a symbol or address: {text!r}")
+            raise DebugError(E.BAD_ARGUMENT, f"not a symbol or address: {quoted(text)}")
         table = self._table(entry)
         symbol = table.symbol(match.group(1))
         if symbol is None or (space is not None and symbol.space != space):

@@ -84,6 +84,8 @@ class Int(Field):
         return value
 
     def describe(self) -> str:
+        if self.lo == self.hi:
+            return _bound(self.lo)
         return f"an integer {_bound(self.lo)}..{_bound(self.hi)}"
 
 

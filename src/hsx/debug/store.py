@@ -6,6 +6,9 @@
 - Symbol tables, keyed by app name and a hash of the image's code, so an app whose
   `.sym` file is gone still gets names when the same build is loaded again.
 - Exported traces, so `trace.export` history can be listed and read back later.
+
+Each table keeps its newest rows only (`KEEP`), so the store's file stays bounded
+whatever clients export, load or set.
 """
 from __future__ import annotations
 
@@ -40,6 +43,9 @@ CREATE TABLE IF NOT EXISTS trace_exports (
     path TEXT,
     records TEXT NOT NULL
 )"""
+
+
+KEEP = {"trace_exports": 32, "symbol_tables": 256, "breakpoints": 65536}
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,7 @@ class DebugStore:
         self._run("INSERT OR REPLACE INTO breakpoints VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (app, entry.key, entry.symbol, entry.offset, entry.file, entry.line,
                    entry.address, entry.condition, int(entry.enabled)))
+        self._keep_newest("breakpoints")
 
     def delete(self, app: str, entry: StoredBreakpoint) -> None:
         self._run("DELETE FROM breakpoints WHERE app = ? AND key = ?", (app, entry.key))
@@ -89,6 +96,7 @@ class DebugStore:
     def save_symbols(self, app: str, code_hash: str, sym_json: str) -> None:
         self._run("INSERT OR REPLACE INTO symbol_tables VALUES (?, ?, ?)",
                   (app, code_hash, sym_json))
+        self._keep_newest("symbol_tables")
 
     def symbols(self, app: str, code_hash: str) -> str | None:
         row = self._run("SELECT sym FROM symbol_tables WHERE app = ? AND code_hash = ?",
@@ -99,6 +107,7 @@ class DebugStore:
         """Keep an exported trace (its JSON lines); returns its id."""
         cursor = self._run("INSERT INTO trace_exports (app, pid, path, records) VALUES (?, ?, ?, ?)",
                            (app, pid, path, "\n".join(lines)))
+        self._keep_newest("trace_exports")
         return int(cursor.lastrowid)
 
     def traces(self) -> list[dict]:
@@ -108,6 +117,12 @@ class DebugStore:
     def trace_lines(self, trace_id: int) -> list[str] | None:
         row = self._run("SELECT records FROM trace_exports WHERE id = ?", (trace_id,)).fetchone()
         return row[0].split("\n") if row else None
+
+    def _keep_newest(self, table: str) -> None:
+        """Rows are numbered in the order written (a replaced row gets a new number), so
+        the newest `KEEP[table]` numbers are the newest rows (at most that many)."""
+        self._run(f"DELETE FROM {table} WHERE rowid <= (SELECT max(rowid) FROM {table}) - ?",
+                  (KEEP[table],))
 
     def close(self) -> None:
         self._db.close()

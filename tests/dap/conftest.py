@@ -34,7 +34,7 @@ def built(tmp_path_factory) -> Path:
     """A directory with prog.c/ticker.c and their -g -O0 builds (.hxe, .sym, sources.json)
     and the MVASM programs."""
     out = tmp_path_factory.mktemp("programs")
-    for name in ("prog.c", "ticker.c", "count.mvasm", "trap.mvasm"):
+    for name in ("prog.c", "ticker.c", "count.mvasm", "trap.mvasm", "flood.mvasm"):
         shutil.copy(PROGRAMS / name, out / name)
     builds = [subprocess.Popen([sys.executable, "-m", "hsx", "cc", "-g", "-O0",
                                 str(out / f"{name}.c"), "-o", str(out / f"{name}.hxe")],

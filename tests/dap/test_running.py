@@ -3,6 +3,7 @@ backwards, and the adapter on a TCP port."""
 from __future__ import annotations
 
 import socket
+import time
 import subprocess
 import sys
 
@@ -113,3 +114,16 @@ def test_breakpoints_asked_before_launch_are_set_and_announced(dap, built, execd
     assert changed["breakpoint"]["verified"]
     assert dap.stopped("breakpoint")["hitBreakpointIds"] == [early["id"]]
     assert dap.top_frame(pid)["line"] == line_of(source, "count")
+
+
+def test_a_flood_of_output_arrives_whole_and_the_adapter_stays_responsive(dap, built, execd):
+    pid = dap.launch(built / "flood.mvasm", execd)
+    started = time.monotonic()
+    dap.ok("threads")                                   # answered during the flood
+    assert time.monotonic() - started < 5
+    assert dap.wait_event("exited", timeout=60)["exitCode"] == 0
+    lines = dap.output("stdout").splitlines()
+    assert lines == [f"[flood {pid}] tick"] * 5000
+    stdout_events = [e for e in dap.events
+                     if e["event"] == "output" and e["body"]["category"] == "stdout"]
+    assert len(stdout_events) < 1000                    # coalesced, not one per write

@@ -17,6 +17,8 @@ async def function_body(client: Any, pid: int, name: str) -> int:
                                  mode="from")
     instructions = reply["disasm"]["instructions"]
     first = instructions[0]
+    if (first.get("mnemonic"), first.get("operands")) != ("PUSH", "R14"):
+        return first["pc"]      # no prologue first (no frame, or a quick path first)
     for instruction in instructions[1:]:
         if instruction.get("symbol") != first.get("symbol"):
             break

@@ -28,7 +28,17 @@ class Function:
     name: str | None          # None when no symbol names it
     start: int
     end: int                  # exclusive
-    framed: bool              # begins with the ABI prologue, so R14 is its frame pointer
+    prologue: int | None      # where its ABI prologue (`PUSH R14; MOV R14, R15`) starts:
+                              # from 8 bytes on, R14 is its frame pointer; None: no frame
+
+    @property
+    def framed(self) -> bool:
+        return self.prologue is not None
+
+    def in_frame(self, pc: int) -> bool:
+        """Is R14 this function's frame pointer at `pc` (past the prologue's MOV)?  The
+        compiler may put the prologue after a quick path that needs no frame."""
+        return self.prologue is not None and pc >= self.prologue + 8
 
 
 class CodeMap:
@@ -64,6 +74,7 @@ class CodeMap:
                     names[head] = min(labels, key=lambda n: (_scope(symbols, n) != "global", n))
         self._heads = sorted(heads)
         self._names = names
+        self._prologues: dict[int, int | None] = {}
 
     # -- instructions ---------------------------------------------------------------------
 
@@ -102,7 +113,19 @@ class CodeMap:
             return None
         start = self._heads[i - 1]
         end = self._heads[i] if i < len(self._heads) else self.code_len
-        return Function(self._names.get(start), start, end, self._prologue_at(start))
+        if start not in self._prologues:
+            self._prologues[start] = self._find_prologue(start, end)
+        return Function(self._names.get(start), start, end, self._prologues[start])
+
+    def _find_prologue(self, start: int, end: int) -> int | None:
+        """The first `PUSH R14; MOV R14, R15` of the function (at its start, or after the
+        quick paths of a shrink-wrapped one: hsx.toolchain.cc.shrinkwrap)."""
+        i = bisect.bisect_left(self.starts, start)
+        while i < len(self.starts) and self.starts[i] < end:
+            if self._prologue_at(self.starts[i]):
+                return self.starts[i]
+            i += 1
+        return None
 
     def _prologue_at(self, addr: int) -> bool:
         first, second = self.instruction(addr), self.instruction(addr + 4)

@@ -3,9 +3,9 @@
 The ABI frame (docs/debugger.md, "Stack walk"): a call pushes its return address, the
 prologue `PUSH R14; MOV R14, R15` then leaves `[R14]` = the caller's R14 and
 `[R14 + 4]` = the return address; crt0 starts with R14 = 0.  Frame 0 may be caught
-before its prologue has run, at its final RET, or in a leaf function that has no frame
-at all; the code map says which, so the walk never trusts R14 where it does not hold the
-frame yet.  A damaged chain ends the walk with a `note`; it never raises.
+before its prologue has run (also on a quick path the compiler placed before it), at
+its final RET, or in a leaf function that has no frame at all; the code map says which,
+so the walk never trusts R14 where it does not hold the frame yet.  A damaged chain ends the walk with a `note`; it never raises.
 """
 from __future__ import annotations
 
@@ -41,16 +41,14 @@ def locate(ctx: Context, code: CodeMap, pc: int, sp: int, fp: int, *, outer: boo
     name = function.name or f"0x{function.start:04X}"
     if pc == function.start:
         return FrameBase(sp, fp)
-    if function.framed:
-        if pc == function.start + 4:                 # after PUSH R14, before MOV R14, R15
-            return FrameBase(sp + 4, fp)
-        if fp == 0 and outer:
-            return FrameBase(None, None)             # the outermost frame: a clean end
+    if fp == 0 and outer:
+        return FrameBase(None, None)                 # the outermost frame (crt0): a clean end
+    if function.in_frame(pc):
         if not _in_stack(ctx, fp, 8) or fp < sp:
             return FrameBase(None, None, f"frame pointer 0x{fp:X} of {name} is not in the "
                              f"stack between SP 0x{sp:X} and 0x{ctx.layout.stack_top:X}")
         return FrameBase(fp + 4, _word(ctx, fp))
-    delta = _sp_delta(code, function.start, pc)
+    delta = _sp_delta(code, function.start, pc)     # no frame (yet): a straight read
     if delta is None:
         return FrameBase(None, None, f"{name} has no frame and moves SP in a way the walk "
                          "cannot follow")

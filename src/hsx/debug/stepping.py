@@ -261,7 +261,8 @@ def _always() -> bool:
 def _bodies(code: CodeMap, table: SymbolTable) -> set[int]:
     """Where `step_line(mode="into")` stops in a called function: its first line after
     the prologue (the compiler gives the prologue the function's opening line), or its
-    first instruction when every instruction is a line of its own (MVASM)."""
+    first instruction when every instruction is a line of its own (MVASM) or when it
+    does not begin with the prologue (no frame, or a quick path before the frame)."""
     starts: dict[int, list[LineInfo]] = {}
     for line in table.lines:
         function = code.function_at(line.pc)
@@ -270,7 +271,8 @@ def _bodies(code: CodeMap, table: SymbolTable) -> set[int]:
     bodies = set()
     for start, lines in starts.items():
         first = lines[0]
-        if first.pc != start or first.file.endswith(ASSEMBLY):
+        if first.pc != start or first.file.endswith(ASSEMBLY) or \
+                code.function_at(start).prologue != start:
             bodies.add(first.pc)
             continue
         body = next((e for e in lines if e.line != first.line or e.file != first.file), first)

@@ -39,7 +39,7 @@ def saved_registers(code: CodeMap, frame: FrameRegs) -> dict[int, int] | None:
     if function.framed:
         if frame.fp is None:              # entering (nothing saved yet) or at its RET
             return {}
-        saved, addr = {}, function.start + 8
+        saved, addr = {}, function.prologue + 8
         limit = frame.pc if frame.index == 0 else function.end
         while addr < limit:
             ins = code.instruction(addr)

@@ -257,9 +257,9 @@ def frame_fp(ctx, code: CodeMap, index: int, pc: int, fp: int) -> int | None:
     if index != 0:
         return fp
     function = code.function_at(pc)
-    if function is None or not function.framed:
+    if function is None or not function.in_frame(pc):
         return None
     ins = code.instruction(pc)
-    if pc < function.start + 8 or (ins is not None and ins.op.mnemonic == "RET"):
+    if ins is not None and ins.op.mnemonic == "RET":
         return None
     return fp

@@ -101,6 +101,7 @@ class FunctionEmitter:
         self.out = out
         self.local = 0
         self.loc = None
+        self.framed = True                  # the block being emitted runs with the frame
 
     def label(self) -> str:
         self.local += 1
@@ -122,13 +123,18 @@ class FunctionEmitter:
             self.out.label(alias)
         self.out.label(mf.symbol)
         self.loc = mf.loc                   # the prologue: the function's line
-        for mnemonic, *operands in prologue(mf):
-            self.ins(mnemonic, *operands)
+        if mf.frame_at is None and not mf.frameless:
+            self._prologue()
         blocks = mf.blocks
         spans = {} if "values" in mf.debug else None    # -g: the lines of each instruction
         for k, block in enumerate(blocks):
             nxt = blocks[k + 1] if k + 1 < len(blocks) else None
             self.out.label(block.label)
+            self.framed = block not in mf.unframed
+            if block is mf.frame_at:        # the prologue: the line that needs the frame
+                self.loc = next((i.loc for i in block.insts if i.loc is not None
+                                 and i.loc.line), self.loc)
+                self._prologue()
             for inst in block.insts:
                 if inst.loc is not None and inst.loc.line:
                     self.loc = inst.loc     # else: the line of the code before it
@@ -138,6 +144,10 @@ class FunctionEmitter:
                     spans[inst] = (start, len(self.out.statements))
         if spans is not None:
             mf.debug["spans"] = spans
+
+    def _prologue(self) -> None:
+        for mnemonic, *operands in prologue(self.mf):
+            self.ins(mnemonic, *operands)
 
     # -- instructions -------------------------------------------------------------------
 
@@ -327,7 +337,7 @@ class FunctionEmitter:
         self.ins("CALLR", inst.uses[0])
 
     def i_ret(self, inst, nxt):
-        for mnemonic, *operands in epilogue(self.mf):
+        for mnemonic, *operands in epilogue(self.mf) if self.framed else [("RET",)]:
             self.ins(mnemonic, *operands)
 
     def i_trap(self, inst, nxt):

@@ -9,6 +9,10 @@
 
 SP is 16-aligned at every call, so a callee's R14 (SP after the return address and the
 saved R14) is 8 mod 16, and a slot 16-aligned relative to R14 is 16-aligned in memory.
+
+Code that needs no frame runs without one (shrinkwrap.py decides): a whole function
+(`mf.frameless`), or the blocks before `mf.frame_at`, the block that starts with the
+prologue; their returns are a plain `RET`.
 """
 from __future__ import annotations
 

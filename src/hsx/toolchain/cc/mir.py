@@ -101,6 +101,13 @@ class MFunction:
     next_vreg: int = 0
     saved: list = field(default_factory=list)    # callee-saved registers used
     frame_size: int = 0               # bytes below the saved registers
+    unframed: frozenset = frozenset()  # blocks that run without the frame (shrinkwrap.py)
+    frame_at: "MBlock | None" = None  # the block that starts with the prologue, if not
+                                      # the entry
+
+    @property
+    def frameless(self) -> bool:
+        return len(self.unframed) == len(self.blocks)
     jump_tables: list = field(default_factory=list)   # (label, [MBlock])
     imports: set = field(default_factory=set)         # symbols to `.import` (link pulls)
     loc: object = None

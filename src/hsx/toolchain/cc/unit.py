@@ -31,6 +31,7 @@ from .isel import select_function
 from .naming import symbol_name
 from .reader import read_module
 from .regalloc import allocate
+from .shrinkwrap import address_taken, copy_return_tails, place_frame
 from .sourcenames import lib_dir, source_name
 
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
@@ -121,12 +122,15 @@ def compile_ir(ir: str, source: str, debug: bool, filename: str,
     emitter.header(source)
     collector = DebugCollector(module) if debug else None
     declarations: dict[str, tuple[str, int]] = {}      # function -> its file and opening line
+    taken = address_taken(module)
     for fn in module.functions:
         if fn.is_declaration:
             continue
         mf = select_function(module, fn, evaluator, hard_float)
+        copy_return_tails(mf)
         allocate(mf)
         layout_frame(mf)
+        place_frame(mf, findable=not fn.local or fn.name not in taken)
         if fn.loc is not None:
             declarations[mf.symbol] = (fn.loc.file, fn.loc.line)
         if collector is not None:

@@ -35,17 +35,20 @@ int main(void) {
 LINE = {text.strip(): n for n, text in enumerate(SOURCE.splitlines(), 1)}
 
 
+def _build(tmp_path, name: str, source: str, opt, debug: bool):
+    from hsx.toolchain.cc import driver
+    path = tmp_path / f"{name}.c"
+    path.write_text(source)
+    result, units = driver.build_c([str(path)], driver.Options(opt=opt, debug=debug), name)
+    image = path.with_suffix(".hxe")
+    image.write_bytes(write_hxe(result.image))
+    image.with_suffix(".sym").write_bytes(write_sym(result.symbols))
+    return image, units[0].mvasm
+
+
 @pytest.fixture(params=[2, "s"], ids=["O2", "Os"])
 def program(request, tmp_path):
-    from hsx.toolchain.cc import driver
-    source = tmp_path / "leaf.c"
-    source.write_text(SOURCE)
-    result, units = driver.build_c([str(source)],
-                                   driver.Options(opt=request.param, debug=True), "leaf")
-    path = tmp_path / "leaf.hxe"
-    path.write_bytes(write_hxe(result.image))
-    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
-    return path, units[0].mvasm
+    return _build(tmp_path, "leaf", SOURCE, request.param, True)
 
 
 def _body(mvasm: str, name: str) -> list[str]:
@@ -96,15 +99,7 @@ int main(void) { return (int)fib(7); }
 
 @pytest.fixture(params=[False, True], ids=["plain", "g"])
 def fib_program(request, tmp_path):
-    from hsx.toolchain.cc import driver
-    source = tmp_path / "fib.c"
-    source.write_text(FIB)
-    result, units = driver.build_c([str(source)],
-                                   driver.Options(opt=2, debug=request.param), "fib")
-    path = tmp_path / "fib.hxe"
-    path.write_bytes(write_hxe(result.image))
-    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
-    return path, units[0].mvasm
+    return _build(tmp_path, "fib", FIB, 2, request.param)
 
 
 def test_the_quick_way_out_comes_before_the_frame(fib_program):

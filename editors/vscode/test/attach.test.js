@@ -7,7 +7,10 @@
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
+const fake = require("./fake-vscode");
 const { PROGRAMS, adapter, compile, sleep, startExecutive, stopAdapter, tempDir, until } = require("./support");
+
+fake.install();
 
 describe("scenario B: attach to one task of a running multi-task app", function () {
   let dir;
@@ -83,6 +86,20 @@ describe("scenario B: attach to one task of a running multi-task app", function 
     const { values, commands } = (await dc.customRequest("hsx/values")).body;
     assert.deepEqual(values.map((v) => [v.name, v.last_value, v.owner_pid]), [["gain", 2.5, worker]]);
     assert.deepEqual(commands.map((c) => [c.name, c.owner_pid]), [["rounds", worker]]);
+  });
+
+  it("the extension's views show them: tasks, mailboxes, values", async function () {
+    const recorded = fake.reset();
+    require("../out/extension").activate({ subscriptions: [] });
+    fake.debug.activeDebugSession = { type: "hsx", customRequest: async (command) => (await dc.customRequest(command)).body };
+    const tasks = await recorded.trees["hsx.tasks"].getChildren();
+    assert.deepEqual(tasks.map((t) => t.label).sort(), [`${executive.pidOf("ticker")} ticker`, `${worker} worker`]);
+    assert.equal(recorded.trees["hsx.tasks"].getTreeItem(tasks[0]).collapsibleState, fake.TreeItemCollapsibleState.Collapsed);
+    const mailboxes = await recorded.trees["hsx.mailboxes"].getChildren();
+    assert.ok(mailboxes.some((m) => m.label === `svc:stdio.out@${worker}`));
+    const [values, commands] = await recorded.trees["hsx.values"].getChildren();
+    assert.deepEqual(values.children.map((v) => [v.label, v.description]), [["gain", "2.5"]]);
+    assert.deepEqual(commands.children.map((c) => [c.label, c.description]), [["rounds", `PID ${worker}`]]);
   });
 
   it("disconnects and leaves the worker running", async function () {

@@ -16,8 +16,19 @@ enum {
     HSX_H_OFF_END,          /* the entry after the last code word */
     HSX_H_LITERAL,          /* LDI32 whose literal word is missing */
     HSX_H_BREAKPOINT,       /* stop before `saved` runs */
-    HSX_H_GUARD_SP          /* writes R15: checked against the stack bounds after */
+    HSX_H_GUARD_SP,         /* writes R15: checked against the stack bounds after */
+    HSX_H_COUNT
 };
+
+/* Opcode numbers by name (OP_LDI, ...), and the handlers under the same prefix, for
+ * hsx_ops.inc's VMCASE. */
+#define OP_ENUM(num_, name_, form_, size_, pairs_) OP_##name_ = num_,
+enum hsx_op {
+    HSX_OPCODES(OP_ENUM)
+    OP_H_ILLEGAL = HSX_H_ILLEGAL, OP_H_OFF_END = HSX_H_OFF_END, OP_H_LITERAL = HSX_H_LITERAL,
+    OP_H_GUARD_SP = HSX_H_GUARD_SP
+};
+#undef OP_ENUM
 
 /* hsx_insn.flags */
 #define HSX_I_TARGET_BAD 1u     /* the static target is not an instruction address */
@@ -26,7 +37,13 @@ enum {
 enum { EV_NONE, EV_SVC, EV_BRK, EV_RETURNED, EV_FAULT };
 
 /* `execute` is inlined into the run loops (a function call per instruction would cost a
- * third of the time); the rare SP-guarded instructions go through one out-of-line copy. */
+ * third of the time); the rare SP-guarded instructions go through one out-of-line copy.
+ * With GNU C, hsx_run itself dispatches through a table of label addresses instead (one
+ * indirect jump at the end of every instruction predicts far better than the single
+ * jump of a switch); the decode-at-fetch build keeps the switch. */
+#if defined(__GNUC__) && !defined(HSX_DECODE_AT_FETCH) && !defined(HSX_NO_THREADING)
+#define HSX_THREADED 1
+#endif
 #if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
 #define HSX_HOT static inline __attribute__((always_inline))
 #define HSX_COLD static __attribute__((noinline))
@@ -158,6 +175,7 @@ int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out)
  * targets whose RAM cannot hold a decoded copy of the code) decoded now from the code
  * bytes, with breakpoints taken from the task's bitmap. */
 #ifdef HSX_DECODE_AT_FETCH
+#define CODE_OF(t) (void)0
 #define FETCH(t, pc, slot) fetch(t, pc, slot)
 static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *slot)
 {
@@ -170,7 +188,9 @@ static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *sl
     return slot;
 }
 #else
-#define FETCH(t, pc, slot) ((void)(slot), &(t)->code[(pc) >> 2])
+/* the decoded code, read once per run (see struct hot) */
+#define CODE_OF(t) const hsx_insn *const code = (t)->code
+#define FETCH(t, pc, slot) ((void)(slot), &code[(pc) >> 2])
 #endif
 
 /* ---- memory: little-endian, any alignment ----------------------------------------- */
@@ -224,255 +244,102 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
     return zn(r) | (t >= 0 ? C_FLAG : 0) | ((((x ^ y) & (x ^ r)) >> 28) & V_FLAG);
 }
 
-/* Branch condition of a conditional branch opcode over PSW p. */
+/* Branch conditions as truth tables over the 16 values of PSW's Z, C, N, V bits, so a
+ * conditional branch is one table lookup instead of a second dispatch.  Bit p of a
+ * mask is the condition for PSW = p (Z = 1, C = 2, N = 4, V = 8; "lt" is N != V). */
+#define PSW_BIT(p, cond) ((uint16_t)((cond) ? 1u << (p) : 0u))
+#define Z_(p) ((p) & 1u)
+#define C_(p) ((p) & 2u)
+#define LT_(p) ((((p) >> 2) ^ ((p) >> 3)) & 1u)
+#define TRUTH(cond) (PSW_BIT(0, cond(0)) | PSW_BIT(1, cond(1)) | PSW_BIT(2, cond(2))          \
+    | PSW_BIT(3, cond(3)) | PSW_BIT(4, cond(4)) | PSW_BIT(5, cond(5)) | PSW_BIT(6, cond(6)) \
+    | PSW_BIT(7, cond(7)) | PSW_BIT(8, cond(8)) | PSW_BIT(9, cond(9))                       \
+    | PSW_BIT(10, cond(10)) | PSW_BIT(11, cond(11)) | PSW_BIT(12, cond(12))                 \
+    | PSW_BIT(13, cond(13)) | PSW_BIT(14, cond(14)) | PSW_BIT(15, cond(15)))
+#define EQ_(p) Z_(p)
+#define NE_(p) (!Z_(p))
+#define GE_(p) (!LT_(p))
+#define GT_(p) (!Z_(p) && !LT_(p))
+#define LE_(p) (Z_(p) || LT_(p))
+#define LTU_(p) (!C_(p))
+#define GEU_(p) C_(p)
+#define GTU_(p) (C_(p) && !Z_(p))
+#define LEU_(p) (!C_(p) || Z_(p))
+/* indexed by branch_index(): BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
+static const uint16_t BRANCH_TRUTH[10] = {
+    TRUTH(EQ_), TRUTH(NE_), TRUTH(LT_), TRUTH(GE_), TRUTH(GT_),
+    TRUTH(LE_), TRUTH(LTU_), TRUTH(GEU_), TRUTH(GTU_), TRUTH(LEU_),
+};
+
+/* Branch condition of a conditional branch opcode (JZ, JNZ, 0x70..0x79) over PSW p. */
 HSX_HOT int condition(uint32_t op, uint32_t p)
 {
-    uint32_t z = p & Z_FLAG, c = p & C_FLAG, lt = ((p >> 2) ^ (p >> 3)) & 1;
-    switch (op) {
-    case 0x22: case 0x70: return z != 0;            /* JZ, BEQ */
-    case 0x23: case 0x71: return z == 0;            /* JNZ, BNE */
-    case 0x72: return lt;                           /* BLT */
-    case 0x73: return !lt;                          /* BGE */
-    case 0x74: return !z && !lt;                    /* BGT */
-    case 0x75: return z || lt;                      /* BLE */
-    case 0x76: return !c;                           /* BLTU */
-    case 0x77: return c != 0;                       /* BGEU */
-    case 0x78: return c && !z;                      /* BGTU */
-    default: return !c || z;                        /* BLEU */
-    }
+    uint32_t index = op >= 0x70 ? op - 0x70 : op - 0x22;
+    return (BRANCH_TRUTH[index] >> (p & 15u)) & 1u;
 }
 
 #define MEMORY_CHECK(width)                                                         \
     ea = REG(in->rs1) + in->imm;                                                    \
-    if (ea < 0x100u || (uint64_t)ea > t->mem_size - (width))                        \
-        return fault(t, HSX_FAULT_MEMORY, ea, (width))
+    if (ea < 0x100u || (uint64_t)ea > h.mem_size - (width))                         \
+        VMRETURN(fault(t, HSX_FAULT_MEMORY, ea, (width)))
 
 #define STACK_CHECK(sp)                                                             \
-    if ((sp) < (int64_t)t->stack_base || (sp) > (int64_t)t->stack_top - 4)          \
-        return fault(t, HSX_FAULT_STACK, (sp), 0)
+    if ((sp) < (int64_t)h.stack_base || (sp) > (int64_t)h.stack_top - 4)            \
+        VMRETURN(fault(t, HSX_FAULT_STACK, (sp), 0))
 
 #define TARGET_CHECK(target)                                                        \
-    if (!valid_target((target), t->code_len))                                       \
-        return fault(t, HSX_FAULT_PC, (target), 0)
+    if (!valid_target((target), h.code_len))                                        \
+        VMRETURN(fault(t, HSX_FAULT_PC, (target), 0))
+
+/* What every instruction reads of its task, loaded once per run: a byte store into
+ * task memory may alias the task record, so reading these through `t` would reload
+ * them after every store (the run loop's `hot` is a local the compiler keeps in
+ * registers). */
+struct hot {
+    uint8_t *mem, *regs;
+    uint64_t mem_size;
+    uint32_t stack_base, stack_top, code_len;
+};
+
+static inline struct hot hot_of(const hsx_task *t)
+{
+    struct hot h;
+    h.mem = t->mem;
+    h.regs = t->mem + t->reg_base;
+    h.mem_size = t->mem_size;
+    h.stack_base = t->stack_base;
+    h.stack_top = t->stack_top;
+    h.code_len = t->code_len;
+    return h;
+}
 
 HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *npc,
                       uint32_t *psw);
 
 /* Execute the instruction `in` at `pc` with handler `op`; on EV_NONE *npc is the next
  * pc. Any other event has changed nothing. */
-HSX_HOT int execute(hsx_task *t, const hsx_insn *in, uint32_t op, uint32_t pc,
-                    uint32_t *npc, uint32_t *psw)
+HSX_HOT int execute(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_t op,
+                    uint32_t pc, uint32_t *npc, uint32_t *psw)
 {
-    uint8_t *mem = t->mem, *regs = t->mem + t->reg_base;
+    uint8_t *mem = h.mem, *regs = h.regs;
     uint32_t x, y, r, ea, sh, target;
     uint64_t s;
     int64_t sp, d;
     *npc = pc + in->size;
     switch (op) {
-    /* data movement */
-    case 0x01: case 0x60: SET(in->rd, in->imm); return EV_NONE;         /* LDI, LDI32 */
-    case 0x04: SET(in->rd, REG(in->rs1)); return EV_NONE;                 /* MOV */
-    /* memory */
-    case 0x02: MEMORY_CHECK(4); SET(in->rd, ld32(mem + ea)); return EV_NONE;     /* LD */
-    case 0x06: MEMORY_CHECK(1); SET(in->rd, mem[ea]); return EV_NONE;            /* LDB */
-    case 0x0A: MEMORY_CHECK(1);                                                   /* LDBS */
-        x = mem[ea];
-        SET(in->rd, (x & 0x80u) ? x | 0xFFFFFF00u : x);
-        return EV_NONE;
-    case 0x07: MEMORY_CHECK(2); SET(in->rd, mem[ea] | ((uint32_t)mem[ea + 1] << 8));  /* LDH */
-        return EV_NONE;
-    case 0x0B: MEMORY_CHECK(2);                                                   /* LDHS */
-        x = mem[ea] | ((uint32_t)mem[ea + 1] << 8);
-        SET(in->rd, (x & 0x8000u) ? x | 0xFFFF0000u : x);
-        return EV_NONE;
-    case 0x03: MEMORY_CHECK(4); st32(mem + ea, REG(in->rs2)); return EV_NONE;   /* ST */
-    case 0x08: MEMORY_CHECK(1); mem[ea] = (uint8_t)REG(in->rs2); return EV_NONE; /* STB */
-    case 0x09: MEMORY_CHECK(2);                                                   /* STH */
-        x = REG(in->rs2);
-        mem[ea] = (uint8_t)x;
-        mem[ea + 1] = (uint8_t)(x >> 8);
-        return EV_NONE;
-    /* arithmetic with flags; the immediate forms take y from imm */
-    case 0x10: case 0x36:                                                     /* ADD, ADDI */
-        x = REG(in->rs1); y = op == 0x10 ? REG(in->rs2) : in->imm;
-        s = (uint64_t)x + y;
-        SET(in->rd, (uint32_t)s); *psw = add_flags(x, y, s); return EV_NONE;
-    case 0x34:                                                                /* ADC */
-        x = REG(in->rs1); y = REG(in->rs2);
-        s = (uint64_t)x + y + ((*psw >> 1) & 1);
-        SET(in->rd, (uint32_t)s); *psw = add_flags(x, y, s); return EV_NONE;
-    case 0x11: case 0x20: case 0x3D:                                          /* SUB, CMP, CMPI */
-        x = REG(in->rs1); y = op == 0x3D ? in->imm : REG(in->rs2);
-        d = (int64_t)x - (int64_t)y;
-        if (op == 0x11) SET(in->rd, (uint32_t)d);
-        *psw = sub_flags(x, y, d); return EV_NONE;
-    case 0x35:                                                                /* SBC */
-        x = REG(in->rs1); y = REG(in->rs2);
-        d = (int64_t)x - (int64_t)y - 1 + ((*psw >> 1) & 1);
-        SET(in->rd, (uint32_t)d); *psw = sub_flags(x, y, d); return EV_NONE;
-    case 0x12: case 0x3E:                                                     /* MUL, MULI */
-        s = (uint64_t)REG(in->rs1) * (op == 0x12 ? REG(in->rs2) : in->imm);
-        r = (uint32_t)s;
-        SET(in->rd, r); *psw = zn(r) | ((s >> 32) ? C_FLAG | V_FLAG : 0); return EV_NONE;
-    case 0x14: case 0x37: r = REG(in->rs1) & (op == 0x14 ? REG(in->rs2) : in->imm); goto logic;
-    case 0x15: case 0x38: r = REG(in->rs1) | (op == 0x15 ? REG(in->rs2) : in->imm); goto logic;
-    case 0x16: case 0x39: r = REG(in->rs1) ^ (op == 0x16 ? REG(in->rs2) : in->imm); goto logic;
-    case 0x17: r = ~REG(in->rs1); goto logic;                                 /* NOT */
-    case 0x1B:                                                                /* MULHU */
-        r = (uint32_t)(((uint64_t)REG(in->rs1) * REG(in->rs2)) >> 32); goto logic;
-    case 0x1C:                                                                /* MULHS */
-        r = (uint32_t)((uint64_t)((int64_t)(int32_t)REG(in->rs1)
-                                  * (int64_t)(int32_t)REG(in->rs2)) >> 32);
-        goto logic;
-    case 0x13: case 0x18: case 0x19: case 0x1A:                               /* DIV DIVU REM REMU */
-        y = REG(in->rs2);
-        if (!y)
-            return fault(t, HSX_FAULT_DIVIDE, 0, 0);
-        x = REG(in->rs1);
-        if (op == 0x18) r = x / y;
-        else if (op == 0x1A) r = x % y;
-        else if (x == 0x80000000u && y == 0xFFFFFFFFu) r = op == 0x13 ? x : 0;
-        else if (op == 0x13) r = (uint32_t)((int32_t)x / (int32_t)y);
-        else r = (uint32_t)((int32_t)x % (int32_t)y);
-        goto logic;
-    logic:
-        SET(in->rd, r); *psw = zn(r); return EV_NONE;
-    case 0x31: case 0x32: case 0x33: case 0x3A: case 0x3B: case 0x3C:        /* shifts */
-        x = REG(in->rs1);
-        sh = (op < 0x3A ? REG(in->rs2) : in->imm) & 31;
-        if (!sh) {
-            r = x;
-            y = *psw & C_FLAG;
-        } else if (op == 0x31 || op == 0x3A) {                               /* LSL */
-            r = x << sh;
-            y = ((x >> (32 - sh)) & 1) << 1;
-        } else {
-            r = x >> sh;
-            if ((op == 0x33 || op == 0x3C) && (x & 0x80000000u))             /* ASR */
-                r |= ~(0xFFFFFFFFu >> sh);
-            y = ((x >> (sh - 1)) & 1) << 1;
-        }
-        SET(in->rd, r); *psw = zn(r) | y; return EV_NONE;
-    /* control flow */
-    case 0x21: case 0x28:                                                     /* JMP, BR */
-        if (in->flags & HSX_I_TARGET_BAD)
-            return fault(t, HSX_FAULT_PC, in->target, 0);
-        *npc = in->target; return EV_NONE;
-    case 0x22: case 0x23: case 0x70: case 0x71: case 0x72: case 0x73: case 0x74:
-    case 0x75: case 0x76: case 0x77: case 0x78: case 0x79:                    /* conditional */
-        if (condition(op, *psw)) {
-            if (in->flags & HSX_I_TARGET_BAD)
-                return fault(t, HSX_FAULT_PC, in->target, 0);
-            *npc = in->target;
-        }
-        return EV_NONE;
-    case 0x24: case 0x29: case 0x27:                                          /* CALL LCALL CALLR */
-        if (op == 0x27) {
-            target = REG(in->rs1);
-            TARGET_CHECK(target);
-        } else if (in->flags & HSX_I_DYNAMIC) {
-            target = REG(in->rs1) + 4 * in->imm;
-            TARGET_CHECK(target);
-        } else {
-            if (in->flags & HSX_I_TARGET_BAD)
-                return fault(t, HSX_FAULT_PC, in->target, 0);
-            target = in->target;
-        }
-        sp = (int64_t)REG(HSX_SP_REGISTER) - 4;
-        STACK_CHECK(sp);
-        st32(mem + sp, pc + in->size);
-        SET(HSX_SP_REGISTER, (uint32_t)sp);
-        *npc = target; return EV_NONE;
-    case 0x26:                                                                /* JMPR */
-        target = REG(in->rs1);
-        TARGET_CHECK(target);
-        *npc = target; return EV_NONE;
-    case 0x25:                                                                /* RET */
-        sp = REG(HSX_SP_REGISTER);
-        if (sp == t->stack_top)
-            return EV_RETURNED;
-        STACK_CHECK(sp);
-        target = ld32(mem + sp);
-        TARGET_CHECK(target);
-        SET(HSX_SP_REGISTER, (uint32_t)sp + 4);
-        *npc = target; return EV_NONE;
-    /* stack */
-    case 0x40:                                                                /* PUSH */
-        x = REG(in->rs1);
-        sp = (int64_t)REG(HSX_SP_REGISTER) - 4;
-        STACK_CHECK(sp);
-        st32(mem + sp, x);
-        SET(HSX_SP_REGISTER, (uint32_t)sp);
-        return EV_NONE;
-    case 0x41:                                                                /* POP */
-        sp = REG(HSX_SP_REGISTER);
-        STACK_CHECK(sp);
-        x = ld32(mem + sp);
-        SET(HSX_SP_REGISTER, (uint32_t)sp + 4);
-        SET(in->rd, x);
-        return EV_NONE;
-    /* system */
-    case 0x30: return EV_SVC;
-    case 0x7F: return EV_BRK;
-    /* half-precision float */
-    case 0x50: r = hsx_f16_add(REG(in->rs1), REG(in->rs2)); goto f16;
-    case 0x51: r = hsx_f16_sub(REG(in->rs1), REG(in->rs2)); goto f16;
-    case 0x52: r = hsx_f16_mul(REG(in->rs1), REG(in->rs2)); goto f16;
-    case 0x53: r = hsx_f16_div(REG(in->rs1), REG(in->rs2)); goto f16;
-    case 0x54: r = hsx_int_to_f16(REG(in->rs1)); goto f16;
-    f16:
-        SET(in->rd, (REG(in->rd) & 0xFFFF0000u) | r); return EV_NONE;
-    case 0x55: SET(in->rd, hsx_f16_to_int(REG(in->rs1))); return EV_NONE;   /* F2I */
-    /* binary32 and binary64 (hsx_fp.c) */
-    case 0x80: SET(in->rd, hsx_fadds(REG(in->rs1), REG(in->rs2))); return EV_NONE;
-    case 0x81: SET(in->rd, hsx_fsubs(REG(in->rs1), REG(in->rs2))); return EV_NONE;
-    case 0x82: SET(in->rd, hsx_fmuls(REG(in->rs1), REG(in->rs2))); return EV_NONE;
-    case 0x83: SET(in->rd, hsx_fdivs(REG(in->rs1), REG(in->rs2))); return EV_NONE;
-    case 0x84: *psw = hsx_fcmps(REG(in->rs1), REG(in->rs2)); return EV_NONE;
-    case 0x88: SET64(in->rd, hsx_dadd(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
-    case 0x89: SET64(in->rd, hsx_dsub(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
-    case 0x8A: SET64(in->rd, hsx_dmul(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
-    case 0x8B: SET64(in->rd, hsx_ddiv(REG64(in->rs1), REG64(in->rs2))); return EV_NONE;
-    case 0x8C: *psw = hsx_dcmp(REG64(in->rs1), REG64(in->rs2)); return EV_NONE;
-    case 0x90: SET64(in->rd, hsx_s2d(REG(in->rs1))); return EV_NONE;
-    case 0x91: SET(in->rd, hsx_d2s(REG64(in->rs1))); return EV_NONE;
-    case 0x92: SET(in->rd, hsx_i2s((int64_t)(int32_t)REG(in->rs1))); return EV_NONE;
-    case 0x93: SET(in->rd, hsx_i2s((int64_t)REG(in->rs1))); return EV_NONE;
-    case 0x94: SET(in->rd, (uint32_t)hsx_s2int(REG(in->rs1), 32, 1)); return EV_NONE;
-    case 0x95: SET(in->rd, (uint32_t)hsx_s2int(REG(in->rs1), 32, 0)); return EV_NONE;
-    case 0x96: SET64(in->rd, hsx_i2d((int64_t)(int32_t)REG(in->rs1))); return EV_NONE;
-    case 0x97: SET64(in->rd, hsx_i2d((int64_t)REG(in->rs1))); return EV_NONE;
-    case 0x98: SET(in->rd, (uint32_t)hsx_d2int(REG64(in->rs1), 32, 1)); return EV_NONE;
-    case 0x99: SET(in->rd, (uint32_t)hsx_d2int(REG64(in->rs1), 32, 0)); return EV_NONE;
-    case 0x9A: SET64(in->rd, hsx_i2d((int64_t)REG64(in->rs1))); return EV_NONE;
-    case 0x9B: SET64(in->rd, hsx_u2d(REG64(in->rs1))); return EV_NONE;
-    case 0x9C: SET64(in->rd, hsx_d2int(REG64(in->rs1), 64, 1)); return EV_NONE;
-    case 0x9D: SET64(in->rd, hsx_d2int(REG64(in->rs1), 64, 0)); return EV_NONE;
-    case 0x9E: SET(in->rd, hsx_i2s((int64_t)REG64(in->rs1))); return EV_NONE;
-    case 0x9F: SET(in->rd, hsx_u2s(REG64(in->rs1))); return EV_NONE;
-    case 0xA0: SET64(in->rd, hsx_s2int(REG(in->rs1), 64, 1)); return EV_NONE;
-    case 0xA1: SET64(in->rd, hsx_s2int(REG(in->rs1), 64, 0)); return EV_NONE;
-    /* 64-bit integers */
-    case 0xA8: SET64(in->rd, REG64(in->rs1) * REG64(in->rs2)); return EV_NONE;
-    case 0xA9: case 0xAA: case 0xAB: case 0xAC: {
-        uint64_t a64 = REG64(in->rs1), b64 = REG64(in->rs2), q;
-        if (!b64)
-            return fault(t, HSX_FAULT_DIVIDE, 0, 0);
-        if (op == 0xAA) q = a64 / b64;
-        else if (op == 0xAC) q = a64 % b64;
-        else if (a64 == 0x8000000000000000ull && b64 == 0xFFFFFFFFFFFFFFFFull)
-            q = op == 0xA9 ? a64 : 0;
-        else if (op == 0xA9) q = (uint64_t)((int64_t)a64 / (int64_t)b64);
-        else q = (uint64_t)((int64_t)a64 % (int64_t)b64);
-        SET64(in->rd, q);
-        return EV_NONE;
-    }
-    /* specials */
-    case HSX_H_GUARD_SP: return guard_sp(t, in, pc, npc, psw);
-    case HSX_H_ILLEGAL: return fault(t, HSX_FAULT_ILLEGAL, 0, in->imm);
-    case HSX_H_LITERAL: return fault(t, HSX_FAULT_LITERAL, (int64_t)pc + 4, 0);
-    case HSX_H_OFF_END: return fault(t, HSX_FAULT_OFF_END, t->code_len, 0);
-    default: return fault(t, HSX_FAULT_ILLEGAL, 0, 0);     /* see hsx_implements */
+#define VMCASE(name) case OP_##name:
+#define VMNEXT return EV_NONE
+#define VMRETURN(ev) return (ev)
+#define VMDEFAULT default:
+#define NPC (*npc)
+#define PSW (*psw)
+#include "hsx_ops.inc"
+#undef VMCASE
+#undef VMNEXT
+#undef VMRETURN
+#undef VMDEFAULT
+#undef NPC
+#undef PSW
     }
 }
 
@@ -484,7 +351,7 @@ HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *np
     uint8_t *regs = t->mem + t->reg_base;
     uint32_t old_r14 = REG(HSX_SP_REGISTER - 1), old_sp = REG(HSX_SP_REGISTER);
     uint32_t old_psw = *psw, now;
-    int ev = execute(t, in, in->opcode, pc, npc, psw);
+    int ev = execute(t, hot_of(t), in, in->opcode, pc, npc, psw);
     now = REG(HSX_SP_REGISTER);
     if (ev == EV_NONE && (now < t->stack_base || now > t->stack_top)) {
         SET(HSX_SP_REGISTER - 1, old_r14);     /* a pair result wrote R14 too */
@@ -497,63 +364,136 @@ HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *np
 
 /* ---- the run loop ------------------------------------------------------------------ */
 
+/* The end of a run: the event that stopped it (EV_NONE: the budget ran out) turned into
+ * a stop reason, and the state written back. */
+static int finish(hsx_task *t, const hsx_insn *in, int ev, int reason, uint32_t pc,
+                  uint32_t npc, uint32_t psw, uint32_t executed)
+{
+    t->stop_pc = pc;
+    switch (ev) {
+    case EV_FAULT: reason = HSX_STOP_FAULT; break;
+    case EV_SVC:
+        t->svc_module = (in->imm >> 8) & 0xF;
+        t->svc_function = in->imm & 0xFF;
+        pc = npc;
+        reason = HSX_STOP_SVC;
+        break;
+    case EV_BRK:
+        t->brk_code = in->imm;
+        pc = npc;
+        reason = HSX_STOP_BRK;
+        break;
+    case EV_RETURNED: reason = HSX_STOP_RETURNED; break;
+    default: break;
+    }
+    if (ev != EV_NONE && ev != EV_FAULT)
+        executed++;                             /* SVC, BRK and RET retire */
+    t->pc = pc;
+    t->psw = psw;
+    t->executed = executed;
+    t->steps += executed;
+    return reason;
+}
+
+#ifndef HSX_THREADED
 int hsx_run(hsx_task *t, uint32_t budget)
 {
     hsx_insn slot;
     uint32_t pc = t->pc, psw = t->psw, n = budget, npc = pc;
-    int skip = t->skip_breakpoint == pc, reason = HSX_STOP_BUDGET;
+    int skip = t->skip_breakpoint == pc;
+    const struct hot h = hot_of(t);
+    const hsx_insn *in = 0;
+    CODE_OF(t);
     t->skip_breakpoint = HSX_NO_SKIP;
     t->fault = HSX_FAULT_NONE;
     while (n) {
-        const hsx_insn *in = FETCH(t, pc, &slot);
-        uint32_t op = in->handler;
+        uint32_t op;
         int ev;
+        in = FETCH(t, pc, &slot);
+        op = in->handler;
         if (op == HSX_H_BREAKPOINT) {
             if (!skip) {
                 t->skip_breakpoint = pc;
-                reason = HSX_STOP_BREAKPOINT;
-                break;
+                return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
             }
             op = in->saved;
         }
         skip = 0;
-        ev = execute(t, in, op, pc, &npc, &psw);
-        if (ev == EV_NONE) {
-            pc = npc;
-            n--;
-            continue;
-        }
-        if (ev == EV_FAULT) {
-            reason = HSX_STOP_FAULT;
-            break;
-        }
-        n--;                                    /* SVC, BRK and RET retire */
-        t->stop_pc = pc;
-        if (ev == EV_SVC) {
-            t->svc_module = (in->imm >> 8) & 0xF;
-            t->svc_function = in->imm & 0xFF;
-            pc = npc;
-            reason = HSX_STOP_SVC;
-        } else if (ev == EV_BRK) {
-            t->brk_code = in->imm;
-            pc = npc;
-            reason = HSX_STOP_BRK;
-        } else {
-            reason = HSX_STOP_RETURNED;
-        }
-        t->pc = pc;
-        t->psw = psw;
-        t->executed = budget - n;
-        t->steps += budget - n;
-        return reason;
+        ev = execute(t, h, in, op, pc, &npc, &psw);
+        if (ev != EV_NONE)
+            return finish(t, in, ev, HSX_STOP_BUDGET, pc, npc, psw, budget - n);
+        pc = npc;
+        n--;
     }
-    t->stop_pc = pc;
-    t->pc = pc;
-    t->psw = psw;
-    t->executed = budget - n;
-    t->steps += budget - n;
-    return reason;
+    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
 }
+#else
+int hsx_run(hsx_task *t, uint32_t budget)
+{
+#define LABEL_ROW(num_, name_, form_, size_, pairs_) [num_] = &&L_##name_,
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#pragma GCC diagnostic ignored "-Wpedantic"
+    static const void *const labels[HSX_H_COUNT] = {
+        [0 ... HSX_H_COUNT - 1] = &&L_DEFAULT,
+        HSX_OPCODES(LABEL_ROW)
+        [HSX_H_ILLEGAL] = &&L_H_ILLEGAL, [HSX_H_OFF_END] = &&L_H_OFF_END,
+        [HSX_H_LITERAL] = &&L_H_LITERAL, [HSX_H_BREAKPOINT] = &&L_H_BREAKPOINT,
+        [HSX_H_GUARD_SP] = &&L_H_GUARD_SP,
+    };
+#pragma GCC diagnostic pop
+#undef LABEL_ROW
+    const struct hot h = hot_of(t);
+    const hsx_insn *const code = t->code;
+    const hsx_insn *in = 0;
+    uint8_t *mem = h.mem, *regs = h.regs;
+    uint32_t pc = t->pc, psw = t->psw, n = budget, npc = pc, op;
+    uint32_t x, y, r, ea, sh, target;
+    uint64_t s;
+    int64_t sp, d;
+    int skip = t->skip_breakpoint == pc, ev;
+    t->skip_breakpoint = HSX_NO_SKIP;
+    t->fault = HSX_FAULT_NONE;
+    /* every instruction ends in a copy of this dispatch (each with its own indirect
+     * jump, which is what makes threaded code predict well) */
+#define DISPATCH()                                                                  \
+    do {                                                                            \
+        if (!n)                                                                     \
+            goto out_of_budget;                                                     \
+        in = &code[pc >> 2];                                                        \
+        op = in->handler;                                                           \
+        npc = pc + in->size;                                                        \
+        goto *labels[op];                                                           \
+    } while (0)
+    DISPATCH();
+out_of_budget:
+    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
+L_H_BREAKPOINT:
+    if (!skip) {
+        t->skip_breakpoint = pc;
+        return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
+    }
+    skip = 0;
+    op = in->saved;
+    goto *labels[op];
+#define VMCASE(name) L_##name:
+#define VMNEXT do { pc = npc; n--; skip = 0; DISPATCH(); } while (0)
+#define VMRETURN(e) do { ev = (e); goto event; } while (0)
+#define VMDEFAULT L_DEFAULT:
+#define NPC npc
+#define PSW psw
+#include "hsx_ops.inc"
+#undef VMCASE
+#undef VMNEXT
+#undef VMRETURN
+#undef VMDEFAULT
+#undef NPC
+#undef PSW
+#undef DISPATCH
+event:
+    return finish(t, in, ev, HSX_STOP_BUDGET, pc, npc, psw, budget - n);
+}
+#endif
 
 uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t rounds,
                              int32_t *stopped)
@@ -563,10 +503,11 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
         for (i = 0; i < count; i++) {
             hsx_task *t = tasks[i];
             hsx_insn slot;
+            CODE_OF(t);
             const hsx_insn *in = FETCH(t, t->pc, &slot);
             uint32_t npc;
             if (in->handler == HSX_H_BREAKPOINT
-                || execute(t, in, in->handler, t->pc, &npc, &t->psw) != EV_NONE) {
+                || execute(t, hot_of(t), in, in->handler, t->pc, &npc, &t->psw) != EV_NONE) {
                 *stopped = (int32_t)i;
                 return done;
             }
@@ -634,7 +575,7 @@ int hsx_implements(uint32_t code)
     in.rs2 = 2;
     in.size = 4;
     in.saved = 0;
-    return !(execute(&t, &in, code, 0, &npc, &psw) == EV_FAULT
+    return !(execute(&t, hot_of(&t), &in, code, 0, &npc, &psw) == EV_FAULT
              && t.fault == HSX_FAULT_ILLEGAL);
 }
 

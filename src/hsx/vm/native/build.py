@@ -17,9 +17,14 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SOURCES = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c")
-HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_fp.h", "hsx_opcodes.h")
-FLAGS = ("-std=c99", "-O2", "-ffreestanding", "-nostdlib", "-fPIC", "-shared",
-         "-Wall", "-Wextra", "-Werror")
+HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_fp.h", "hsx_opcodes.h", "hsx_ops.inc")
+# -enable-tail-merge=false keeps a copy of the dispatch at the end of every instruction
+# of the threaded run loop (merged into one, its indirect jump predicts like a switch);
+# -Bsymbolic binds the core's calls into its own float routines directly, not through
+# the PLT (ELF only).
+FLAGS = ("-std=c99", "-O2", "-mllvm", "-enable-tail-merge=false", "-ffreestanding",
+         "-nostdlib", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
+         *(("-Wl,-Bsymbolic",) if sys.platform.startswith("linux") else ()))
 # Build variants: the host's pre-decoding core, and the one microcontrollers use, which
 # decodes at fetch (built on the host too, so the tests run it).
 VARIANTS = {"": (), "fetch": ("-DHSX_DECODE_AT_FETCH",)}

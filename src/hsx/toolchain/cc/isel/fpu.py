@@ -38,7 +38,7 @@ def machine_op(sel: Selector, text: Callable[..., list[str]], operands: list[lis
                result_words: int) -> list[VReg]:
     """Run `text(r1, r2, …)` (MVASM lines; rN = the first register of operand N) with
     the operands placed from R1 upward; the result words from R0 as new vregs."""
-    firsts, uses, next_reg = [], [], 1
+    firsts, uses, next_reg = [], [], 0
     for words in operands:
         firsts.append(next_reg)
         for word in words:

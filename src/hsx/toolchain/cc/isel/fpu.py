@@ -1,9 +1,10 @@
 """`float`, `double` and 64-bit division on the VM's own instructions (docs/isa.md,
 "Floating point and 64-bit integers") instead of calls into the soft-float library.
 
-Each operation puts its operands in fixed registers from R1 upward (a 64-bit value in a
+Each operation puts its operands in fixed registers from R0 upward (a 64-bit value in a
 pair, low word first), runs one instruction with its result in R0 (R0:R1), and copies
-the result out: a few moves around one instruction, where the library routine cost
+the result out (a result that feeds the next operation's first operand stays where it
+is): a few moves around one instruction, where the library routine cost
 hundreds to thousands. The register allocator sees the fixed registers as it sees a
 call's, but nothing else is clobbered. `hsx cc --soft-float` keeps the library calls
 (for a VM without these instructions); the results are the same either way.
@@ -37,7 +38,7 @@ FROM_INT = {(32, False, True): "I2S", (32, False, False): "U2S", (64, False, Tru
 def machine_op(sel: Selector, text: Callable[..., list[str]], operands: list[list[VReg]],
                result_words: int) -> list[VReg]:
     """Run `text(r1, r2, …)` (MVASM lines; rN = the first register of operand N) with
-    the operands placed from R1 upward; the result words from R0 as new vregs."""
+    the operands placed from R0 upward; the result words from R0 as new vregs."""
     firsts, uses, next_reg = [], [], 0
     for words in operands:
         firsts.append(next_reg)

@@ -8,7 +8,7 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
 const fake = require("./fake-vscode");
-const { PROGRAMS, adapter, compile, sleep, startExecutive, stopAdapter, tempDir, until } = require("./support");
+const { PROGRAMS, adapter, compile, record, sleep, startExecutive, stopAdapter, tempDir, until } = require("./support");
 
 fake.install();
 
@@ -17,6 +17,7 @@ describe("scenario B: attach to one task of a running multi-task app", function 
   let executive;
   let dc;
   let worker;
+  let output;
 
   /** How many lines `app` printed during the next `ms` milliseconds. */
   async function printedDuring(app, ms) {
@@ -32,6 +33,7 @@ describe("scenario B: attach to one task of a running multi-task app", function 
     await until(() => executive.output("worker").length > 0 && executive.output("ticker").length > 0, "both tasks' output");
     worker = executive.pidOf("worker");
     dc = adapter(dir);
+    output = record(dc, "output");
     await dc.start();
   });
 
@@ -66,7 +68,10 @@ describe("scenario B: attach to one task of a running multi-task app", function 
     assert.ok(main && path.basename(main.source.path) === "worker.c", JSON.stringify(frames));
     await sleep(100); // a line already on its way may still be echoed
     assert.equal(await printedDuring("worker", 600), 0, "the paused worker prints nothing");
+    const shown = output.length;
     assert.ok((await printedDuring("ticker", 600)) >= 5, "the other task keeps printing");
+    const ticks = output.slice(shown).filter((o) => o.category === "stdout" && o.output.includes("[ticker "));
+    assert.ok(ticks.length > 0, "and its output reaches the debug console, prefixed by its task");
   });
 
   it("resumes the worker: it prints again, and so does the ticker", async function () {

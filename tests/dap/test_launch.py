@@ -76,7 +76,7 @@ def test_c_source_is_built_and_its_own_executive_started_and_stopped(dap, built)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     source = built / "prog.c"
-    dap.initialize()
+    dap.ok("initialize", adapterID="hsx", linesStartAt1=True, supportsProgressReporting=True)
     seq = dap.send("launch", program="prog.c", cwd=str(built), port=port, stopOnEntry=True)
     dap.wait_event("initialized", timeout=120)
     dap.ok("configurationDone")
@@ -85,6 +85,9 @@ def test_c_source_is_built_and_its_own_executive_started_and_stopped(dap, built)
     top = dap.top_frame(stop["threadId"])
     assert top["name"] == "main" and top["line"] == line_of(source, "call accumulate")
     assert "starting an executive" in dap.output()
+    assert dap.wait_event("progressStart")["title"] == "Launching prog.c"
+    assert "building prog.c" in dap.wait_event("progressUpdate")["message"]
+    dap.wait_event("progressEnd")
     dap.ok("disconnect")
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", port)) != 0, "the executive still listens"

@@ -40,6 +40,7 @@ CAPABILITIES: dict[str, Any] = {
     "exceptionBreakpointFilters": [],
 }
 OPTIMISE = (0, 1, 2, 3)
+PROGRESS_ID = "hsx-launch"
 
 
 @handles("initialize")
@@ -62,15 +63,25 @@ async def launch(adapter, args: dict[str, Any]) -> None:
     if optimise not in OPTIMISE:
         raise DapError(f"\"optimise\" must be one of 0, 1, 2, 3, not {optimise!r}")
     loop = asyncio.get_running_loop()
+    reporting = bool(adapter.client_info.get("supportsProgressReporting"))
 
-    def progress(text: str) -> None:
+    def progress(text: str) -> None:          # from the launch's thread
         loop.call_soon_threadsafe(adapter.output, text + "\n")
+        if reporting:
+            loop.call_soon_threadsafe(lambda: adapter.event(
+                "progressUpdate", progressId=PROGRESS_ID, message=text))
 
+    if reporting:
+        adapter.event("progressStart", progressId=PROGRESS_ID,
+                      title=f"Launching {program.name}", cancellable=False)
     try:
         started = await asyncio.to_thread(start_program, program, host, port, token=token,
                                           optimise=optimise, progress=progress)
     except LaunchError as error:
         raise DapError(str(error)) from None
+    finally:
+        if reporting:
+            adapter.event("progressEnd", progressId=PROGRESS_ID)
     try:
         debuggee = await Debuggee.connect(host, port, pid=started.pid, launched=started,
                                           token=token)

@@ -32,8 +32,7 @@ async def threads(adapter, args: dict[str, Any]) -> dict[str, Any]:
 async def stack_trace(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
     pid = thread_of(adapter, args)
-    start = max(0, int(args.get("startFrame") or 0))
-    levels = int(args.get("levels") or 0)
+    start, levels = _count(args, "startFrame"), _count(args, "levels")
     wanted = min(MAX_FRAMES, start + levels) if levels > 0 else 64
     try:
         stack = (await debuggee.request("stack.info", pid=pid, max_frames=wanted))["stack"]
@@ -53,7 +52,8 @@ def _frame(adapter, debuggee, pid: int, frame: dict[str, Any]) -> dict[str, Any]
     name = frame.get("function") or f"0x{pc:04x}"
     line = frame.get("line")
     out: dict[str, Any] = {"id": frame_id(pid, frame["index"]), "name": name,
-                           "line": adapter.to_client_line(line), "column": 1 if line else 0,
+                           "line": adapter.to_client_line(line),
+                           "column": adapter.column_base if line else 0,
                            "instructionPointerReference": f"0x{pc:08x}"}
     source = debuggee.dap_source(pid, frame.get("file"))
     if source is not None:
@@ -88,8 +88,7 @@ async def variables(adapter, args: dict[str, Any]) -> dict[str, Any]:
         return {"variables": [to_dap(r, adapter.handles, item.pid, item.frame,
                                      expression_of(item.scope, r.get("name", "")))
                               for r in records]}
-    start = max(0, int(args.get("start") or 0))
-    count = int(args.get("count") or 0) or None
+    start, count = _count(args, "start"), _count(args, "count") or None
     listing = await client.expand(item.ref, start, count)
     return {"variables": [to_dap(r, adapter.handles, item.pid, item.frame,
                                  child_expression(item.expression, r.get("name", "")))
@@ -154,6 +153,14 @@ def _container(adapter, args: dict[str, Any]) -> Scope | Children:
         raise DapError(f"variablesReference {ref} is not (or no longer) valid: the task ran "
                        "since it was given")
     return item
+
+
+def _count(args: dict[str, Any], name: str) -> int:
+    """An optional non-negative integer argument (0 when absent)."""
+    value = args.get(name) or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DapError(f"\"{name}\" must be a number of at least 0, not {value!r}")
+    return value
 
 
 def _int(args: dict[str, Any], name: str) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import pytest
 
 from hsx.vm import StopReason, translate
+from hsx.vm.blockgen import BlockCompiler
+from hsx.vm.tracescan import collect_trace
 from vmkit import load
 
 COUNTED = ["LDI R1, 0", "LDI R2, 0", "LDI R3, 1", "LDI R4, 50",
@@ -33,7 +35,7 @@ def test_loop_block_is_exact_at_every_budget_boundary(budget):
 def test_counted_loop_compiles_to_a_comparison_with_flags_only_at_exit():
     m, ctx = load(*COUNTED)
     m.run(ctx, 1000)
-    source = translate._Gen(ctx, translate._collect(ctx, 16)).source()
+    source = BlockCompiler(ctx, collect_trace(ctx, 16)).source()
     loop = source[source.index("for i in range"):source.index("continue")]
     assert "if r1 != r4:" in loop and "psw" not in loop
 

@@ -21,8 +21,9 @@ from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
-from .translate import HOT_AFTER
 from .trace import TraceRecord, make_record, old_value, predict_access
+from .tracescan import MAX_BLOCK
+from .translate import HOT_AFTER
 
 # Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
 # which matters when run() is called once per instruction (quantum 1).
@@ -154,7 +155,7 @@ class Machine:
                         # resumption point is not an entry worth compiling.
                         resuming = False
                         entries, itab = ctx.blocks, ctx.itab
-                        for _ in range(translate.MAX_BLOCK):
+                        for _ in range(MAX_BLOCK):
                             if not n or pc in entries:
                                 break
                             pc = itab[pc >> 2]()

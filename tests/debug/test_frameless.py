@@ -148,3 +148,11 @@ def test_a_line_step_into_a_frameless_function_stops_at_its_first_line(rig, prog
             break
     assert task.ctx.pc == table.address_of("scale")      # its first instruction: no prologue
     assert table.line_for(task.ctx.pc).line == LINE["int r = v * k + 1;"]
+
+
+def test_fibs_quick_path_is_the_compare_the_result_and_ret(tmp_path):
+    """The copied return block computes `n + 0` from the phi's constant: folded away."""
+    _, mvasm = _build(tmp_path, "fib", FIB, 2, False)
+    body = mvasm.split("\nfib:\n", 1)[1].split("\n\n", 1)[0].split("\n")
+    code = [line.strip() for line in body if not line.startswith(".")]
+    assert code[:code.index("RET") + 1] == ["CMPI R1, 2", "BGEU .Lfib.2", "MOV R0, R1", "RET"]

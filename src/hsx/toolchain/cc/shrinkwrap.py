@@ -92,6 +92,8 @@ def copy_return_tails(mf: MFunction) -> None:
             block.succs = []
             _rename(mf, block, shared | {r for i in copies for r in i.defs
                                          if isinstance(r, VReg)})
+            if "values" not in mf.debug:        # -g: keep the values the records name
+                _fold(block)
             copied = True
         if copied and not any(tail in b.succs for b in mf.blocks) and tail is not mf.blocks[0]:
             mf.blocks.remove(tail)
@@ -111,6 +113,38 @@ def _rename(mf: MFunction, block: MBlock, which: set[VReg]) -> None:
         for k, r in enumerate(inst.defs):
             if r in which:
                 names[r] = inst.defs[k] = mf.vreg(r.tiny)
+
+
+def _fold(block: MBlock) -> None:
+    """Tidy a block that now ends in a return: a copy of a value is that value, `x + 0`
+    (`- 0`, `| 0`, `^ 0`) is `x`, and a constant or copy nobody reads goes.  (A phi's
+    constant on the quick path is where this comes from: fib's `return n + 0`.)  Every
+    value the block defines is read only in it, and none is defined twice (_rename)."""
+    const: dict[VReg, int] = {}
+    same: dict[VReg, VReg] = {}
+    for inst in block.insts:
+        inst.uses = [same.get(r, r) for r in inst.uses]
+        d = inst.defs[0] if len(inst.defs) == 1 else None
+        if not isinstance(d, VReg):
+            continue
+        if inst.op == "li":
+            const[d] = inst.args[0]
+        elif inst.op == "mov" and isinstance(inst.uses[0], VReg):
+            same[d] = inst.uses[0]
+        elif inst.op == "alu" and inst.args[0] in ("ADD", "SUB", "OR", "XOR") and \
+                const.get(inst.uses[1]) == 0:
+            inst.op, inst.uses, inst.args = "mov", inst.uses[:1], ()
+        elif inst.op == "alu" and inst.args[0] in ("ADD", "OR", "XOR") and \
+                const.get(inst.uses[0]) == 0:
+            inst.op, inst.uses, inst.args = "mov", inst.uses[1:], ()
+    while True:
+        read = {r for inst in block.insts for r in inst.uses}
+        kept = [inst for inst in block.insts if not (
+            inst.op in ("li", "mov") and isinstance(inst.defs[0], VReg)
+            and inst.defs[0] not in read)]
+        if len(kept) == len(block.insts):
+            return
+        block.insts = kept
 
 
 # -- after register allocation -----------------------------------------------------------

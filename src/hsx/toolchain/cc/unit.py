@@ -73,7 +73,6 @@ class CompiledUnit:
         return self.listing.text()
 
 
-
 def _fail(message: str, where: str = "") -> ToolchainError:
     return ToolchainError([Diagnostic(message, where)])
 

@@ -3,20 +3,29 @@ pointers, huge lengths, invalid fds, garbage paths) while the host's file system
 underneath it, beside a canary task.  Whatever happens, the kernel never raises, the
 canary keeps running, and the fuzzing task only ever ends (returned, faulted) or waits.
 
+`hsx run` gets the same programs and must answer with its documented exit codes and no
+Python traceback.
+
 Bounded for CI: a fixed number of examples (HSX_FUZZ_EXAMPLES to change it)."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import tempfile
-from contextlib import ExitStack
+from contextlib import ExitStack, redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+
+from hsx.cli import errors
+from hsx.cli.main import cli
 
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
+from hsx.kernel.runner import run_to_completion
 from hsx.kernel.states import TaskState
 from hsx.toolchain.build import build_source
 
@@ -100,3 +109,25 @@ def test_hostile_syscalls_never_hurt_the_kernel_or_the_canary(calls, garbage, ho
                                 TaskState.SLEEPING, TaskState.WAITING_MBX, TaskState.KILLED,
                                 TaskState.PAUSED), victim.state
         kernel.shutdown()
+
+
+@given(st.lists(CALL, min_size=1, max_size=6), GARBAGE, HOST_ERRORS)
+@settings(max_examples=max(EXAMPLES // 10, 5), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+def test_hsx_run_never_prints_a_traceback(calls, garbage, host_error):
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "fuzz.mvasm"
+        source.write_text(program(calls, garbage))
+        (Path(tmp) / "fs").mkdir()
+        args = ["run", str(source), "--root", str(Path(tmp) / "fs"), "--max-steps", "200000"]
+        stderr = io.StringIO()
+
+        def run_failing(*args, **kwargs):     # built and loaded: now the host fails
+            with failing_host(host_error) if host_error else ExitStack():
+                return run_to_completion(*args, **kwargs)
+        with mock.patch("hsx.cli.run.run_to_completion", run_failing), \
+                redirect_stderr(stderr), redirect_stdout(io.StringIO()), \
+                mock.patch("sys.stdin", io.StringIO("")), pytest.raises(SystemExit) as done:
+            errors.main(cli, args=args, prog_name="hsx")
+        assert "Traceback" not in stderr.getvalue() and "internal error" not in stderr.getvalue()
+        assert isinstance(done.value.code, int) and 0 <= done.value.code <= 255

@@ -3,6 +3,7 @@ connections, sessions, breakpoints and watches each have a ceiling, refused with
 documented code that says what to do; what was there before keeps working."""
 from __future__ import annotations
 
+import os
 import socket
 
 from serverkit import LOOP, load
@@ -112,3 +113,23 @@ def test_error_messages_quote_a_long_argument_shortened(client):
             raise AssertionError(f"{command} accepted {fields}")
     message = _refused(lambda: client.request("clock.rate", rate=-1), "bad_argument")
     assert message == "'rate' must be 0 or a number 0.01..1000000000000, not -1"
+
+
+def test_files_a_client_names_must_be_regular_and_not_huge(client, tmp_path):
+    """/dev/zero would be read for ever, a pipe would block, a huge file fill memory."""
+    pid = load(client, LOOP, "loop", paused=True)
+    fifo = tmp_path / "pipe.sym"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.sym"
+    with open(huge, "wb") as out:
+        out.truncate(100 << 20)                               # sparse: costs no disk
+    for path, code in [(huge, "file_too_large"), (tmp_path, "symbol_file"),  # safe ones first
+                       (fifo, "symbol_file"), ("/dev/zero", "symbol_file")]:
+        _refused(lambda: client.request("symbols.load", pid=pid, path=str(path)), code)
+    _refused(lambda: client.request("trace.load", path="/dev/zero"), "trace_file")
+    for name in ("pipe.hxe", "huge.hxe"):
+        (fifo.rename(tmp_path / name) if name == "pipe.hxe"
+         else huge.rename(tmp_path / name))
+    _refused(lambda: client.request("load", path=str(tmp_path / "pipe.hxe")), "file_not_found")
+    _refused(lambda: client.request("load", path=str(tmp_path / "huge.hxe")), "file_too_large")
+    assert client.request("ps")["tasks"]

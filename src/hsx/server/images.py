@@ -16,6 +16,7 @@ import itertools
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from .errors import RequestError
 
 
 LOADABLE = (".hxe", ".mvasm", ".c")
+MAX_PROGRAM_FILE = 16 << 20          # bytes of an .hxe, .mvasm or .c named by `load`
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
 MAX_DIAGNOSTICS = 64 * 1024          # characters of compiler output in a reply
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=.*)?\Z", re.S)
@@ -68,8 +70,7 @@ def read_program(path: str | os.PathLike, flags: tuple[str, ...] = ()) -> Progra
     if suffix not in LOADABLE:
         raise RequestError("unsupported_file", f"{path}: not an HXE image, MVASM or C "
                            f"source (the name must end in {', '.join(LOADABLE)})")
-    if not path.is_file():
-        raise RequestError("file_not_found", f"no such file: {path}")
+    host_file(path, MAX_PROGRAM_FILE, "file_not_found", "program")
     try:
         if suffix in (".mvasm", ".c"):
             from hsx.toolchain.diagnostics import ToolchainError
@@ -83,6 +84,25 @@ def read_program(path: str | os.PathLike, flags: tuple[str, ...] = ()) -> Progra
         raise RequestError(f"bad_image:{error.code}", f"{path}: {error}") from None
     except OSError as error:
         raise RequestError("file_not_found", f"{path}: {error.strerror or error}") from None
+
+
+def host_file(path: str | os.PathLike, max_bytes: int, code: str, what: str) -> Path:
+    """`path` if it names a regular file of at most `max_bytes` (a client may name any
+    path: /dev/zero, a pipe or a huge file must be refused before anything reads it)."""
+    path = Path(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise RequestError(code, f"no such file: {path}") from None
+    except OSError as error:
+        raise RequestError(code, f"{path}: {(error.strerror or str(error)).lower()}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise RequestError(code, f"{path}: {kind}, not a {what} file")
+    if info.st_size > max_bytes:
+        raise RequestError("file_too_large", f"{path}: {info.st_size} bytes, more than a "
+                           f"{what} file may have ({max_bytes >> 20} MiB)")
+    return path
 
 
 def _assemble(path: Path) -> Program:

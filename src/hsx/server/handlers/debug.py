@@ -25,6 +25,7 @@ from hsx.debug.symbols import Where
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
+from ..images import host_file
 from ..schema import ADDR, LOCATION, MAX_TEXT, MAX_U32, PID, Bool, Int, FilePath, Str
 
 group = Group("debug", features=("debug", "stack", "disasm", "symbols", "watch"))
@@ -34,6 +35,7 @@ _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
                  "from_addr": "from", "on-demand": "from", "cached": "from"}
 BREAKPOINT = Int(1, MAX_U32)
 MAX_WATCH = 4096                 # bytes one watch compares
+MAX_SYM_FILE = 64 << 20          # bytes of a .sym symbols.load reads
 # a code location: an address (or text the debugger parses), a symbol, or file and line
 WHERE = {"addr|address": LOCATION, "symbol": Str(MAX_TEXT, empty=False),
          "file": Str(MAX_TEXT, empty=False), "line": Int(1, 10_000_000)}
@@ -221,7 +223,8 @@ def symbols_load(call: Call) -> dict[str, Any]:
     """A `.sym` file on the daemon's side (as `load` reads images); remembered
     breakpoints that needed names are restored."""
     pid = controlled_pid(call)
-    return {"symbols": debugger(call).load_symbols(pid, call.str("path"))}
+    path = host_file(call.str("path"), MAX_SYM_FILE, "symbol_file", "symbol")
+    return {"symbols": debugger(call).load_symbols(pid, path)}
 
 
 @group.command("memory.regions", "memory", args={"pid": PID})

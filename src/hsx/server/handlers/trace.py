@@ -19,12 +19,14 @@ from hsx.debug.errors import TRACE_FILE
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
 from ..auth import is_loopback
+from ..images import host_file
 from ..schema import COUNT, MAX_U32, PID, Bool, Int, FilePath
 from .debug import controlled_pid, debugger
 
 group = Group("trace", features=("trace",))
 TRACE_DIR = "traces"
 MAX_RECORDS = 1 << 20           # records one ring may hold
+MAX_TRACE_FILE = 256 << 20      # bytes of a trace file trace.load reads
 
 
 @group.command("trace.on", writes=True, args={"pid": PID, "size": Int(1, MAX_RECORDS)})
@@ -91,7 +93,7 @@ async def trace_load(call: Call) -> dict[str, Any]:
         export_id = call.int("export_id", min=1)
         loaded, where = debugger(call).stored_trace(export_id), {"export_id": export_id}
     else:
-        path = _path(call)
+        path = host_file(_path(call), MAX_TRACE_FILE, TRACE_FILE, "trace")
         loaded, where = await asyncio.to_thread(load_trace, path), {"path": str(path)}
     records = loaded.records if limit is None else loaded.records[-limit:] if limit else []
     return {"trace": {**where, "header": loaded.header, "count": len(loaded.records),

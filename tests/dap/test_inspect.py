@@ -74,6 +74,10 @@ def test_disassemble_around_the_pc_and_loaded_sources(dap, built, execd):
     assert listing[4]["line"] == line_of(built / "prog.c", "count")
     assert listing[4]["location"]["path"] == str(built / "prog.c")
     assert all(ins["instruction"] for ins in listing)
+    ahead = dap.ok("disassemble", memoryReference=pc, instructionOffset=-8,
+                   instructionCount=40)["instructions"]        # more after than before
+    assert ahead[8]["address"] == pc
+    assert all(ins.get("presentationHint") != "invalid" for ins in ahead)
     start = dap.ok("disassemble", memoryReference="0x0", instructionOffset=-3,
                    instructionCount=5)["instructions"]
     assert [i.get("presentationHint") for i in start[:3]] == ["invalid"] * 3

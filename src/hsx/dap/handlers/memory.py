@@ -75,7 +75,9 @@ async def write_memory(adapter, args: dict[str, Any]) -> dict[str, Any]:
 async def disassemble(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
     address = _address(args)
-    before = int(args.get("instructionOffset") or 0)
+    before = args.get("instructionOffset") or 0
+    if isinstance(before, bool) or not isinstance(before, int):
+        raise DapError(f"\"instructionOffset\" must be a number, not {before!r}")
     count = args.get("instructionCount")
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise DapError(f"\"instructionCount\" must be a number, not {count!r}")
@@ -92,18 +94,19 @@ async def disassemble(adapter, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _code(debuggee, address: int, before: int, count: int) -> list[dict[str, Any]]:
-    """Instructions covering `before` (<= 0 or > 0) instructions from `address` on,
-    then `count` more, as far as the code goes."""
-    need_before = max(0, -before)
-    wanted = min(DISASM_MAX, need_before + max(0, before) + count)
+    """The instructions from `-before` instructions ahead of `address` (when `before` is
+    negative) to `count` after the first wanted one, as far as the code goes."""
+    following = await _read(debuggee, address, max(0, before) + count, "from")
+    if before >= 0:
+        return following
+    around = await _read(debuggee, address, 2 * -before + 1, "around")
+    return [ins for ins in around if ins["pc"] < address] + following
+
+
+async def _read(debuggee, address: int, count: int, mode: str) -> list[dict[str, Any]]:
     try:
-        if need_before:
-            reply = await debuggee.request("disasm.read", pid=debuggee.pid, addr=address,
-                                           count=min(DISASM_MAX, 2 * need_before + count),
-                                           mode="around")
-        else:
-            reply = await debuggee.request("disasm.read", pid=debuggee.pid, addr=address,
-                                           count=max(1, wanted), mode="from")
+        reply = await debuggee.request("disasm.read", pid=debuggee.pid, addr=address,
+                                       count=min(DISASM_MAX, max(1, count)), mode=mode)
     except ProtocolError as error:
         if error.code in ("bad_address", "bad_argument"):
             return []

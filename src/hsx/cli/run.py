@@ -186,8 +186,8 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
             kernel.shutdown()
             fail(path, exc.message)
     trapped: set[int] = set()
-    lines = {task.pid: (path, cflags) for task, (path, _, _) in zip(tasks, images)}
-    kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols, lines),
+    sources = {task.pid: (path, cflags) for task, (path, _, _) in zip(tasks, images)}
+    kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols, sources),
                             {"fault"})
     kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped), {"debug_break"})
     started = time.perf_counter()

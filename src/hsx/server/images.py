@@ -96,9 +96,10 @@ def host_file(path: str | os.PathLike, max_bytes: int, code: str, what: str) -> 
         raise RequestError(code, f"no such file: {path}") from None
     except OSError as error:
         raise RequestError(code, f"{path}: {(error.strerror or str(error)).lower()}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise RequestError(code, f"{path}: is a directory, not a {what} file")
     if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise RequestError(code, f"{path}: {kind}, not a {what} file")
+        raise RequestError(code, f"{path}: not a regular file (a device, pipe or socket)")
     if info.st_size > max_bytes:
         raise RequestError("file_too_large", f"{path}: {info.st_size} bytes, more than a "
                            f"{what} file may have ({max_bytes >> 20} MiB)")

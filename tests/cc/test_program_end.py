@@ -1,6 +1,6 @@
-"""How a C program ends when it does not return from main: a failed assert (glibc's
-message on stderr, then abort), abort, raise with the default action, exit with atexit
-handlers and unflushed streams."""
+"""How a C program starts (main's arguments) and ends when it does not return from main:
+a failed assert (glibc's message on stderr, then abort), abort, raise with the default
+action, exit with atexit handlers and unflushed streams."""
 from __future__ import annotations
 
 import io
@@ -59,3 +59,12 @@ def test_exit_runs_atexit_handlers_in_reverse_and_flushes(tmp_path):
         "int main(void) { atexit(first); atexit(second); printf(\"main \");"
         " inner(); return 0; }\n"))
     assert (reason, status, out) == (StopReason.EXITED, 9, "main second first\n")
+
+
+def test_main_gets_no_arguments_and_an_argv_ending_in_null(tmp_path):
+    reason, status, out, _ = _end(tmp_path, (
+        "int main(int argc, char **argv) {\n"
+        "    printf(\"%d %d\\n\", argc, argv != NULL && argv[argc] == NULL);\n"
+        "    return 0;\n"
+        "}\n"))
+    assert (reason, status, out) == (StopReason.EXITED, 0, "0 1\n")

@@ -1,6 +1,8 @@
 """LLVM intrinsics other than floating point (floating.py): memcpy/memmove/memset,
-varargs, stack save/restore, traps, min/max and three-way compares, abs, funnel shifts
-and rotates, bit counts, byte swaps, overflow and saturating arithmetic."""
+varargs, stack save/restore, frame and return addresses, traps, min/max and three-way
+compares, abs, funnel shifts and rotates, bit counts, byte swaps, overflow and
+saturating arithmetic.  Math intrinsics without a handler of their own are calls of
+the library (floating.py's LIBM_INTRINSICS)."""
 from __future__ import annotations
 
 from ..mir import FP, SP, fits12

@@ -259,11 +259,22 @@ def test_the_asyncio_helpers_step_into_and_inspect(server, tmp_path):
             args = (await client.frame_variables(pid, 0, "arguments"))["arguments"]
             assert named(args)["a"] == "5"
             assert (await client.evaluate(pid, "n->value"))["value"] == "40"
-            assert (await client.step(pid, 10 ** 9))["pending"] == "step"
-            await client.pause(pid)
-            regs = (await client.request("regs", pid=pid))["registers"]
+            # a program that never ends: the step is still running when `pause` comes
+            spin = (await client.request("load", path=build_spin(tmp_path), paused=True))["pid"]
+            assert (await client.step(spin, 10 ** 9))["pending"] == "step"
+            await client.pause(spin)
+            regs = (await client.request("regs", pid=spin))["registers"]
             assert regs["steps"] < 10 ** 9
     asyncio.run(scenario())
+
+
+def build_spin(tmp_path) -> str:
+    source = tmp_path / "spin.c"
+    source.write_text("volatile int ticks;\nint main(void) {\n    for (;;)\n        ticks++;\n}\n")
+    result, _ = build_c([str(source)], Options(opt=0), "spin")
+    path = tmp_path / "spin.hxe"
+    path.write_bytes(write_hxe(result.image))
+    return str(path)
 
 
 # Every argument and local used after the calls below stays live, so an optimised build

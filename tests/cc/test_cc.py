@@ -87,6 +87,16 @@ def test_metadata_macros_reach_the_image(tmp_path):
     assert result.symbols.address_of("on_reset") == command.handler_offset
 
 
+def test_a_value_declared_beyond_f16_is_an_error_at_the_c_file(tmp_path):
+    from hsx.toolchain.diagnostics import ToolchainError
+    with pytest.raises(ToolchainError) as error:
+        _build(tmp_path, {"big.c": '#include <hsx_value.h>\nHSX_VALUE(1, 1, "v", 1e9);\n'
+                                   "int main(void) { return 0; }\n"})
+    assert [str(d) for d in error.value.diagnostics] == [
+        f"{tmp_path / 'big.c'}: in an __asm__ statement: value 'init' must be a number "
+        "-65504..65504 (values are f16), got 1000000000.0"]
+
+
 def test_a_value_set_beyond_f16_is_refused_not_infinite(tmp_path):
     result, _ = _build(tmp_path, {"v.c": """
         #include <hsx_value.h>

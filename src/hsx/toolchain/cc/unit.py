@@ -189,7 +189,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
         except IRSyntaxError as exc:    # IR the back end cannot handle: an error, not wrong code
             raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) \
                 from None
-        module = assemble_statements(listing.statements, filename)
+        module = _assemble_listing(listing.statements, filename, source)
     module.name = source
     decls = facts["declarations"]
     if options.debug:
@@ -206,6 +206,18 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
         obj.name = f"{source}:{name}" if name else source
         objects.append(obj)
     return CompiledUnit(source, listing, module, facts, weak, objects, warnings)
+
+
+def _assemble_listing(statements, filename: str, source: str):
+    """The compiler's listing assembled; what fails in it is the user's own `__asm__`
+    (a bad `.value` record, say), so it is reported at the C file, not the listing
+    nobody sees."""
+    try:
+        return assemble_statements(statements, filename)
+    except ToolchainError as exc:
+        raise ToolchainError([
+            Diagnostic(f"in an __asm__ statement: {d.message}", source)
+            if d.where.startswith(f"{filename}:") else d for d in exc.diagnostics]) from None
 
 
 def assemble_unit(path: str) -> CompiledUnit:

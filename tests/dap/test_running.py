@@ -92,7 +92,7 @@ def test_brk_and_fault_stop_and_a_fault_ends_the_session_on_continue(dap, built,
     assert stop["description"] == "BRK 5" and stop["threadId"] == pid
     dap.ok("continue", threadId=pid)
     stop = dap.stopped("exception")
-    assert stop["description"] == "memory" and stop["text"]
+    assert stop["description"] == "memory fault" and "0x0000" in stop["text"]
     top = dap.top_frame(pid)
     assert top["line"] == 8 and top["source"]["name"] == "trap.mvasm"
     registers = dap.scope_variables(top["id"], "Registers")

@@ -154,7 +154,7 @@ class EventPump:
             if placed is not None:
                 stop["hitBreakpointIds"] = [placed.id]
         elif reason == "fault":
-            stop = {"reason": "exception", "description": data.get("kind", "fault"),
+            stop = {"reason": "exception", "description": f"{data.get('kind', 'a')} fault",
                     "text": data.get("message", "")}
             if pid == debuggee.pid:
                 debuggee.ended = True

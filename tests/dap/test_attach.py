@@ -82,10 +82,14 @@ def test_pause_one_task_while_another_prints(dap, execd, tickers, built):
         someone_else.request("kill", pid=third)
         assert dap.wait_event("thread", lambda b: b["threadId"] == third)["reason"] == "exited"
         someone_else.request("kill", pid=third)
+    dap.ok("pause", threadId=other)
+    dap.stopped("pause")
     dap.ok("disconnect")
     with Client(*execd) as client:
         row = client.request("ps", pid=mine)["tasks"]["tasks"][0]
         assert row["state"] != "killed" and row["locked_by"] is None
+        assert client.request("ps", pid=other)["tasks"]["tasks"][0]["state"] != "paused", \
+            "a task the adapter paused runs on after the detach"
 
 
 def test_attach_by_app_name_to_a_paused_task_and_detach_resumes_it(dap, execd, tickers):

@@ -158,16 +158,15 @@ class Debuggee:
         launch started (the executive, the build)."""
         try:
             if terminate and not self.ended:
+                await self._quietly("kill", pid=self.pid)
+            # what we stopped runs on, as it would without us (closing the session also
+            # clears our breakpoints and watches)
+            for pid in sorted(self.controlled - ({self.pid} if terminate else set())):
                 try:
-                    await self.request("kill", pid=self.pid)
+                    if (await self.task(pid))["state"] == "paused":
+                        await self._quietly("resume", pid=pid)
                 except ProtocolError:
-                    pass
-            elif not self.ended:
-                try:        # a detached task runs on (closing the session clears our
-                    if (await self.task(self.pid))["state"] == "paused":    # breakpoints)
-                        await self.request("resume", pid=self.pid)
-                except ProtocolError:
-                    pass
+                    pass                                  # gone meanwhile
             try:
                 await self.client.close_session()
             except (ProtocolError, ConnectionError, TimeoutError):
@@ -178,6 +177,13 @@ class Debuggee:
             await self.client.close()
             if self.launch is not None and terminate:
                 await asyncio.to_thread(self.launch.close)
+
+    async def _quietly(self, cmd: str, **fields: Any) -> None:
+        """A request whose refusal changes nothing (the task went meanwhile)."""
+        try:
+            await self.request(cmd, **fields)
+        except ProtocolError:
+            pass
 
 
 def _choose(tasks: list[dict[str, Any]], pid: int | None, app: str | None,

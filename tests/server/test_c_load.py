@@ -15,6 +15,7 @@ def exit_status(client, pid):
 
 
 def test_compiler_options_reach_the_build_and_restart_keeps_them(client, tmp_path):
+    client.timeout = 120                    # two C builds in a child process: slow under load
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "base.h").write_text("#define BASE 40\n")
     source = tmp_path / "p.c"

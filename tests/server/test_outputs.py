@@ -64,3 +64,21 @@ def test_breakpoints_survive_a_restart_of_the_task(client, tmp_path):
     client.request("kill", pid=new)                 # ended: restart still brings them back
     again = client.request("restart", pid=new, paused=True)["reload"]["new_pid"]
     assert [b["address"] for b in client.request("bp.list", pid=again)["breakpoints"]] == [4]
+
+
+def test_watches_survive_a_restart_of_the_task_too(client, tmp_path):
+    source = tmp_path / "counter.mvasm"
+    source.write_text(".data\ncount: .word 0\n.text\n.entry start\nstart:\n"
+                      "    LDI32 R2, count\nagain:\n    LD R1, [R2]\n    ADDI R1, R1, 1\n"
+                      "    ST [R2], R1\n    JMP again\n")
+    pid = client.request("load", path=str(source), paused=True)["pid"]
+    client.request("watch.add", pid=pid, expr="count", stop=True)
+    client.request("watch.add", pid=pid, expr=0x200, length=8)
+    new = client.request("restart", pid=pid, paused=True)["reload"]["new_pid"]
+    kept = client.request("watch.list", pid=new)["watches"]
+    assert [(w["symbol"], w["length"], w["stop"]) for w in kept] == [("count", 4, True),
+                                                                     (None, 8, False)]
+    assert kept[1]["addr"] == 0x200
+    client.request("kill", pid=new)                 # ended: restart still brings them back
+    again = client.request("restart", pid=new, paused=True)["reload"]["new_pid"]
+    assert len(client.request("watch.list", pid=again)["watches"]) == 2

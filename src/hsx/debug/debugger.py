@@ -224,6 +224,12 @@ class Debugger:
                                          label=where)
         return self._watches.add(pid, where, length, stop=stop, owner=owner)
 
+    def carry_over(self, old_pid: int, pid: int) -> list[str]:
+        """`restart`: the new task gets the old one's breakpoints and watches; warnings
+        for those that no longer resolve."""
+        return (self.breakpoints.carry_over(old_pid, pid)
+                + self._watches.carry_over(old_pid, pid))
+
     def watch_remove(self, watch_id: int) -> dict[str, Any]:
         return self._watches.remove(watch_id)
 

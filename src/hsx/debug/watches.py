@@ -25,6 +25,7 @@ from .tap import Taps
 DEFAULT_LENGTH = 4
 MAX_LENGTH = 4096
 MAX_PER_TASK = 256               # watches on one task (each is compared after every instruction)
+KEEP_DEPARTED = 64              # ended tasks whose watches a restart may bring back
 SVC_OPCODE = 0x30
 _KEY = "watch"
 
@@ -53,6 +54,7 @@ class WatchTable:
         self._by_id: dict[int, Watch] = {}
         self._by_pid: dict[int, list[Watch]] = {}
         self._stops: dict[int, dict[str, Any]] = {}     # pid -> a stop waiting at its next PC
+        self._departed: dict[int, list[dict[str, Any]]] = {}   # pid -> rows, ended tasks
         self._next_id = 1
 
     def add(self, pid: int, where: int | str, length: int | None = None, *, stop: bool = False,
@@ -103,9 +105,31 @@ class WatchTable:
 
     def detach(self, task: Task) -> None:
         """The task ended (or the debugger detaches): its watches and any pending watch
-        stop go."""
-        for watch in list(self._by_pid.get(task.pid, ())):
+        stop go (remembered a while for `carry_over`)."""
+        watches = list(self._by_pid.get(task.pid, ()))
+        if watches:
+            self._departed[task.pid] = [self.describe(w) for w in watches]
+            while len(self._departed) > KEEP_DEPARTED:
+                self._departed.pop(next(iter(self._departed)))
+        for watch in watches:
             self._drop(watch)
+
+    def carry_over(self, old_pid: int, pid: int) -> list[str]:
+        """Watch again on task `pid` what task `old_pid` watched (`restart`): by symbol
+        when it still resolves, else at the same address.  Returns warnings."""
+        warnings = []
+        for row in self._departed.pop(old_pid, []):
+            try:
+                try:
+                    self.add(pid, row["symbol"], row["length"], stop=row["stop"],
+                             owner=row["owner"])
+                except DebugError:              # no such symbol now (or an expression)
+                    self.add(pid, row["addr"], row["length"], stop=row["stop"],
+                             owner=row["owner"], label=row["symbol"])
+            except DebugError as error:
+                warnings.append(f"watch {row['symbol'] or hex(row['addr'])} not carried "
+                                f"over: {error}")
+        return warnings
 
     def _drop(self, watch: Watch) -> None:
         task = watch.task

@@ -203,7 +203,7 @@ def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
     if session is not None and old.pid in session.locks:
         call.server.sessions.lock(session, task.pid)
     reply = _loaded(call, task)
-    warnings = call.server.debugger.breakpoints.carry_over(old.pid, task.pid)
+    warnings = call.server.debugger.carry_over(old.pid, task.pid)
     reply["reload"] = {"old_pid": old.pid, "new_pid": task.pid, "program": task.source,
                        "image": reply["image"], "task": reply["task"]}
     if warnings:

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from cckit import compile_and_run
+
 from hsx.toolchain.cc import frontend
 from hsx.toolchain.diagnostics import ToolchainError
 
@@ -55,3 +57,22 @@ def test_a_system_clang_is_used_when_asked(monkeypatch, tmp_path):
     src.write_text("int f(int x) { return x + 1; }\n")
     ir = clang_ir(str(src), Options())
     assert "define" in ir and "f.c" in log.read_text()
+
+
+def test_predefined_macros_say_what_the_implementation_offers(tmp_path):
+    """C11's optional parts: threads are absent (__STDC_NO_THREADS__, no <threads.h>);
+    complex numbers, VLAs and atomics are there; the environment is freestanding."""
+    out, status = compile_and_run(tmp_path, """
+        #include <stdio.h>
+        int main(void) {
+        #ifdef __STDC_NO_THREADS__
+            printf("no-threads ");
+        #endif
+        #if defined(__STDC_NO_COMPLEX__) || defined(__STDC_NO_VLA__) || defined(__STDC_NO_ATOMICS__)
+            printf("missing ");
+        #endif
+            printf("%d %d\\n", __STDC_HOSTED__, __STDC_VERSION__ >= 201112L);
+            return 0;
+        }
+    """)
+    assert (out, status) == ("no-threads 0 1\n", 0)

@@ -95,8 +95,9 @@ class IntrinsicOps(SelectorBase):
         self.define(i, [d])
 
     def _frame_of(self, level_arg) -> object:
-        """R14 of the frame `level` calls up: every function keeps a frame, whose [R14]
-        is its caller's R14 (docs/abi.md, "Frames")."""
+        """R14 of the frame `level` calls up: reading R14 gives this function a frame
+        (shrinkwrap.py), and every caller has one at its call; [R14] is the caller's R14
+        (docs/abi.md, "Frames")."""
         level = self.imm_of(level_arg, 32, False)
         if level is None:
             raise self.error("__builtin_frame_address/__builtin_return_address need a "

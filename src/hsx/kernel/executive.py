@@ -16,13 +16,10 @@ import tempfile
 from collections import deque
 from pathlib import Path
 from time import perf_counter
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
-from hsx.image.errors import ImageError
-from hsx.image.hxe import read_hxe, read_hxe_file
-from hsx.image.model import HxeImage
 from hsx.kernel.constants import MbxStatus
-from hsx.vm import LoadError, Machine, Stop, StopReason, SvcStop
+from hsx.vm import Machine, Stop, StopReason, SvcStop
 
 from .calls import CommandCalls
 from .clock import Clock, RealClock
@@ -30,13 +27,15 @@ from .errors import KernelError
 from .events import EventBus
 from .filesystem import SandboxError, SandboxFS
 from .inputs import InputWatch
-from .loader import StreamLoad, instance_name
+from .loader import StreamLoad
+from .loading import TaskLoading
 from .mailbox import MailboxManager
-from .mailbox.results import RecvResult, Wake
+from .mailwaits import MailboxWaits
 from .profiles import Profile, get_profile
-from .registry import CommandRegistry, Pin, PersistStore, ValueRegistry
+from .registry import CommandRegistry, PersistStore, Pin, ValueRegistry
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
+from .stdio import OutputSink, Stdio
 from .syscalls import PREEMPT, Dispatcher
 from .syscalls.can import CanBus, CanModule, VirtualCanBus
 from .syscalls.core import CoreModule, TaskModule
@@ -45,10 +44,9 @@ from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
 from .syscalls.values import COMMAND_WAIT, CommandModule, ValueModule
-from .stdio import OutputSink, Stdio
 from .task import MailboxWait, SendWait, SleepWait, Task
-from .upcall import finish
 from .timers import TimerHeap
+from .upcall import finish
 
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING, TaskState.WAITING_CMD)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
@@ -56,7 +54,7 @@ ANNOUNCED_TURNS = 1024            # quantum-1 turns per machine call while switc
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
-class Kernel(CommandCalls):
+class Kernel(CommandCalls, TaskLoading, MailboxWaits):
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
                  fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
                  state_dir: str | os.PathLike | None = None, pin: str | None = None,
@@ -108,97 +106,6 @@ class Kernel(CommandCalls):
         self.debug_hook: Callable[[Task, Stop], dict[str, Any] | None] | None = None
 
     # ------------------------------------------------------------------ loading
-
-    def load(self, source: str | os.PathLike | bytes | HxeImage, *, name: str | None = None) -> Task:
-        """Load an image (a path, its bytes, or a parsed image) as a new ready task."""
-        path = None
-        try:
-            if isinstance(source, HxeImage):
-                image = source
-            elif isinstance(source, (bytes, bytearray)):
-                image = read_hxe(bytes(source))
-            else:
-                path = Path(source)
-                image = read_hxe_file(path)
-        except ImageError as error:
-            raise KernelError(f"bad_image:{error.code}", str(error)) from None
-        return self._create_task(image, name, path)
-
-    def load_begin(self, label: str | None = None) -> int:
-        sid = self._next_stream
-        self._next_stream += 1
-        self._streams[sid] = StreamLoad(sid, label)
-        return sid
-
-    def load_write(self, sid: int, chunk: bytes) -> None:
-        stream = self._stream(sid)
-        try:
-            stream.write(chunk)
-        except KernelError:
-            del self._streams[sid]     # a refused stream is over; nothing is kept
-            raise
-
-    def load_end(self, sid: int) -> Task:
-        stream = self._streams.pop(sid, None)
-        if stream is None:
-            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
-        return self.load(stream.finish(), name=stream.label)
-
-    def load_abort(self, sid: int) -> None:
-        if self._streams.pop(sid, None) is None:
-            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
-
-    def _stream(self, sid: int) -> StreamLoad:
-        stream = self._streams.get(sid)
-        if stream is None:
-            raise KernelError("unknown_stream", f"no streamed load with id {sid}")
-        return stream
-
-    def _create_task(self, image: HxeImage, name: str | None, path: Path | None) -> Task:
-        live = [t for t in self.tasks.values() if not t.ended]
-        if len(live) >= self.profile.max_tasks:
-            raise KernelError("too_many_tasks",
-                              f"task limit reached ({self.profile.max_tasks}, profile "
-                              f"{self.profile.name})")
-        base = name or image.app_name or (path.stem if path else None) or f"task_{self._next_pid}"
-        app_name = instance_name(base, image.allow_multiple_instances, {t.app_name for t in live})
-        try:
-            ctx = self.machine.create_context(image, mem_size=self.profile.task_memory,
-                                              stack_size=self.profile.stack_size)
-        except LoadError as error:
-            raise KernelError("layout", f"{app_name}: {error}") from None
-        pid = self._next_pid
-        self._next_pid += 1
-        task = Task(pid, app_name, base, image, ctx, quantum=1, source=str(path) if path else None)
-        try:
-            self._provision(task)
-        except KernelError:
-            self._release(task)
-            raise
-        sym = path.with_suffix(".sym") if path else None
-        task.symbols_path = sym if sym is not None and sym.exists() else None
-        self.tasks[pid] = task
-        self._transition(task, Reason.LOADED, app_name=app_name)
-        return task
-
-    def _provision(self, task: Task) -> None:
-        """Everything a task needs before its first instruction: stdio and the mailboxes
-        its image declares."""
-        pid = task.pid
-        try:
-            self.mailboxes.create_task_mailboxes(pid)
-        except Exception as error:      # MailboxError: a pool limit
-            raise KernelError("mailbox_limit", f"{task.app_name}: {error}") from None
-        self.stdio.attach(task)
-        for spec in task.image.metadata.mailboxes:
-            bound = self.mailboxes.bind(pid, spec.target, spec.capacity, spec.mode_mask)
-            if bound.status is not MbxStatus.OK:
-                raise KernelError("metadata_mailbox",
-                                  f"{task.app_name}: cannot bind {spec.target!r} "
-                                  f"({bound.status.name})")
-        metadata = task.image.metadata
-        self.values.register_from_metadata(pid, metadata.values, app=task.base_name)
-        self.commands.register_from_metadata(pid, metadata.commands)
 
     # ------------------------------------------------------------------ running
 
@@ -468,88 +375,6 @@ class Kernel(CommandCalls):
     def post_stdin(self, pid: int, data: bytes) -> None:
         """Host input for a task's fd 0 (an empty write means end of input)."""
         self.stdio.post(self._live_task(pid), data)
-
-    def block_on_mailbox(self, task: Task, handle: int, buffer: int, max_len: int,
-                         info_ptr: int, deadline: float | None, timeout: int,
-                         stdin: bool = False) -> SvcStop:
-        self.mailboxes.add_waiter(task.pid, handle, deadline,
-                                  max_len=None if stdin else max_len, timeout=timeout)
-        task.wait = MailboxWait(handle, buffer, max_len, info_ptr, deadline, stdin=stdin)
-        if deadline is not None:
-            self.timers.schedule(task.pid, deadline)
-        return SvcStop(MAILBOX_WAIT)
-
-    def block_on_send(self, task: Task, handle: int, payload: bytes, flags: int, channel: int,
-                      deadline: float | None) -> SvcStop:
-        """SEND_WAIT on a full mailbox: park the sender until a receive makes room."""
-        task.wait = SendWait(handle, payload, flags, channel, deadline)
-        self._blocked_senders[task.pid] = task
-        if deadline is not None:
-            self.timers.schedule(task.pid, deadline)
-        return SvcStop(MAILBOX_WAIT)
-
-    def retry_senders(self) -> None:
-        """A receive made room somewhere: let blocked senders try again, oldest first."""
-        for pid, task in list(self._blocked_senders.items()):
-            if task.handler is not None:
-                continue                             # running a stopped handler: later
-            wait = task.wait
-            sent = self.mailboxes.send(pid, wait.handle, wait.payload, wait.flags, wait.channel)
-            if sent.status is MbxStatus.WOULDBLOCK:
-                continue
-            self._finish_send(task, int(sent.status), sent.length)
-            self.deliver_wakes(sent.wakes)
-
-    def _finish_send(self, task: Task, status: int, length: int) -> None:
-        del self._blocked_senders[task.pid]
-        task.wait = None
-        self.timers.cancel(task.pid)
-        task.ctx.regs[0], task.ctx.regs[1] = status, length
-        timed_out = status == MbxStatus.TIMEOUT
-        if timed_out:
-            task.accounting.timeouts += 1
-        else:
-            task.accounting.wakes += 1
-        self._wake(task, Reason.TIMEOUT if timed_out else Reason.MAILBOX_WAKE, status=status)
-
-    @staticmethod
-    def complete_recv(task: Task, result: RecvResult, buffer: int, info_ptr: int) -> None:
-        """Write a receive's outcome into the task: R0..R4, the payload, the info block."""
-        regs, message = task.ctx.regs, result.message
-        regs[0], regs[1] = int(result.status), result.length
-        if message is not None:
-            task.ctx.guest_write(buffer, message.payload)
-            regs[2], regs[3], regs[4] = message.flags, message.channel, message.src_pid
-        if info_ptr:
-            task.ctx.guest_write(info_ptr, result.info.pack())
-
-    def deliver_wakes(self, wakes: Iterable[Wake]) -> None:
-        """Complete the receives of tasks a send (or a timeout, or a freed mailbox) woke."""
-        for wake in wakes:
-            task = self.tasks.get(wake.pid)
-            if task is not None and task.handler is not None:
-                task.handler.deferred.append(wake)   # running a stopped handler: later
-                continue
-            if task is None or not isinstance(task.wait, MailboxWait):
-                continue
-            wait = task.wait
-            task.wait = None
-            self.timers.cancel(task.pid)
-            if wait.stdin:
-                message = wake.result.message
-                self.stdio.arrived(task, message.payload if message else b"", wait.buffer,
-                                   wait.max_len)
-            else:
-                self.complete_recv(task, wake.result, wait.buffer, wait.info_ptr)
-            timed_out = wake.result.status is MbxStatus.TIMEOUT
-            if timed_out:
-                task.accounting.timeouts += 1
-            else:
-                task.accounting.wakes += 1
-            self._wake(task, Reason.TIMEOUT if timed_out else Reason.MAILBOX_WAKE,
-                       status=int(wake.result.status))
-            if wake.result.message is not None and self._blocked_senders:
-                self.retry_senders()
 
     def _wake(self, task: Task, reason: Reason, **details: Any) -> None:
         if task.state is TaskState.PAUSED:

@@ -334,12 +334,6 @@ HSX_HOT int execute(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_
 #define NPC (*npc)
 #define PSW (*psw)
 #include "hsx_ops.inc"
-#undef VMCASE
-#undef VMNEXT
-#undef VMRETURN
-#undef VMDEFAULT
-#undef NPC
-#undef PSW
     }
 }
 
@@ -483,12 +477,6 @@ L_H_BREAKPOINT:
 #define NPC npc
 #define PSW psw
 #include "hsx_ops.inc"
-#undef VMCASE
-#undef VMNEXT
-#undef VMRETURN
-#undef VMDEFAULT
-#undef NPC
-#undef PSW
 #undef DISPATCH
 event:
     return finish(t, in, ev, HSX_STOP_BUDGET, pc, npc, psw, budget - n);

@@ -265,7 +265,7 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
 #define GEU_(p) C_(p)
 #define GTU_(p) (C_(p) && !Z_(p))
 #define LEU_(p) (!C_(p) || Z_(p))
-/* indexed by branch_index(): BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
+/* indexed as in condition(): BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
 static const uint16_t BRANCH_TRUTH[10] = {
     TRUTH(EQ_), TRUTH(NE_), TRUTH(LT_), TRUTH(GE_), TRUTH(GT_),
     TRUTH(LE_), TRUTH(LTU_), TRUTH(GEU_), TRUTH(GTU_), TRUTH(LEU_),
@@ -445,7 +445,7 @@ int hsx_run(hsx_task *t, uint32_t budget)
     uint32_t x, y, r, ea, sh, target;
     uint64_t s;
     int64_t sp, d;
-    int skip = t->skip_breakpoint == pc, ev;
+    int resuming = t->skip_breakpoint == pc, ev;
     t->skip_breakpoint = HSX_NO_SKIP;
     t->fault = HSX_FAULT_NONE;
     /* every instruction ends in a copy of this dispatch (each with its own indirect
@@ -459,19 +459,21 @@ int hsx_run(hsx_task *t, uint32_t budget)
         npc = pc + in->size;                                                        \
         goto *labels[op];                                                           \
     } while (0)
-    DISPATCH();
+    if (!n)
+        goto out_of_budget;
+    in = &code[pc >> 2];
+    op = in->handler;
+    if (op == HSX_H_BREAKPOINT && resuming)
+        op = in->saved;                 /* resuming at a breakpoint: run what it displaced */
+    npc = pc + in->size;
+    goto *labels[op];
 out_of_budget:
     return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
 L_H_BREAKPOINT:
-    if (!skip) {
-        t->skip_breakpoint = pc;
-        return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
-    }
-    skip = 0;
-    op = in->saved;
-    goto *labels[op];
+    t->skip_breakpoint = pc;
+    return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
 #define VMCASE(name) L_##name:
-#define VMNEXT do { pc = npc; n--; skip = 0; DISPATCH(); } while (0)
+#define VMNEXT do { pc = npc; n--; DISPATCH(); } while (0)
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
 #define NPC npc

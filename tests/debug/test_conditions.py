@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from hsx.debug import DebugError, parse_condition
-from hsx.debug.cexpr import EvalError
+from hsx.debug.cvalue import EvalError
 from hsx.debug.conditions import ConditionError
 from hsx.debug.ctype import TypeTable
 

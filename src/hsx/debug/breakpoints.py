@@ -15,8 +15,8 @@ from hsx.kernel.task import Task
 from hsx.vm import Machine
 
 from . import errors as E
-from .cexpr import Scope
 from .conditions import Condition, ConditionError, parse_condition
+from .cvalue import Scope
 from .errors import DebugError, quoted
 from .store import DebugStore, StoredBreakpoint
 from .symbols import SymbolService, Where

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import cexpr
+from . import cexpr, cvalue
 from . import errors as E
-from .cexpr import REGISTER_NAMES, SPECIALS, EvalError, Scope
+from .cexpr import REGISTER_NAMES, SPECIALS
+from .cvalue import EvalError, Scope
 from .errors import DebugError, quoted
 
 
@@ -34,7 +35,7 @@ class Condition:
     def holds(self, scope: Scope) -> bool:
         """True when the condition is non-zero; raises ConditionError."""
         try:
-            return cexpr.truth(self.expression.evaluate(scope), scope)
+            return cvalue.truth(self.expression.evaluate(scope), scope)
         except EvalError as error:
             raise ConditionError(str(error)) from None
 

@@ -4,7 +4,7 @@ describe them (hsx.toolchain.cc.debuglocs), evaluated on 32-bit words."""
 from __future__ import annotations
 
 from . import ctype as C
-from .cexpr import EvalError
+from .cvalue import EvalError
 
 _DWARF_BINARY = {
     "DW_OP_plus": lambda a, b: a + b, "DW_OP_minus": lambda a, b: a - b,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import cexpr, stack, unwind
+from . import cexpr, cvalue, stack, unwind
 from . import ctype as C
 from . import errors as E
-from .cexpr import EvalError, TValue
+from .cvalue import EvalError, TValue
 from .errors import DebugError
 from .symbols import SymbolService, TaskSymbols
 from .variables import (DEFAULT_PAGE, Frame, FrameScope, Presenter, RefTable, frame_fp,
@@ -111,7 +111,7 @@ class Inspector:
             table = entry.table
             found = sorted(table.globals, key=lambda g: (g.static, g.name)) if table else []
             out["globals"] = [present.entry(g.name, TValue(fs.types.get(g.type),
-                                                           cexpr.Location("memory", g.address)),
+                                                           cvalue.Location("memory", g.address)),
                                             **({"file": g.file} if g.static else {}))
                               for g in found if g.type is not None]
         if scope in ("all", "registers"):
@@ -136,7 +136,7 @@ class Inspector:
             children = present.children(name, value, start, count)
         except EvalError as error:
             raise DebugError(E.BAD_ARGUMENT, str(error)) from None
-        total = present.child_count(value, cexpr.load(value, fs)) if value.loc is not None \
+        total = present.child_count(value, cvalue.load(value, fs)) if value.loc is not None \
             else len(children)
         return {"pid": pid, "ref": ref, "name": name, "start": start, "total": total,
                 "variables": children}
@@ -178,7 +178,7 @@ class Inspector:
                 raise EvalError(f"{target!r} cannot be assigned: it is a value, not a "
                                 "variable, field, element or register")
             value = cexpr.parse(source).evaluate(fs)
-            data = cexpr.assignment(place, value, fs)
+            data = cvalue.assignment(place, value, fs)
         except EvalError as error:
             raise DebugError(E.BAD_EXPRESSION, str(error)) from None
         self._store(fs, place, data)
@@ -198,7 +198,7 @@ class Inspector:
             padded = data + bytes(-len(data) % 4)
             try:
                 homes = [(reg, fs.register_home(reg))
-                         for reg in cexpr.register_words(loc, len(padded))]
+                         for reg in cvalue.register_words(loc, len(padded))]
             except EvalError as error:
                 raise DebugError(E.BAD_EXPRESSION, str(error)) from None
             for k, (reg, home) in enumerate(homes):

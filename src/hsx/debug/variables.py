@@ -15,10 +15,10 @@ from typing import Any
 
 from hsx.image.sym import LocalVariable, SymbolTable
 
-from . import cexpr, dwarf, unwind
 from . import ctype as C
-from .cexpr import EvalError, Location, TValue
+from . import cvalue, dwarf, unwind
 from .code import CodeMap
+from .cvalue import EvalError, Location, TValue
 
 MAX_REFS = 100_000          # expandable values remembered (oldest forgotten first)
 DEFAULT_PAGE = 100          # array elements per variables.expand by default
@@ -40,13 +40,13 @@ class Frame:
 
 
 class FrameScope:
-    """What expressions and listings see in one frame (implements `cexpr.Scope`)."""
+    """What expressions and listings see in one frame (implements `cvalue.Scope`)."""
 
     def __init__(self, ctx, table: SymbolTable | None, types: C.TypeTable, frame: Frame,
                  ) -> None:
         self.ctx, self.table, self.types, self.frame = ctx, table, types, frame
 
-    # -- cexpr.Scope ------------------------------------------------------------------
+    # -- cvalue.Scope ------------------------------------------------------------------
 
     def variable(self, name: str) -> TValue | None:
         for local in self.locals():
@@ -123,7 +123,7 @@ class FrameScope:
         if location.get("compute"):                # computed from what is there
             base = self.local_value(LocalVariable(
                 local.function, local.name, None, {**location, "compute": None}))
-            word = int.from_bytes(cexpr.load(TValue(C.UINT, base.loc, base.data), self), "little")
+            word = int.from_bytes(cvalue.load(TValue(C.UINT, base.loc, base.data), self), "little")
             size = t.strip().size or 4
             return TValue(t, None, dwarf.compute(location["compute"], word).to_bytes(
                 4, "little")[:size].ljust(size, b"\0"))
@@ -180,7 +180,7 @@ class Presenter:
         t = value.type
         out: dict[str, Any] = {"name": name, "type": t.display, **extra}
         try:
-            data = cexpr.load(value, self.scope)
+            data = cvalue.load(value, self.scope)
         except EvalError as error:
             return {**out, "value": f"<{error}>", "available": False, "ref": 0}
         out["value"] = self.formatter.summary(t, data)
@@ -211,7 +211,7 @@ class Presenter:
     def children(self, name: str, value: TValue, start: int, count: int) -> list[dict]:
         s = value.type.strip()
         if s.kind in ("struct", "union"):
-            base = cexpr.address_of(value)
+            base = cvalue.address_of(value)
             out = []
             for f in s.fields[start:start + count]:
                 loc = (Location("bitfield", base + f.offset, field=f) if f.bit_size is not None
@@ -220,7 +220,7 @@ class Presenter:
                                       **({"bits": f.bit_size} if f.bit_size else {})))
             return out
         if s.kind == "array":
-            base = cexpr.address_of(value)
+            base = cvalue.address_of(value)
             element = s.target or C.VOID
             size = max(element.strip().size, 1)
             stop = min(start + count, s.count or 0)
@@ -228,7 +228,7 @@ class Presenter:
                     for i in range(start, stop)]
         if s.kind == "pointer" and start == 0 and count > 0:
             target = s.target or C.VOID
-            addr = int.from_bytes(cexpr.load(value, self.scope)[:4], "little")
+            addr = int.from_bytes(cvalue.load(value, self.scope)[:4], "little")
             return [self.entry(f"*{name}", TValue(target, Location("memory", addr)))]
         return []
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from hsx.debug.stepping import HOST_STEPS
-
 from ..dispatch import Call, Group
 from ..errors import bad_argument
 from ..schema import PID, Int, Num, OneOf

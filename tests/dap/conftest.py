@@ -10,23 +10,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from dapkit import PROGRAMS, DapClient  # noqa: E402
+from execdkit import execd_child  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def execd(tmp_path_factory):
     """(host, port) of an executive shared by the session; each test loads its own task."""
-    root = tmp_path_factory.mktemp("execd")
-    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0",
-                             "--root", str(root)], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    assert line.startswith("hsx execd listening on "), line
-    host, port = line.split()[-1].rsplit(":", 1)
-    yield host, int(port)
-    proc.terminate()
-    proc.wait(timeout=10)
+    yield from execd_child(tmp_path_factory.mktemp("execd"))
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from execdkit import execd_child as daemon  # noqa: F401 (the tests' executive)
 
 from hsx.client import Client
 from hsx.tui import DebuggerApp
@@ -53,19 +53,6 @@ def stopped_at(app, line: int | None = None, function: str | None = None):
                 and (line is None or location.line == line)
                 and (function is None or location.function == function))
     return check
-
-
-def daemon(root):
-    """`hsx execd` on a free port as a child process: yields (host, port), then stops it."""
-    proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0",
-                             "--root", str(root)], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    assert line.startswith("hsx execd listening on "), line
-    host, port = line.split()[-1].rsplit(":", 1)
-    yield host, int(port)
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 def free_port() -> int:

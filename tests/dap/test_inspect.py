@@ -1,5 +1,5 @@
-"""The debug console (expressions and shell commands), setVariable, memory,
-disassembly and loaded sources."""
+"""The debug console (expressions and shell commands), setVariable and setExpression,
+memory, disassembly and loaded sources."""
 from __future__ import annotations
 
 import base64
@@ -48,6 +48,18 @@ def test_set_variable_in_a_scope_and_a_struct_field(dap, built, execd):
     message = dap.fails("setVariable", variablesReference=scopes["Locals"], name="total",
                         value="nosuch")
     assert "nosuch" in message
+
+
+def test_set_expression_writes_what_a_watch_names(dap, built, execd):
+    pid, top = stop_in_accumulate(dap, built, execd)
+    changed = dap.ok("setExpression", expression="origin.right", value="total * 2",
+                     frameId=top["id"])
+    assert changed["value"] == "40"
+    assert dap.ok("evaluate", expression="origin.right", frameId=top["id"],
+                  context="watch")["result"] == "40"
+    assert "cannot be assigned" in dap.fails(
+        "setExpression", expression="total + 1", value="3", frameId=top["id"])
+    assert "expression" in dap.fails("setExpression", value="3", frameId=top["id"])
 
 
 def test_read_and_write_memory(dap, built, execd):

@@ -90,6 +90,7 @@ def test_brk_and_fault_stop_and_a_fault_ends_the_session_on_continue(dap, built,
     pid = dap.launch(built / "trap.mvasm", execd)
     stop = dap.stopped("breakpoint")
     assert stop["description"] == "BRK 5" and stop["threadId"] == pid
+    assert "not stopped on a fault" in dap.fails("exceptionInfo", threadId=pid)
     dap.ok("continue", threadId=pid)
     stop = dap.stopped("exception")
     assert stop["description"] == "memory fault" and "0x0000" in stop["text"]
@@ -97,6 +98,9 @@ def test_brk_and_fault_stop_and_a_fault_ends_the_session_on_continue(dap, built,
     assert top["line"] == 8 and top["source"]["name"] == "trap.mvasm"
     registers = dap.scope_variables(top["id"], "Registers")
     assert int(registers["r1"]["value"], 0) == 7                    # as it was at the fault
+    info = dap.ok("exceptionInfo", threadId=pid)
+    assert info["exceptionId"] == "memory" and info["breakMode"] == "always"
+    assert "0x0000" in info["description"] and "trap.mvasm:8" in info["details"]["stackTrace"]
     dap.ok("continue", threadId=pid)
     assert dap.wait_event("exited")["exitCode"] == 1
     dap.wait_event("terminated")

@@ -1,7 +1,7 @@
 /**
  * Scenario A: launch a C program under `hsx dap` with Microsoft's DebugClient and walk it
  * the way VS Code does -- breakpoint, stop, stack, variables, next/stepIn/stepOut,
- * evaluate, continue, output, exit.
+ * evaluate, setExpression, continue, output, exit.
  */
 "use strict";
 const assert = require("node:assert/strict");
@@ -113,6 +113,12 @@ describe("scenario A: launch a C program", function () {
     assert.equal(reply.body.result, "34");
   });
 
+  it("changes a watched field (setExpression) and the program's output follows", async function () {
+    const [frame] = (await dc.stackTraceRequest({ threadId: thread })).body.stackFrames;
+    const reply = await dc.customRequest("setExpression", { expression: "p.y", value: "p.y + 1", frameId: frame.id });
+    assert.equal(reply.body.value, "5");
+  });
+
   it("continues to the end: output, exited with the program's status, terminated", async function () {
     const exited = dc.waitForEvent("exited");
     const terminated = dc.waitForEvent("terminated");
@@ -120,6 +126,6 @@ describe("scenario A: launch a C program", function () {
     assert.equal((await exited).body.exitCode, 3);
     await terminated;
     const text = output.filter((o) => o.category === "stdout").map((o) => o.output).join("");
-    assert.match(text, /start\n[^]*total 34\n/);
+    assert.match(text, /start\n[^]*total 35\n/);
   });
 });

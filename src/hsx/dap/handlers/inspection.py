@@ -1,4 +1,5 @@
-"""threads, stackTrace, scopes, variables, setVariable, evaluate."""
+"""threads, stackTrace, scopes, variables, setVariable, evaluate, setExpression,
+exceptionInfo."""
 from __future__ import annotations
 
 from typing import Any
@@ -109,10 +110,7 @@ async def set_variable(adapter, args: dict[str, Any]) -> dict[str, Any]:
         if lvalue is None:
             raise DapError(f"{name} cannot be named as a C expression, so it cannot be set")
     result = await debuggee.client.set_variable(item.pid, lvalue, value, item.frame)
-    out = to_dap(result, adapter.handles, item.pid, item.frame, lvalue)
-    return {key: out[key] for key in ("value", "type", "variablesReference",
-                                      "namedVariables", "indexedVariables", "memoryReference")
-            if key in out}
+    return _assigned(to_dap(result, adapter.handles, item.pid, item.frame, lvalue))
 
 
 @handles("evaluate")
@@ -126,6 +124,49 @@ async def evaluate(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
     result = await debuggee.client.evaluate(pid, expression, frame)
     return expression_result(adapter.handles, result, pid, frame, expression)
+
+
+@handles("setExpression")
+async def set_expression(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    """A watch expression's value changed in the editor: any C lvalue the executive's
+    `set` accepts (a variable, `p->f`, `a[i]`, `$r3`)."""
+    expression, value = args.get("expression"), args.get("value")
+    if not isinstance(expression, str) or not expression.strip() or not isinstance(value, str):
+        raise DapError("setExpression needs an \"expression\" and a \"value\" (strings)")
+    pid, frame = _frame_of(adapter, args)
+    debuggee = adapter.need_debuggee()
+    result = await debuggee.client.set_variable(pid, expression, value, frame)
+    return _assigned(to_dap(result, adapter.handles, pid, frame, expression))
+
+
+def _assigned(variable: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a DAP variable that setVariable/setExpression responses carry."""
+    return {key: variable[key] for key in ("value", "type", "variablesReference",
+                                           "namedVariables", "indexedVariables",
+                                           "memoryReference")
+            if key in variable}
+
+
+@handles("exceptionInfo")
+async def exception_info(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    """The fault a task stopped on, as the executive recorded it, with the stack it left:
+    what VS Code shows in its box at the faulting line."""
+    debuggee = adapter.need_debuggee()
+    pid = thread_of(adapter, args)
+    fault = (await debuggee.task(pid)).get("fault")
+    if not fault:
+        raise DapError(f"PID {pid} has not stopped on a fault")
+    kind = fault.get("kind", "unknown")
+    message = fault.get("message") or f"{kind} fault at 0x{fault.get('pc', 0):04x}"
+    frames = (await debuggee.request("stack.info", pid=pid, max_frames=32))["stack"]["frames"]
+    return {"exceptionId": kind, "description": message, "breakMode": "always",
+            "details": {"message": message, "typeName": f"{kind} fault",
+                        "stackTrace": "\n".join(_stack_line(f) for f in frames)}}
+
+
+def _stack_line(frame: dict[str, Any]) -> str:
+    where = f" ({frame['file']}:{frame['line']})" if frame.get("file") and frame.get("line") else ""
+    return f"  at {frame.get('function') or '?'}{where} pc 0x{frame['pc']:04x}"
 
 
 @handles("completions")

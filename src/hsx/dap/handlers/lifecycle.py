@@ -27,6 +27,8 @@ CAPABILITIES: dict[str, Any] = {
     "supportsDataBreakpoints": True,
     "supportsEvaluateForHovers": True,
     "supportsSetVariable": True,
+    "supportsSetExpression": True,
+    "supportsExceptionInfoRequest": True,
     "supportsStepBack": False,
     "supportsSteppingGranularity": True,
     "supportsDisassembleRequest": True,

@@ -131,3 +131,26 @@ def test_a_flood_of_output_arrives_whole_and_the_adapter_stays_responsive(dap, b
     stdout_events = [e for e in dap.events
                      if e["event"] == "output" and e["body"]["category"] == "stdout"]
     assert len(stdout_events) < 1000                    # coalesced, not one per write
+
+
+def test_jump_to_cursor_reruns_a_line_and_stays_in_its_function(dap, built, execd):
+    source = built / "prog.c"
+    call, count = line_of(source, "call twice"), line_of(source, "count")
+    pid = dap.launch(built / "prog.hxe", execd, lines={"prog.c": [count]})
+    dap.stopped("breakpoint")
+    frame = dap.top_frame(pid)
+    assert dap.ok("evaluate", expression="total", frameId=frame["id"])["result"] == "20"
+    [target] = dap.ok("gotoTargets", source={"path": str(source)}, line=call)["targets"]
+    assert target["line"] == call and "accumulate" in target["label"]
+    dap.ok("goto", threadId=pid, targetId=target["id"])
+    dap.stopped("goto")
+    assert dap.top_frame(pid)["line"] == call
+    dap.ok("continue", threadId=pid)
+    dap.stopped("breakpoint")
+    frame = dap.top_frame(pid)                         # twice(table[0]) added once more
+    assert dap.ok("evaluate", expression="total", frameId=frame["id"])["result"] == "40"
+    [outside] = dap.ok("gotoTargets", source={"path": str(source)},
+                       line=line_of(source, "after accumulate"))["targets"]
+    message = dap.fails("goto", threadId=pid, targetId=outside["id"])
+    assert "within accumulate" in message
+    assert dap.top_frame(pid)["line"] == count

@@ -405,3 +405,17 @@ def test_a_long_step_runs_like_continue_and_pause_interrupts_it(connect, tmp_pat
     with pytest.raises(ProtocolError) as error:
         c.request("step", pid=spinner, count=2 ** 53)
     assert error.value.code == "bad_argument"
+
+
+def test_symbols_lookup_by_file_and_line_finds_where_a_breakpoint_would_land(connect, tmp_path):
+    client, _, pid, _ = debugged(connect, tmp_path)
+    call = client.request("symbols.lookup", pid=pid, file="prog.mvasm",
+                          line=FIRST_CALL_LINE)["symbol"]
+    assert call["address"] == addr(client, pid, "main") + 12
+    assert (call["symbol"], call["line"], call["file"]) == ("main", FIRST_CALL_LINE, "prog.mvasm")
+    placed = client.request("bp.set", pid=pid, file="prog.mvasm", line=1)["breakpoint"]
+    landed = client.request("symbols.lookup", pid=pid, file="prog.mvasm", line=1)["symbol"]
+    assert landed["address"] == placed["address"] == addr(client, pid, "_start")
+    with pytest.raises(ProtocolError) as refused:
+        client.request("symbols.lookup", pid=pid, file="prog.mvasm", line=10_000)
+    assert refused.value.code == "no_code_for_line"

@@ -29,6 +29,7 @@ CAPABILITIES: dict[str, Any] = {
     "supportsSetVariable": True,
     "supportsSetExpression": True,
     "supportsExceptionInfoRequest": True,
+    "supportsGotoTargetsRequest": True,
     "supportsStepBack": False,
     "supportsSteppingGranularity": True,
     "supportsDisassembleRequest": True,

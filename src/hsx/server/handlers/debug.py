@@ -199,16 +199,21 @@ def symbols_list(call: Call) -> dict[str, Any]:
 @group.command("symbols.lookup", "sym.lookup", "sym.lookup_name", "sym.name", "sym.addr",
                "sym.lookup_addr", "sym.line", "sym.lookup_line",
                args={"pid": PID, "name": Str(MAX_TEXT), "addr|address": ADDR,
+                     "file": WHERE["file"], "line": WHERE["line"],
                      "space": Str(choices=("code", "data"))})
 def symbols_lookup(call: Call) -> dict[str, Any]:
-    """By `name` (the symbol), or by `addr` (what holds it: function, line, label)."""
+    """By `name` (the symbol); by `addr` (what holds it: function, line, label); by
+    `file` and `line` (as `addr`, for the first instruction of that line, or of the next
+    line with code, as a breakpoint there lands)."""
     pid = call.task().pid
     if call.has("name"):
         key: int | str = call.str("name")
     elif call.has("addr") or call.has("address"):
         key = call.int("addr", min=0, aliases=("address",))
+    elif call.has("file"):
+        key = debugger(call).symbols.line_start(pid, call.str("file"), call.int("line", min=1))[0]
     else:
-        raise bad_argument("symbols.lookup requires 'name' or 'addr'")
+        raise bad_argument("symbols.lookup requires 'name', 'addr', or 'file' and 'line'")
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
 
 

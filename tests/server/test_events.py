@@ -266,14 +266,15 @@ def test_an_output_run_never_passes_a_stop_or_other_output():
     offer("stdout", 1, text="c")                     # not past the stop: a new run
     offer("stdout", 2, text="x")
     offer("stdout", 1, text="d")                     # not past task 2's output
-    taken = [json.loads(line) for line in sub.take(100)]
+    taken = [json.loads(line) for chunk in sub.take(100) for line in chunk.splitlines()]
     assert [(e["type"], e["pid"], e["data"].get("text"), e["seq"]) for e in taken] == [
         ("mailbox_send", 1, None, 2), ("stdout", 1, "ab", 3), ("debug_break", 1, None, 4),
         ("stdout", 1, "c", 5), ("stdout", 2, "x", 6)]
     assert sub.held_until() is not None              # "d" waits for more
     offer("stdout", 1, text="e")
     sub.coalesce_s = 0.0                             # (as if the time were up)
-    assert [json.loads(line)["data"] for line in sub.take(100)] == [{"text": "de", "writes": 2}]
+    assert [json.loads(line)["data"] for chunk in sub.take(100)
+            for line in chunk.splitlines()] == [{"text": "de", "writes": 2}]
 
 
 def test_a_held_output_run_does_not_keep_the_connection_from_being_told_again():
@@ -297,5 +298,35 @@ def test_a_held_output_run_does_not_keep_the_connection_from_being_told_again():
     assert sub.take(100) == [] and sub.held_until() is not None
     sub.offer(Wire(Event(3, 0.0, "task_state", 1, {}), 0.0), False)
     assert sink.told == 2
-    taken = [json.loads(line) for line in sub.take(100)]
+    taken = [json.loads(line) for chunk in sub.take(100) for line in chunk.splitlines()]
     assert [(e["type"], e["seq"]) for e in taken] == [("stdout", 2), ("task_state", 3)]
+
+
+def test_events_taken_together_are_the_lines_each_would_be_alone():
+    """A queue's events are encoded in one go; the lines are those of `encode` for each
+    event, also when an event's data looks like the boundary between two events, when
+    orjson refuses one (an integer beyond 64 bits), and for events other queues share."""
+    from hsx.kernel.events import Event
+    from hsx.server.framing import encode
+    from hsx.server.subscriptions import Wire, joined_lines
+
+    def wires(*datas):
+        return [Wire(Event(n, 1.5 + n / 7, "scheduler", 2, data), 1e9)
+                for n, data in enumerate(datas, 1)]
+
+    def alone(items):
+        return b"".join(encode(w.envelope()) for w in items)
+
+    plain = wires({"to": 1}, {"text": 'x},{"seq":1}'}, {"to": 3})
+    assert joined_lines(plain) == alone(plain)
+    assert [json.loads(line)["seq"] for line in joined_lines(plain).splitlines()] == [1, 2, 3]
+    assert json.loads(alone(plain[:1]))["ts"] == round(1.5 + 1 / 7 + 1e9, 6)
+    nested = wires({"to": 1}, {"list": [0, {"seq": 5}]}, {"to": 3})
+    assert joined_lines(nested) == alone(nested)
+    huge = wires({"to": 1}, {"n": 1 << 70}, {"to": 3})
+    assert joined_lines(huge) == alone(huge)
+    shared = wires({"to": 1}, {"to": 2}, {"to": 3}, {"to": 4})
+    shared[1].shared = True
+    expected = alone(shared)
+    assert joined_lines(shared) == expected
+    assert shared[1].line() == expected.splitlines(keepends=True)[1]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from dataclasses import replace
 
 from hsx.image.model import HxeImage
 
@@ -21,14 +20,13 @@ from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
-from .trace import TraceRecord, make_record, old_value, predict_access
+from .trace import TraceRecord, run_traced
 from .tracescan import MAX_BLOCK
 from .translate import HOT_AFTER
 
 # Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
 # which matters when run() is called once per instruction (quantum 1).
 _READY = ContextState.READY
-_TRAPS = (SvcTrap, GuestFault, Halt, BreakpointHit)     # raised before any effect
 _BUDGET, _EXITED, _RETURNED, _FAULT, _BRK, _BREAKPOINT, _SVC = (
     StopReason.BUDGET, StopReason.EXITED, StopReason.RETURNED, StopReason.FAULT,
     StopReason.BRK, StopReason.BREAKPOINT, StopReason.SVC)
@@ -211,39 +209,9 @@ class Machine:
         return Stop(_SVC, executed, pc, svc=request)
 
     def _run_traced(self, ctx: Context, budget: int, table: list) -> Stop:
-        """One instruction at a time through the exact interpreter, recording each.
-
-        A plain instruction runs straight from the table; one that traps (an SVC, a
-        fault, BRK, a breakpoint: each raised before the instruction has any effect)
-        runs again through `_run`, which deals with it, as does a resumption from a
-        breakpoint."""
-        executed = 0
-        regs, decoded, code_len = ctx.regs, ctx.decoded, ctx.code_len
-        stack_top = ctx.layout.stack_top
-        while executed < budget:
-            pc = ctx.pc
-            before, psw = regs.tolist(), ctx.psw
-            access = predict_access(decoded[pc >> 2] if pc < code_len else None,
-                                    before, stack_top)
-            old = old_value(ctx, access) if access is not None else None
-            if pc < code_len and ctx.skip_breakpoint is None:
-                try:
-                    next_pc = table[pc >> 2]()
-                except _TRAPS:
-                    pass
-                else:
-                    ctx.pc = next_pc
-                    ctx.steps += 1
-                    executed += 1
-                    ctx.trace.append(make_record(ctx, pc, before, psw, access, old))
-                    continue
-            stop = self._run(ctx, 1, table, blocks=False)
-            executed += stop.executed
-            if stop.executed:
-                ctx.trace.append(make_record(ctx, pc, before, psw, access, old))
-            if stop.reason is not _BUDGET:
-                return replace(stop, executed=executed)
-        return Stop(_BUDGET, executed, ctx.pc)
+        """One instruction at a time through the exact interpreter, recording each
+        (hsx.vm.trace.run_traced)."""
+        return run_traced(self, ctx, budget, table)
 
     @staticmethod
     def _check_ready(ctx: Context) -> None:

@@ -3,16 +3,24 @@
 The memory access of an instruction is predicted from the registers before it runs
 (address and width) and its value read back afterwards: what a load read or a store
 wrote is then in memory at that address.
+
+`run_traced` is how a machine runs a context that has a trace ring (`ctx.trace`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import compress
 from operator import ne
+from typing import TYPE_CHECKING
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
 
 from .interp import MEMORY_WIDTH
+from .signals import BreakpointHit, GuestFault, Halt, SvcTrap
+from .stop import Stop, StopReason
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 _REGISTERS = range(16)
 
@@ -83,3 +91,99 @@ def make_record(ctx, pc: int, before: list[int], psw_before: int,
         memory = MemoryAccess(op, addr, width, value, old)
     word = int.from_bytes(ctx.image.code[pc:pc + 4], "big")
     return TraceRecord(pc, word, changed, psw_before, ctx.psw, memory, ctx.steps)
+
+
+_TRAPS = (SvcTrap, GuestFault, Halt, BreakpointHit)     # raised before any effect
+_BUDGET = StopReason.BUDGET
+# How an instruction's data access is found from the registers before it (`_plan`).
+_NONE, _LOAD, _STORE, _PUSH, _POP, _RET = range(6)
+
+
+def _plan(ctx, pc: int) -> tuple[int, int, int, int, int]:
+    """(word, access kind, base register, offset, width) of the instruction at `pc`."""
+    word = int.from_bytes(ctx.image.code[pc:pc + 4], "big")
+    ins = ctx.decoded[pc >> 2]
+    if ins is None:
+        return word, _NONE, 0, 0, 0
+    name = ins.op.mnemonic
+    if ins.op.group is Group.MEMORY:
+        kind = _STORE if ins.op.form is Form.MEM_RS else _LOAD
+        return word, kind, ins.rs1, ins.imm, MEMORY_WIDTH[name]
+    kind = _STACK_ACCESS.get(name)
+    if kind is None:
+        return word, _NONE, 0, 0, 0
+    if kind == "write":
+        return word, _PUSH, 15, -4, 4
+    return word, _RET if name == "RET" else _POP, 15, 0, 4
+
+
+def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
+    """One instruction at a time through the exact interpreter (`table`), each one's
+    `TraceRecord` appended to `ctx.trace` as it retires.
+
+    A plain instruction runs straight from the table; one that traps (an SVC, a fault,
+    BRK, a breakpoint: each raised before the instruction has any effect) runs again
+    through `machine._run`, which deals with it, as does a resumption from a breakpoint.
+    PC, PSW and the step count are kept in locals (on the native engine each is a field
+    of the C task record) and stored before each record goes out: an observer (a watch)
+    may look at the task and ask it to stop."""
+    executed = 0
+    regs, mem, code_len = ctx.regs, ctx.mem, ctx.code_len
+    tolist, mem_len = regs.tolist, len(mem)
+    stack_top = ctx.layout.stack_top
+    plans: dict[int, tuple[int, int, int, int, int]] = {}
+    append = ctx.trace.append
+    pc, steps, psw, skip = ctx.pc, ctx.steps, ctx.psw, ctx.skip_breakpoint
+    while executed < budget:
+        before = tolist()
+        if pc < code_len:
+            plan = plans.get(pc)
+            if plan is None:
+                plan = plans[pc] = _plan(ctx, pc)
+            word, kind, base, offset, width = plan
+            addr = old = None
+            if kind:
+                if kind == _LOAD:
+                    addr = (before[base] + offset) & 0xFFFFFFFF
+                elif kind == _STORE:
+                    addr = (before[base] + offset) & 0xFFFFFFFF
+                    if addr + width <= mem_len:
+                        old = int.from_bytes(mem[addr:addr + width], "little")
+                elif kind == _PUSH:
+                    addr = before[15] - 4
+                    if 0 <= addr and addr + width <= mem_len:
+                        old = int.from_bytes(mem[addr:addr + width], "little")
+                elif kind == _POP or before[15] != stack_top:
+                    addr = before[15]
+            if skip is None:
+                try:
+                    next_pc = table[pc >> 2]()
+                except _TRAPS:
+                    pass
+                else:
+                    steps += 1
+                    executed += 1
+                    ctx.pc, ctx.steps = next_pc, steps
+                    psw_after = ctx.psw
+                    after = tolist()
+                    memory = None if addr is None else MemoryAccess(
+                        "write" if kind == _STORE or kind == _PUSH else "read",
+                        addr, width, int.from_bytes(mem[addr:addr + width], "little"), old)
+                    append(TraceRecord(
+                        pc, word, {i: (before[i], after[i]) for i in
+                                   compress(_REGISTERS, map(ne, before, after))},
+                        psw, psw_after, memory, steps))
+                    pc, psw = next_pc, psw_after
+                    continue
+        access = predict_access(ctx.decoded[pc >> 2] if pc < code_len else None,
+                                before, stack_top)
+        old = old_value(ctx, access) if access is not None else None
+        stop = machine._run(ctx, 1, table, blocks=False)
+        executed += stop.executed
+        if stop.executed:
+            ctx.trace.append(make_record(ctx, pc, before, psw, access, old))
+        if stop.reason is not _BUDGET:
+            return replace(stop, executed=executed)
+        append = ctx.trace.append
+        pc, steps, psw, skip = ctx.pc, ctx.steps, ctx.psw, ctx.skip_breakpoint
+    return Stop(_BUDGET, executed, pc)

@@ -419,3 +419,27 @@ def test_symbols_lookup_by_file_and_line_finds_where_a_breakpoint_would_land(con
     with pytest.raises(ProtocolError) as refused:
         client.request("symbols.lookup", pid=pid, file="prog.mvasm", line=10_000)
     assert refused.value.code == "no_code_for_line"
+
+
+def test_jump_moves_the_pc_within_the_function_and_the_line_runs_again(connect, tmp_path):
+    client, stream, pid, _ = debugged(connect, tmp_path)
+    second = addr(client, pid, "second")
+    client.request("run.to", pid=pid, addr=second)
+    stream.wait("debug_break", pc=second)
+    assert client.request("peek", pid=pid, addr=addr(client, pid, "counter"),
+                          length=4)["data"] == (24).to_bytes(4, "little").hex()
+    jumped = client.request("jump", pid=pid, file="prog.mvasm",
+                            line=FIRST_CALL_LINE - 1)["result"]   # LDI R1, 4 in main
+    assert jumped["pc"] == addr(client, pid, "main") + 8 and jumped["symbol"] == "main"
+    assert client.request("regs", pid=pid)["registers"]["pc"] == jumped["pc"]
+    first = addr(client, pid, "first")                         # behind us before the jump
+    client.request("run.to", pid=pid, addr=first)
+    stream.wait("debug_break", pc=first)
+    assert client.request("regs", pid=pid)["registers"]["regs"][0] == 24      # fact(4) again
+    with pytest.raises(ProtocolError) as outside:
+        client.request("jump", pid=pid, addr=addr(client, pid, "fact"))
+    assert outside.value.code == "outside_function" and "within main" in outside.value.message
+    client.request("resume", pid=pid)
+    with pytest.raises(ProtocolError) as running:
+        client.request("jump", pid=pid, addr=second)
+    assert running.value.code in ("not_stopped", "task_ended")

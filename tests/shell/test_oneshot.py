@@ -65,7 +65,7 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("into 3", "result"), ("wait 3", "type"),
         ("locals 3", "variables"), ("vars 3 0 globals", "variables"),
         ("print 3 *p", "result"), ("expand {ref}", "variables"), ("finish 3", "result"),
-        ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"),
+        ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"), ("jump 3 main", "result"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
         ("grant 2 1", "granted"), ("output 1", "recent"),

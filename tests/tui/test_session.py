@@ -148,3 +148,33 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
 
 def values(scope, part: str = "items") -> dict[str, str]:
     return {v.name: v.value for v in getattr(scope, part)}
+
+
+def test_jump_to_cursor_runs_a_line_again_and_stays_in_the_function(execd, walk, tmp_path):
+    run(lambda: _jump_to_cursor(execd, walk, tmp_path))
+
+
+async def _jump_to_cursor(execd, walk, tmp_path):
+    pid = load(execd, walk)
+    app = make_app(execd, tmp_path, pid, start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        source = app.query_one(SourceView)
+        source.focus()
+        source.move_cursor(source.row_of(22))
+        await pilot.press("t")                                   # run to line 22
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="line 22")
+        await until(pilot, lambda: values(app.locals_scope)["total"] == "1")
+
+        source.move_cursor(source.row_of(21))
+        await pilot.press("J")                                   # back to total += square(i)
+        await until(pilot, stopped_at(app, 21, "sum_squares"), what="the jump")
+        await pilot.press("n")
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="line 22 again")
+        await until(pilot, lambda: values(app.locals_scope)["total"] == "2")  # square(1) twice
+
+        source.move_cursor(source.row_of(30))                    # main's line: refused
+        await pilot.press("J")
+        await until(pilot, lambda: any("within sum_squares" in str(n.message)
+                                       for n in app._notifications), what="the refusal")
+        assert app.location.line == 22 and app.location.function == "sum_squares"

@@ -90,6 +90,9 @@ HELPERS: dict[str, Helper] = {
     "step_out": Helper("step.out", ("pid",), "result", "Run until the function returns."),
     "run_to": Helper("run.to", ("pid", "addr"), "result",
                      "Run until an address, symbol or file:line is reached."),
+    "jump": Helper("jump", ("pid", "addr"), "result",
+                   "Move a paused task's PC to an address, symbol or file:line of the function "
+                   "it is stopped in; nothing runs (gdb's jump)."),
     "history_on": Helper("history.on", ("pid", "budget_mb"), "history",
                          "Record the task so it can go back (budget in MiB, default 32).",
                          {"budget_mb": None}),

@@ -97,6 +97,11 @@ class Debugger:
     def run_to(self, pid: int, where: Where, owner: str | None = None) -> dict[str, Any]:
         return self._control.run_to(pid, where, owner)
 
+    def jump(self, pid: int, where: Where) -> dict[str, Any]:
+        result = self._control.jump(pid, where)
+        self._host_wrote(self.symbols.get(pid).task)
+        return result
+
     def release_owner(self, owner: str) -> dict[str, list[int]]:
         """A session closed: drop its breakpoints and watches."""
         return {"breakpoints": self.breakpoints.release_owner(owner),

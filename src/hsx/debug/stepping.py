@@ -186,6 +186,28 @@ class RunControl:
             self._go(task)
         return self._result(task, breakpoint_id=bp_id)
 
+    def jump(self, pid: int, where: Where) -> dict[str, Any]:
+        """gdb's `jump`: the paused task's PC moves to `where` and nothing runs.  Only
+        within the function it is stopped in: the frame (saved registers, return
+        address, the locals' slots) is that function's and would be wrong elsewhere."""
+        task = self._live(pid)
+        if task.state is not TaskState.PAUSED or task.resume_state not in (None, TaskState.READY):
+            state = task.resume_state if task.state is TaskState.PAUSED else task.state
+            raise DebugError(E.NOT_STOPPED, f"task {pid} is {state.value}: jump from a "
+                             "stop where it runs")
+        addr = where if isinstance(where, int) else self.symbols.resolve_code(pid, where)
+        if addr & 3 or not 0 <= addr < task.ctx.code_len:
+            raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
+        here = self.symbols.describe(pid, task.ctx.pc).get("symbol")
+        there = self.symbols.describe(pid, addr)
+        if there.get("symbol") != here:
+            raise DebugError(E.OUTSIDE_FUNCTION, f"can only jump within {here or 'this code'}: "
+                             f"its frame would be wrong in {there.get('symbol') or 'other code'}")
+        self.cancel(pid)
+        task.ctx.pc = addr
+        task.ctx.skip_breakpoint = None
+        return self._result(task, **there)
+
     # -- what the debugger calls at stops -------------------------------------------------
 
     def reached(self, task: Task, addr: int) -> bool:

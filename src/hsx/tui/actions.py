@@ -81,6 +81,15 @@ class DebuggerActions:
         if where is not None:
             self._run(lambda: self.target.run_to(where))
 
+    def action_jump_to_cursor(self) -> None:
+        where = self._cursor_location()
+        if where is not None:
+            self._run(lambda: self._jump(where))
+
+    async def _jump(self, where: int | tuple[str, int]) -> None:
+        await self.target.jump(where)
+        self.request_refresh()
+
     def action_record(self) -> None:
         self._run(self._record)
 

@@ -14,6 +14,7 @@ RUN = [
     ("f7,i", "step_instruction", "Step instruction", False),
     ("shift+f7,I", "next_instruction", "Step over instruction", False),
     ("f4,t", "run_to_cursor", "Run to cursor", False),
+    ("J", "jump_to_cursor", "Jump to cursor", False),
     ("R", "record", "Record history", False),
     ("[", "step_back", "Reverse step", False),
     ("{", "continue_back", "Reverse continue", False),

@@ -218,6 +218,10 @@ class Target:
     async def run_to(self, where: int | str | tuple[str, int]) -> None:
         await self.request("run.to", pid=self.pid, **location_fields(where))
 
+    async def jump(self, where: int | str | tuple[str, int]) -> None:
+        """Move the paused task's PC there (within its function); nothing runs."""
+        await self.request("jump", pid=self.pid, **location_fields(where))
+
     async def start(self) -> bool:
         """gdb's `start`: run to the first line of `main` (past its prologue); a program
         without a `main` (MVASM) stays at its entry point.  Did it set the task running?"""

@@ -125,6 +125,9 @@ COMMANDS = [
       Arg("addr", CODE), cmd="run.to",
       aliases=("advance", "run.to", "runto"), examples=("until 1 main", "until 1 prog.c:12"),
       group=RUN, view="started"),
+    C("jump", "Move a paused task's PC to a line or address of the function it is in "
+      "(nothing runs).", PID_ARG, Arg("addr", CODE), cmd="jump",
+      examples=("jump 1 prog.c:12", "jump 1 main+8"), group=RUN, view="jumped"),
     C("back", "Step back one instruction (or `line`) in a recorded task.", PID_ARG,
       Arg("unit", TEXT, optional=True, choices=("instruction", "line")), cmd="step.back",
       aliases=("step.back", "reverse-step"), examples=("back 1", "back 1 line"), group=RUN,

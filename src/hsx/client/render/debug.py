@@ -162,6 +162,13 @@ def started(data: dict[str, Any], ctx: Context) -> list[Line]:
     return [line(s("dim", f"pid {ctx.task(r['pid'])} running (the stop is announced)"))]
 
 
+def jumped(data: dict[str, Any], ctx: Context) -> list[Line]:
+    r = data["result"]
+    return [line(f"pid {ctx.task(r['pid'])}: now at ", s("addr", hexaddr(r["pc"])), " ",
+                 *where(r.get("symbol"), r.get("offset"), r.get("file"), r.get("line")),
+                 s("dim", " (nothing ran)"))]
+
+
 def history(data: dict[str, Any], ctx: Context) -> list[Line]:
     h = data["history"]
     if not h.get("recording"):

@@ -1,9 +1,7 @@
-"""gotoTargets, goto: VS Code's "Jump to Cursor" (gdb's `jump`).
+"""gotoTargets, goto: VS Code's "Jump to Cursor", the executive's `jump` (gdb's).
 
 The task's PC moves to the first instruction of a source line and nothing runs; the
-jump stays inside the function the task is stopped in, because its frame (the saved
-registers, the return address, the locals' stack slots) belongs to that function and
-would be wrong anywhere else.
+executive keeps the jump inside the function the task is stopped in, whose frame it is.
 """
 from __future__ import annotations
 
@@ -42,13 +40,7 @@ async def goto(adapter, args: dict[str, Any]) -> None:
     target_pid, address = target >> PID_SHIFT, target & ((1 << PID_SHIFT) - 1)
     if target_pid != pid:
         raise DapError(f"that target is in PID {target_pid}'s code, not PID {pid}'s")
-    pc = (await debuggee.request("regs", pid=pid))["registers"]["pc"]
-    here, there = [(await debuggee.request("symbols.lookup", pid=pid, addr=a))["symbol"]
-                   for a in (pc, address)]
-    if here.get("symbol") != there.get("symbol"):
-        raise DapError(f"can only jump within {here.get('symbol', 'this function')}: its "
-                       f"frame would be wrong in {there.get('symbol', 'other code')}")
-    await debuggee.client.set_variable(pid, "$pc", str(address), 0)
+    await debuggee.client.jump(pid, address)
     adapter.handles.reset()
     adapter.later(lambda: adapter.event("stopped", reason="goto", threadId=pid,
                                         allThreadsStopped=False))

@@ -152,6 +152,11 @@ def run_to(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).run_to(pid, where(call), owner=owner(call)))
 
 
+@group.command("jump", writes=True, args={"pid": PID, **WHERE})
+def jump(call: Call) -> dict[str, Any]:
+    return {"result": debugger(call).jump(controlled_pid(call), where(call))}
+
+
 @group.command("step.over", writes=True, args={"pid": PID})
 def step_over(call: Call) -> dict[str, Any]:
     return _started(call, debugger(call).step_over(controlled_pid(call)))

@@ -3,6 +3,7 @@ built with -g: attach, breakpoints from the source view, stepping, frames, the e
 from __future__ import annotations
 
 import base64
+from contextlib import asynccontextmanager
 
 from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
 
@@ -20,11 +21,18 @@ def test_break_step_frames_and_run_to_exit(execd, walk, tmp_path):
     run(lambda: _break_step_frames_and_run_to_exit(execd, walk, tmp_path))
 
 
-async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
+@asynccontextmanager
+async def at_main(execd, walk, tmp_path):
+    """The debugger on walk.c, started (stopped at main's first line): (app, pilot)."""
     pid = load(execd, walk)
     app = make_app(execd, tmp_path, pid, start=Target.start)
     async with app.run_test(size=(100, 32)) as pilot:
         await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        yield app, pilot
+
+
+async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
         source = app.query_one(SourceView)
         assert source.file is not None and source.file.path.name == "walk.c"
 
@@ -155,10 +163,7 @@ def test_jump_to_cursor_runs_a_line_again_and_stays_in_the_function(execd, walk,
 
 
 async def _jump_to_cursor(execd, walk, tmp_path):
-    pid = load(execd, walk)
-    app = make_app(execd, tmp_path, pid, start=Target.start)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
         source = app.query_one(SourceView)
         source.focus()
         source.move_cursor(source.row_of(22))

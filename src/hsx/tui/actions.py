@@ -77,14 +77,10 @@ class DebuggerActions:
         self._run(self.target.next_instruction)
 
     def action_run_to_cursor(self) -> None:
-        where = self._cursor_location()
-        if where is not None:
-            self._run(lambda: self.target.run_to(where))
+        self._at_cursor(self.target.run_to)
 
     def action_jump_to_cursor(self) -> None:
-        where = self._cursor_location()
-        if where is not None:
-            self._run(lambda: self._jump(where))
+        self._at_cursor(self._jump)
 
     async def _jump(self, where: int | tuple[str, int]) -> None:
         await self.target.jump(where)
@@ -125,13 +121,17 @@ class DebuggerActions:
     # ------------------------------------------------------------------ breakpoints
 
     def action_toggle_breakpoint(self) -> None:
-        where = self._cursor_location()
-        if where is not None:
-            self._run(lambda: self._toggle(where))
+        self._at_cursor(self._toggle)
 
     async def _toggle(self, where: int | tuple[str, int]) -> None:
         await self.target.toggle_breakpoint(where)
         self.breakpoints = await self.target.breakpoints()
+
+    def _at_cursor(self, act: Callable[[int | tuple[str, int]], Awaitable[Any]]) -> None:
+        """`act` on the code location under the cursor (see `_cursor_location`)."""
+        where = self._cursor_location()
+        if where is not None:
+            self._run(lambda: act(where))
 
     def _cursor_location(self) -> int | tuple[str, int] | None:
         """The code location under the cursor of the focused code panel, else of the

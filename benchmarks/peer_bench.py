@@ -36,6 +36,7 @@ PEERS = Path(__file__).resolve().parent / "peers"
 QUICK = {"FIB_N": 22, "SIEVE_N": 5000, "SIEVE_ROUNDS": 4, "CORE_ITERATIONS": 100,
          "MIX_N": 500}
 # workload -> the peer.h sizes its Python version takes, in order
+RUNNERS = ("native", "python", "wasmtime", "pywasm")
 WORKLOADS = {"fib": ("FIB_N",), "sieve": ("SIEVE_N", "SIEVE_ROUNDS"),
              "coremark": ("CORE_ITERATIONS", "CORE_LIST"), "mix": ("MIX_N",)}
 
@@ -142,7 +143,11 @@ def main() -> None:
                         help="also measure peak RSS of `hsx run --engine python`")
     parser.add_argument("--only", choices=sorted(WORKLOADS), action="append",
                         help="run only these workloads")
+    parser.add_argument("--runner", choices=RUNNERS, action="append",
+                        help="run only these runners besides CPython (the base of the "
+                             "ratios)")
     args = parser.parse_args()
+    runners = args.runner or RUNNERS
     size = sizes(args.quick)
     print(f"Python {sys.version.split()[0]}; sizes: "
           + ", ".join(f"{k}={v}" for k, v in size.items()) + "\n")
@@ -154,16 +159,19 @@ def main() -> None:
             base, expected = cpython(name, size)
             rows = [("cpython", base, expected, None)]
             image = hsx_image(name, size, workdir)
-            for engine in ("native", "python"):
+            for engine in (e for e in ("native", "python") if e in runners):
                 seconds, checksum, executed = hsx(image, engine)
                 rows.append((f"hsx {engine}", seconds, checksum, executed))
-            module = wasm(name, size, workdir)
-            for runner, run in (("wasmtime", wasmtime_run), ("pywasm", pywasm_run)):
+            peers = [(runner, run) for runner, run in (("wasmtime", wasmtime_run),
+                                                       ("pywasm", pywasm_run))
+                     if runner in runners]
+            module = wasm(name, size, workdir) if peers else None
+            for runner, run in peers:
                 measured = run(module)
                 if measured is not None:
                     rows.append((runner, measured[0], measured[1], None))
             rss = None
-            if args.rss:
+            if args.rss and "python" in runners:
                 from hsx.image.hxe import write_hxe
                 path = workdir / f"{name}.hxe"
                 path.write_bytes(write_hxe(image))

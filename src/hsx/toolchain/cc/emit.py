@@ -293,6 +293,31 @@ class FunctionEmitter:
         self.ins("LDI", d, 1)
         self.out.label(end)
 
+    def _pair_checked(self, inst: MInst) -> None:
+        for where, k in inst.pairs:
+            regs = inst.uses if where == "u" else inst.defs
+            if regs[k + 1].n != regs[k].n + 1:
+                raise CompileError(f"internal: {regs[k]}, {regs[k + 1]} are not a pair",
+                                   self.mf.name)
+
+    def i_pairop(self, inst, nxt):
+        """A float or 64-bit instruction: its operands' first registers (pairs.py)."""
+        mnemonic, firsts = inst.args
+        self._pair_checked(inst)
+        self.ins(mnemonic, inst.defs[0], *(inst.uses[k] for k in firsts))
+
+    def i_fcmp(self, inst, nxt):
+        """0 or 1 from FCMPS/DCMP and the branch taken when the predicate holds."""
+        mnemonic, second, branch = inst.args
+        self._pair_checked(inst)
+        d = inst.defs[0]
+        skip = self.label()
+        self.ins(mnemonic, inst.uses[0], inst.uses[second])
+        self.ins("LDI", d, 1)
+        self.ins(branch, skip)
+        self.ins("LDI", d, 0)
+        self.out.label(skip)
+
     def i_select(self, inst, nxt):
         d = inst.defs[0]
         c, a, b = inst.uses

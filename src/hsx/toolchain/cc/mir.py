@@ -64,7 +64,9 @@ class MInst:
     """One machine instruction.
 
     `op` names the form (see emit.py for each one's MVASM), `args` holds its
-    non-register operands.  `early` marks defs written before all uses are read."""
+    non-register operands.  `early` marks defs written before all uses are read.
+    `pairs` lists the operands that are register pairs `Rn:Rn+1` (a 64-bit value of the
+    VM's float and 64-bit instructions): ("d" or "u", k) for defs or uses k and k+1."""
 
     op: str
     defs: list = field(default_factory=list)
@@ -73,6 +75,7 @@ class MInst:
     clobbers: tuple = ()
     early: bool = False
     loc: object = None
+    pairs: tuple = ()
 
     def __repr__(self) -> str:
         return f"{self.op} {self.defs} <- {self.uses} {self.args}"
@@ -110,6 +113,7 @@ class MFunction:
         return len(self.unframed) == len(self.blocks)
     jump_tables: list = field(default_factory=list)   # (label, [MBlock])
     imports: set = field(default_factory=set)         # symbols to `.import` (link pulls)
+    pairs: dict = field(default_factory=dict)  # low vreg -> high vreg of a pair (pairs.py)
     loc: object = None
     debug: dict = field(default_factory=dict)
 

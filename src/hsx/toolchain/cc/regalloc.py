@@ -12,30 +12,46 @@ When registers run out the interval ending furthest away is spilled to a frame s
 each of its uses reloads into a fresh short ("tiny") register and each definition is
 stored back, then allocation runs again; tiny registers are never spilled, so this
 converges.
+
+The two words of a register pair (pairs.py) are allocated as one interval, the union of
+theirs, to two registers `Rn`, `Rn+1` (R0:R1 ... R12:R13), and spilled together.
 """
 from __future__ import annotations
 
 import bisect
 
-from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, VReg
+from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, R, VReg
 from .ir import CompileError
+from .coalesce import coalesce_copies
+from .pairs import legalize_pairs
 
 MAX_ROUNDS = 32
 
 
 class _Interval:
-    __slots__ = ("vreg", "start", "end", "preg")
+    """A virtual register's interval, or a pair's (`hi`: the high word's register)."""
 
-    def __init__(self, vreg: VReg, start: int, end: int) -> None:
+    __slots__ = ("vreg", "start", "end", "preg", "hi")
+
+    def __init__(self, vreg: VReg, start: int, end: int, hi: VReg | None = None) -> None:
         self.vreg = vreg
         self.start = start
         self.end = end
         self.preg: PReg | None = None
+        self.hi = hi
+
+    def regs(self) -> list[PReg]:
+        return [self.preg] if self.hi is None else [self.preg, R[self.preg.n + 1]]
+
+    def vregs(self) -> list[VReg]:
+        return [self.vreg] if self.hi is None else [self.vreg, self.hi]
 
 
 def allocate(mf: MFunction) -> None:
     """Assign a physical register to every virtual one in `mf` (adding spill code)."""
+    coalesce_copies(mf, _Allocator(mf))
     for _ in range(MAX_ROUNDS):
+        legalize_pairs(mf)
         spilled = _Allocator(mf).run()
         if not spilled:
             return
@@ -174,39 +190,112 @@ class _Allocator:
         spilled: set[VReg] = set()
         assigned: dict[VReg, PReg] = {}
         used_callee: set[PReg] = set()
-        for iv in intervals:
+
+        def release(a: _Interval) -> None:
+            for r in a.regs():
+                del in_use[r]
+
+        for iv in self._units(intervals):
             still = []
             for a in active:
                 if a.end < iv.start:
-                    del in_use[a.preg]
+                    release(a)
                 else:
                     still.append(a)
             active = still
-            preg = self._choose(iv, in_use, assigned, used_callee)
-            if preg is None:
-                victim = self._victim(iv, active)
-                if victim is None:
-                    raise CompileError("register allocation failed: too many values live "
-                                       "at one point", f"in function '{self.mf.name}'")
-                if victim is iv:
-                    spilled.add(iv.vreg)
-                    continue
-                preg = victim.preg
-                spilled.add(victim.vreg)
+            if iv.hi is not None:
+                preg, victims = self._choose_pair(iv, in_use, assigned, used_callee)
+            else:
+                preg = self._choose(iv, in_use, assigned, used_callee)
+                victims = []
+                if preg is None:
+                    victim = self._victim(iv, active)
+                    victims = [victim] if victim is not None else None
+                    preg = victim.preg if victim is not None else None
+            if victims is None:
+                raise CompileError("register allocation failed: too many values live "
+                                   "at one point", f"in function '{self.mf.name}'")
+            if victims == [iv]:
+                spilled.update(iv.vregs())
+                continue
+            for victim in victims:
+                release(victim)
+                spilled.update(victim.vregs())
                 active.remove(victim)
-                del assigned[victim.vreg]
+                for v in victim.vregs():
+                    del assigned[v]
             iv.preg = preg
-            in_use[preg] = iv
-            assigned[iv.vreg] = preg
+            for r, v in zip(iv.regs(), iv.vregs()):
+                in_use[r] = iv
+                assigned[v] = r
+                if r in CALLEE_SAVED:
+                    used_callee.add(r)
             active.append(iv)
-            if preg in CALLEE_SAVED:
-                used_callee.add(preg)
         if spilled:
             return spilled
         self._apply(assigned)
         self.mf.saved = [r for r in CALLEE_SAVED if r in used_callee]
+        for iv in intervals:
+            iv.preg = assigned[iv.vreg]
         self._record_homes(intervals)
         return set()
+
+    def _units(self, intervals: list[_Interval]) -> list[_Interval]:
+        """What the scan allocates: single registers, and each pair as one interval."""
+        pairs = self.mf.pairs
+        if not pairs:
+            return intervals
+        his = set(pairs.values())
+        by_vreg = {iv.vreg: iv for iv in intervals}
+        units = []
+        for iv in intervals:
+            if iv.vreg in his:
+                continue
+            hi = pairs.get(iv.vreg)
+            if hi is None:
+                units.append(iv)
+            else:
+                other = by_vreg[hi]
+                units.append(_Interval(iv.vreg, min(iv.start, other.start),
+                                       max(iv.end, other.end), hi))
+        units.sort(key=lambda iv: (iv.start, iv.vreg.id))
+        return units
+
+    def _choose_pair(self, iv: _Interval, in_use: dict, assigned: dict,
+                     used_callee: set) -> tuple[PReg | None, list | None]:
+        """(Rn, []) for a pair, or (Rn, the intervals to spill to free Rn:Rn+1), or
+        (None, [iv]) to spill the pair itself; (None, None) when nothing can be done."""
+        def free(r: PReg) -> bool:
+            return r not in in_use and not self._conflicts(r, iv.start, iv.end)
+
+        firsts = []
+        for hint_of, shift in ((iv.vreg, 0), (iv.hi, 1)):
+            for hint in self.hints.get(hint_of, ()):
+                r = hint if isinstance(hint, PReg) else assigned.get(hint)
+                if r is not None and r in self.fixed:
+                    firsts.append(r.n - shift)
+
+        def cost(n: int) -> tuple:
+            pair = (R[n], R[n + 1])
+            return (sum(r in CALLEE_SAVED and r not in used_callee for r in pair),
+                    sum(r in CALLEE_SAVED for r in pair), n)
+        for n in firsts + sorted(range(len(ALLOCATABLE) - 1), key=cost):
+            if 0 <= n < len(ALLOCATABLE) - 1 and free(R[n]) and free(R[n + 1]):
+                return R[n], []
+        best = None                  # the pair whose occupants all end the latest
+        for n in range(len(ALLOCATABLE) - 1):
+            pair = (R[n], R[n + 1])
+            if any(self._conflicts(r, iv.start, iv.end) for r in pair):
+                continue
+            occupants = list({id(in_use[r]): in_use[r] for r in pair if r in in_use}.values())
+            if any(o.vreg.tiny for o in occupants):
+                continue
+            score = min(o.end for o in occupants)
+            if best is None or score > best[0]:
+                best = (score, n, occupants)
+        if best is None or (not iv.vreg.tiny and iv.end >= best[0]):
+            return None, (None if iv.vreg.tiny else [iv])
+        return R[best[1]], best[2]
 
     def _record_homes(self, intervals: list[_Interval]) -> None:
         """-g: the register of each value the debug info names and the instructions

@@ -101,7 +101,7 @@ def copy_return_tails(mf: MFunction) -> None:
 
 def _copy(inst):
     return type(inst)(inst.op, list(inst.defs), list(inst.uses), inst.args, inst.clobbers,
-                      inst.early, inst.loc)
+                      inst.early, inst.loc, inst.pairs)
 
 
 def _rename(mf: MFunction, block: MBlock, which: set[VReg]) -> None:

@@ -1,19 +1,18 @@
 """`float`, `double` and 64-bit division on the VM's own instructions (docs/isa.md,
 "Floating point and 64-bit integers") instead of calls into the soft-float library.
 
-Each operation puts its operands in fixed registers from R0 upward (a 64-bit value in a
-pair, low word first), runs one instruction with its result in R0 (R0:R1), and copies
-the result out (a result that feeds the next operation's first operand stays where it
-is): a few moves around one instruction, where the library routine cost
-hundreds to thousands. The register allocator sees the fixed registers as it sees a
-call's, but nothing else is clobbered. `hsx cc --soft-float` keeps the library calls
-(for a VM without these instructions); the results are the same either way.
+Each operation is one instruction on virtual registers: a 64-bit operand or result is
+a register pair `Rn:Rn+1` (low word first), which the register allocator places
+anywhere (pairs.py), so a result feeds the next operation where it is.  Where the
+library routine cost hundreds to thousands of instructions, an operation costs one and
+clobbers nothing. `hsx cc --soft-float` keeps the library calls (for a VM without these
+instructions); the results are the same either way.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from ..mir import R, VReg
+from ..mir import VReg
 
 if TYPE_CHECKING:
     from .core import SelectorBase as Selector
@@ -35,48 +34,44 @@ FROM_INT = {(32, False, True): "I2S", (32, False, False): "U2S", (64, False, Tru
             (64, True, True): "L2D", (64, True, False): "UL2D"}
 
 
-def machine_op(sel: Selector, text: Callable[..., list[str]], operands: list[list[VReg]],
+def machine_op(sel: Selector, mnemonic: str, operands: list[list[VReg]],
                result_words: int) -> list[VReg]:
-    """Run `text(r1, r2, …)` (MVASM lines; rN = the first register of operand N) with
-    the operands placed from R0 upward; the result words from R0 as new vregs."""
-    firsts, uses, next_reg = [], [], 0
+    """`MNEMONIC Rd, Ra[, Rb]` with each operand of two words a pair (likewise the
+    result); the result's words as new vregs."""
+    uses, firsts, pairs = [], [], []
     for words in operands:
-        firsts.append(next_reg)
-        for word in words:
-            sel.mov(R[next_reg], word)
-            uses.append(R[next_reg])
-            next_reg += 1
-    results = list(R[0:result_words])
-    sel.emit("asm", results, uses, (text(*firsts),))
-    out = []
-    for preg in results:
-        d = sel.new()
-        sel.mov(d, preg)
-        out.append(d)
-    return out
+        firsts.append(len(uses))
+        if len(words) == 2:
+            pairs.append(("u", len(uses)))
+        uses.extend(words)
+    results = [sel.new() for _ in range(result_words)]
+    if result_words == 2:
+        pairs.append(("d", 0))
+    sel.emit("pairop", results, uses, (mnemonic, tuple(firsts))).pairs = tuple(pairs)
+    return results
 
 
 def arithmetic(sel: Selector, opcode: str, bits: int, a: list[VReg], b: list[VReg]) -> list[VReg]:
-    mnemonic = ARITHMETIC[opcode, bits]
-    return machine_op(sel, lambda x, y: [f"{mnemonic} R0, R{x}, R{y}"], [a, b], bits // 32)
+    return machine_op(sel, ARITHMETIC[opcode, bits], [a, b], bits // 32)
 
 
 def compare(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg]) -> VReg:
     """0 or 1 for an fcmp predicate that BRANCHES covers."""
-    sel.label_count += 1
-    skip = f".L{sel.mf.symbol}.fcmp{sel.label_count}"
-    mnemonic = "DCMP" if bits == 64 else "FCMPS"
-    (result,) = machine_op(sel, lambda x, y: [
-        f"{mnemonic} R{x}, R{y}", "LDI R0, 1", f"{BRANCHES[pred]} {skip}", "LDI R0, 0",
-        f"{skip}:"], [a, b], 1)
+    result = sel.new()
+    pairs = (("u", 0), ("u", 2)) if bits == 64 else ()
+    sel.emit("fcmp", [result], a + b, ("DCMP" if bits == 64 else "FCMPS", len(a),
+                                       BRANCHES[pred])).pairs = pairs
     sel.known[result] = ("z", 1)
     return result
 
 
 def convert(sel: Selector, mnemonic: str, value: list[VReg], result_words: int) -> list[VReg]:
-    return machine_op(sel, lambda x: [f"{mnemonic} R0, R{x}"], [value], result_words)
+    return machine_op(sel, mnemonic, [value], result_words)
 
 
 def divide64(sel: Selector, opcode: str, a: list[VReg], b: list[VReg]) -> list[VReg]:
-    mnemonic = DIVISION64[opcode]
-    return machine_op(sel, lambda x, y: [f"{mnemonic} R0, R{x}, R{y}"], [a, b], 2)
+    return machine_op(sel, DIVISION64[opcode], [a, b], 2)
+
+
+def multiply64(sel: Selector, a: list[VReg], b: list[VReg]) -> list[VReg]:
+    return machine_op(sel, "MUL64", [a, b], 2)

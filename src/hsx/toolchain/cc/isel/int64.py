@@ -43,7 +43,7 @@ class Int64Ops(SelectorBase):
             mnem = op.upper()
             return [self.alu(mnem, ra[0], rb[0]), self.alu(mnem, ra[1], rb[1])]
         if op == "mul":
-            return self.mul64(ra, rb)
+            return fpu.multiply64(self, ra, rb) if self.hard_float else self.mul64(ra, rb)
         raise self.error(f"64-bit '{op}' is not supported", i)
 
     def mul64(self, ra: list, rb: list) -> list:

@@ -10,7 +10,9 @@ iteration); when they never hold different values at once they are one register.
 other is defined (the copy itself aside: there they are equal) and their intervals in
 layout order overlap or touch, so the merged one is no longer than the two together
 (the allocator's intervals have their holes filled: merging far-apart values would
-hold a register in between).  Values named by debug records (-g) keep their own
+hold a register in between), and both or neither live across a call: a value that
+is not would have to be in R6..R13 too, and code that uses none of them needs no frame
+(shrinkwrap.py: `fib`'s quick way out keeps its argument in R1).  Values named by debug records (-g) keep their own
 registers: their homes are where the debugger looks for them.
 """
 from __future__ import annotations
@@ -37,6 +39,7 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
     live_in, live_out = numbering._liveness()
     clash: dict[VReg, set] = {v: set() for v in wanted}
     span: dict[VReg, list[int]] = {}
+    crossing: set[VReg] = set()        # live across a call: in R6..R13
 
     def touch(v: VReg, pos: int) -> None:
         s = span.get(v)
@@ -57,14 +60,17 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
         positions = range(n, n + len(block.insts))
         n += len(block.insts)
         for pos, inst in zip(reversed(positions), reversed(block.insts)):
+            if inst.clobbers:
+                crossing.update(live & wanted)
             source = inst.uses[0] if inst.op == "mov" else None
             defs = [r for r in inst.defs if isinstance(r, VReg)]
             for j, x in enumerate(defs):
                 if x in wanted:
                     touch(x, 2 * pos + 1)
-                    # add64/sub64 (the only early defs): the low word is written
-                    # before the high words are read
-                    early = set(inst.uses[1::2]) if inst.early and j == 0 else set()
+                    # add64/sub64/add64i (the only early defs): the low word is
+                    # written before the high words are read
+                    highs = inst.uses[1::2] if len(inst.uses) == 4 else inst.uses[1:]
+                    early = set(highs) if inst.early and j == 0 else set()
                     others = live | set(defs) | early
                     clash[x].update(y for y in others if y is not x and y is not source
                                     and isinstance(y, VReg))
@@ -92,7 +98,8 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
         if a is b or a not in span or b not in span:
             continue
         (a0, a1), (b0, b1) = span[a], span[b]
-        if a0 > b1 + 1 or b0 > a1 + 1 or any(m in clash[a] for m in members[b]):
+        if a0 > b1 + 1 or b0 > a1 + 1 or (a in crossing) != (b in crossing) or \
+                any(m in clash[a] for m in members[b]):
             continue
         rep[b] = a
         members[a] += members.pop(b)

@@ -16,18 +16,11 @@ from hsx.toolchain.parser import (Directive, Instruction, Label, Memory, Registe
 from hsx.toolchain.printer import format_statements
 
 from .consts import ConstEvaluator
+from .emit64 import Emit64
 from .frame import epilogue, prologue
 from .ir import CompileError, GlobalVar, Module
 from .mir import CONDITIONS, FP, SP, MBlock, MFunction, MInst, PReg, R, fits12
 from .naming import symbol_name
-
-# setcc64 on a signed/unsigned order: branch for the high words ("strictly"), branch
-# for the low words (always unsigned).
-_HIGH_STRICT = {"slt": "BLT", "sle": "BLT", "sgt": "BGT", "sge": "BGT",
-                "ult": "BLTU", "ule": "BLTU", "ugt": "BGTU", "uge": "BGTU"}
-_LOW = {"slt": "BLTU", "ult": "BLTU", "sle": "BLEU", "ule": "BLEU",
-        "sgt": "BGTU", "ugt": "BGTU", "sge": "BGEU", "uge": "BGEU"}
-
 
 class Sym(NamedTuple):
     """The operand `name+addend`."""
@@ -95,7 +88,7 @@ class Listing:
         return format_statements(self.statements)
 
 
-class FunctionEmitter:
+class FunctionEmitter(Emit64):
     def __init__(self, mf: MFunction, out: Listing) -> None:
         self.mf = mf
         self.out = out
@@ -127,7 +120,9 @@ class FunctionEmitter:
             self._prologue()
         blocks = mf.blocks
         spans = {} if "values" in mf.debug else None    # -g: the lines of each instruction
+        self.position = {id(b): k for k, b in enumerate(blocks)}
         for k, block in enumerate(blocks):
+            self.index = k
             nxt = blocks[k + 1] if k + 1 < len(blocks) else None
             self.out.label(block.label)
             self.framed = block not in mf.unframed
@@ -237,18 +232,6 @@ class FunctionEmitter:
     def i_vastart(self, inst, nxt):
         self.ins("ADDI", inst.defs[0], FP, inst.args[0])
 
-    def i_add64(self, inst, nxt):
-        self._pair(inst, "ADD", "ADC")
-
-    def i_sub64(self, inst, nxt):
-        self._pair(inst, "SUB", "SBC")
-
-    def _pair(self, inst, low: str, high: str) -> None:
-        dlo, dhi = inst.defs
-        alo, ahi, blo, bhi = inst.uses
-        self.ins(low, dlo, alo, blo)
-        self.ins(high, dhi, ahi, bhi)
-
     def _compare(self, inst: MInst, imm) -> None:
         if imm is not None:
             self.ins("CMPI", inst.uses[0], imm)
@@ -264,34 +247,6 @@ class FunctionEmitter:
         self.ins(CONDITIONS[cond][0], skip)
         self.ins("LDI", d, 0)
         self.out.label(skip)
-
-    def i_setcc64(self, inst, nxt):
-        cond = inst.args[0]
-        d = inst.defs[0]
-        alo, ahi, blo, bhi = inst.uses
-        true, false, end = self.label(), self.label(), self.label()
-        if cond in ("eq", "ne"):
-            self.ins("CMP", ahi, bhi)
-            self.ins("BNE", false)
-            self.ins("CMP", alo, blo)
-            self.ins("BNE", false)
-            self.ins("LDI", d, 1 if cond == "eq" else 0)
-            self.ins("BR", end)
-            self.out.label(false)
-            self.ins("LDI", d, 0 if cond == "eq" else 1)
-            self.out.label(end)
-            return
-        self.ins("CMP", ahi, bhi)
-        self.ins(_HIGH_STRICT[cond], true)
-        self.ins("BNE", false)
-        self.ins("CMP", alo, blo)
-        self.ins(_LOW[cond], true)
-        self.out.label(false)
-        self.ins("LDI", d, 0)
-        self.ins("BR", end)
-        self.out.label(true)
-        self.ins("LDI", d, 1)
-        self.out.label(end)
 
     def _pair_checked(self, inst: MInst) -> None:
         for where, k in inst.pairs:
@@ -337,18 +292,40 @@ class FunctionEmitter:
             self.ins("MOV", d, b)
         self.out.label(skip)
 
+    def thread(self, block: MBlock) -> MBlock:
+        """Where a branch to `block` ends up: past blocks that only branch on (an edge
+        block whose copies all went away)."""
+        seen = set()
+        while id(block) not in seen and block is not self.mf.frame_at:
+            seen.add(id(block))
+            code = [i for i in block.insts if not (i.op == "mov" and i.defs[0] is i.uses[0])]
+            if len(code) != 1 or code[0].op != "br":
+                break
+            block = code[0].args[0]
+        return block
+
+    def prefer_false(self, t: MBlock, f: MBlock) -> bool:
+        """Neither target comes next: branch conditionally to `f` (then BR to `t`) when
+        `f` is the nearer backward target, a loop's head (taken all but once)."""
+        here, tk, fk = self.index, self.position[id(t)], self.position[id(f)]
+        return fk <= here and (tk > here or fk > tk)
+
     def i_cbr(self, inst, nxt):
         cond, imm, t, f = inst.args
+        t = self.thread(t)
+        f = self.thread(f) if f is not None else None
         self._compare(inst, imm)
-        if t is nxt and f is not None:
+        if f is not None and (t is nxt or (f is not nxt and self.prefer_false(t, f))):
             self.ins(CONDITIONS[CONDITIONS[cond][1]][0], f.label)
+            if t is not nxt:
+                self.ins("BR", t.label)
             return
         self.ins(CONDITIONS[cond][0], t.label)
         if f is not None and f is not nxt:
             self.ins("BR", f.label)
 
     def i_br(self, inst, nxt):
-        target = inst.args[0]
+        target = self.thread(inst.args[0])
         if target is not nxt:
             self.ins("BR", target.label)
 

@@ -102,6 +102,11 @@ class ControlFlow(SelectorBase):
 
     def _compare_branch(self, cmp: Instr, t: MBlock, f: MBlock) -> None:
         self.loc = cmp.loc or self.loc
+        if int_bits(cmp.ops[0].ty) > 32:
+            cond, a, b = self.compare64_operands(cmp)
+            self.emit("cbr64", [], a + [w for w in b if not isinstance(w, int)],
+                      (cond, *(w if isinstance(w, int) else None for w in b), t, f))
+            return
         cond, a, b = self._compare_operands(cmp)
         if isinstance(b, int):
             self.emit("cbr", [], [a], (cond, b, t, f))

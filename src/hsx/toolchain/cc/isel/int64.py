@@ -3,9 +3,11 @@ logic, multiplication, shifts, and division through the VM's DIV64 family (fpu.p
 the library's libgcc-named routines."""
 from __future__ import annotations
 
+from ..consts import mask, signed
 from ..ir import Instr
+from ..mir import SWAPPED, fits12
 from . import fpu
-from .core import SelectorBase
+from .core import SelectorBase, int_bits
 
 I64_LIBCALLS = {"sdiv": "__divdi3", "udiv": "__udivdi3", "srem": "__moddi3",
                 "urem": "__umoddi3", "shl": "__ashldi3", "lshr": "__lshrdi3",
@@ -22,6 +24,8 @@ class Int64Ops(SelectorBase):
             ra = self.ext64(self.get(a), bits, True)
         elif op in ("udiv", "urem", "lshr"):
             ra = self.ext64(self.get(a), bits, False)
+        elif op in ("add", "sub", "and", "or", "xor"):
+            ra = None                   # (_simple64: after looking for a constant)
         else:
             ra = self.get(a)
         if op in ("shl", "lshr", "ashr"):
@@ -34,17 +38,56 @@ class Int64Ops(SelectorBase):
             if self.hard_float:
                 return fpu.divide64(self, op, ra, rb)
             return self.libcall(I64_LIBCALLS[op], [ra[0], ra[1], rb[0], rb[1]], 2)
+        if op in ("add", "sub", "and", "or", "xor"):
+            return self._simple64(op, a, b, bits)
         rb = self.get(b)
-        if op in ("add", "sub"):
-            d = [self.new(), self.new()]
-            self.emit(op + "64", d, [ra[0], ra[1], rb[0], rb[1]], early=True)
-            return d
-        if op in ("and", "or", "xor"):
-            mnem = op.upper()
-            return [self.alu(mnem, ra[0], rb[0]), self.alu(mnem, ra[1], rb[1])]
         if op == "mul":
             return fpu.multiply64(self, ra, rb) if self.hard_float else self.mul64(ra, rb)
         raise self.error(f"64-bit '{op}' is not supported", i)
+
+    def _simple64(self, op: str, a, b, bits: int) -> list:
+        """add, sub, and, or, xor; with a constant, word by word: the identities (`x | 0`
+        is x, `x & 0` is 0, ...) cost nothing and a small word is an immediate."""
+        imm = self.imm_of(b, bits, False)
+        if imm is None and op != "sub":
+            other = self.imm_of(a, bits, False)
+            if other is not None:
+                a, b, imm = b, a, other
+        if imm is not None and op == "sub":
+            op, imm = "add", -imm
+        ra = self.get(a)
+        if imm is None:
+            rb = self.get(b)
+            if op in ("add", "sub"):
+                d = [self.new(), self.new()]
+                self.emit(op + "64", d, [ra[0], ra[1], rb[0], rb[1]], early=True)
+                return d
+            mnem = op.upper()
+            return [self.alu(mnem, ra[0], rb[0]), self.alu(mnem, ra[1], rb[1])]
+        imm = mask(imm, 64)
+        words = [imm & 0xFFFFFFFF, imm >> 32]
+        if op == "add":
+            d = [self.new(), self.new()]
+            low = signed(words[0], 32)
+            if fits12(low):
+                self.emit("add64i", d, [ra[0], ra[1], self.li(words[1])], (low,), early=True)
+            else:
+                self.emit("add64", d, [ra[0], ra[1], self.li(words[0]), self.li(words[1])],
+                          early=True)
+            return d
+        return [self._logic_word(op, r, w) for r, w in zip(ra, words)]
+
+    def _logic_word(self, op: str, r, word: int):
+        if op == "and" and word == 0:
+            return self.li(0)
+        if (op == "and" and word == 0xFFFFFFFF) or (op != "and" and word == 0):
+            return r
+        if op == "or" and word == 0xFFFFFFFF:
+            return self.li(-1)
+        value = signed(word, 32)
+        if fits12(value):
+            return self.alui(op.upper() + "I", r, value)
+        return self.alu(op.upper(), r, self.li(word))
 
     def mul64(self, ra: list, rb: list) -> list:
         """The low 64 bits of a 64 x 64-bit product."""
@@ -69,3 +112,20 @@ class Int64Ops(SelectorBase):
             return [self.alui("ASRI", hi, n - 32) if n > 32 else hi, self.alui("ASRI", hi, 31)]
         low = self.alu("OR", self.alui("LSRI", lo, n), self.alui("LSLI", hi, 32 - n))
         return [low, self.alui("LSRI" if op == "lshr" else "ASRI", hi, n)]
+
+    def compare64_operands(self, cmp: Instr) -> tuple[str, list, list]:
+        """(condition, the pair of the first operand, the second's two words: a register
+        or, for a constant word that fits, an int) of a 64-bit icmp (emit64.py)."""
+        pred = cmp.pred
+        a, b = cmp.ops
+        bits = int_bits(a.ty)
+        sign = pred.startswith("s")
+        if self.imm_of(a, bits, sign) is not None and self.imm_of(b, bits, sign) is None:
+            a, b, pred = b, a, SWAPPED[pred]
+        ra = self.ext64(self.get(a), bits, sign)
+        imm = self.imm_of(b, bits, sign)
+        if imm is None:
+            return pred, ra, self.ext64(self.get(b), bits, sign)
+        value = mask(imm, 64)
+        words = [signed(value & 0xFFFFFFFF, 32), signed(value >> 32, 32)]
+        return pred, ra, [w if fits12(w) else self.li(w) for w in words]

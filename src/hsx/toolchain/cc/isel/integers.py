@@ -107,7 +107,7 @@ class IntegerOps(SelectorBase):
     def _fusable(self, i: Instr) -> bool:
         users = self.users.get(i, [])
         return (len(users) == 1 and users[0].block is i.block and users[0].opcode == "br"
-                and int_bits(i.ops[0].ty) <= 32 and not isinstance(i.ops[0].ty, VectorT))
+                and not isinstance(i.ops[0].ty, VectorT) and int_bits(i.ops[0].ty) <= 64)
 
     def op_icmp(self, i: Instr) -> None:
         if isinstance(i.ops[0].ty, VectorT):
@@ -115,6 +115,9 @@ class IntegerOps(SelectorBase):
         bits = int_bits(i.ops[0].ty)
         if bits > 64:
             raise self.error(f"{bits}-bit compares are not supported", i)
+        if self._fusable(i) and i not in self.vals:
+            self.fused.add(i)
+            return
         if bits > 32:
             sign = i.pred.startswith("s")
             a = self.ext64(self.get(i.ops[0]), bits, sign)
@@ -123,9 +126,6 @@ class IntegerOps(SelectorBase):
             self.emit("setcc64", [d], a + b, (i.pred,))
             self.known[d] = ("z", 1)
             self.define(i, [d])
-            return
-        if self._fusable(i) and i not in self.vals:
-            self.fused.add(i)
             return
         cond, a, b = self._compare_operands(i)
         d = self.new()

@@ -48,7 +48,7 @@ class TraceBuffers:
         ring: deque[TraceRecord] = deque(maxlen=size)
         self._rings[task.pid] = ring
         self._on.add(task.pid)
-        self.taps.add(task, _KEY, self._observer(task.pid, ring))
+        self.taps.add(task, _KEY, *self._observer(task.pid, ring))
         return self.status(task.pid)
 
     def _make_room(self, size: int) -> None:
@@ -65,15 +65,28 @@ class TraceBuffers:
                              "smaller size or stop another trace (trace.off)")
 
     def _observer(self, pid: int, ring: deque[TraceRecord]):
+        """What the task's tap calls per record, and at the end of each run: records
+        go to the ring at once; their `trace_step` events (while anyone subscribes) are
+        emitted together when the run ends, or before any other event (`defer`)."""
         events = self.events
         if events is None:
-            return ring.append
+            return ring.append, None
+        pending: list[TraceRecord] = []
+        wants, defer = events.wants, events.defer
+
+        def flush() -> None:
+            if pending:
+                items = [(pid, step_event(record)) for record in pending]
+                pending.clear()
+                events.emit_batch("trace_step", items)
 
         def observe(record: TraceRecord) -> None:
             ring.append(record)
-            if events.wants("trace_step"):
-                events.emit("trace_step", pid, step_event(record))
-        return observe
+            if wants("trace_step"):
+                if not pending:
+                    defer(flush)
+                pending.append(record)
+        return observe, flush
 
     def off(self, task: Task) -> dict[str, Any]:
         """Stop recording; what was recorded stays readable."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 Listener = Callable[["Event"], None]
+BatchListener = Callable[[list["Event"]], None]
 
 
 @dataclass(slots=True)
@@ -34,21 +35,25 @@ class EventBus:
 
     def __init__(self, now: Callable[[], float], history: int = 4096) -> None:
         self._now = now
-        self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
-        self._routes: dict[str, list[Listener]] = {}     # event type -> who gets it
+        self._listeners: list[tuple[Listener, frozenset[str] | None, BatchListener | None]] = []
+        # event type -> who gets it: (listener, its batch form or None)
+        self._routes: dict[str, list[tuple[Listener, BatchListener | None]]] = {}
         self._seq = 0
         self.history: deque[Event] = deque(maxlen=history)
         self._wanted_high_rate: set[str] = set()
+        self._deferred: list[Callable[[], None]] = []
 
-    def subscribe(self, listener: Listener, types: set[str] | None = None) -> None:
+    def subscribe(self, listener: Listener, types: set[str] | None = None,
+                  batch: BatchListener | None = None) -> None:
         """Call `listener` for every event (or only for `types`, matched exactly or by
-        prefix: "mailbox" matches "mailbox_send")."""
+        prefix: "mailbox" matches "mailbox_send"); `batch`, when given, takes the events
+        of an `emit_batch` in one call instead."""
         wanted = frozenset(types) if types is not None else None
-        self._listeners.append((listener, wanted))
+        self._listeners.append((listener, wanted, batch))
         self._refresh_high_rate()
 
     def unsubscribe(self, listener: Listener) -> None:
-        self._listeners = [(l, t) for l, t in self._listeners if l is not listener]
+        self._listeners = [entry for entry in self._listeners if entry[0] is not listener]
         self._refresh_high_rate()
 
     def wants(self, type_: str) -> bool:
@@ -56,28 +61,69 @@ class EventBus:
         return type_ not in self.HIGH_RATE or type_ in self._wanted_high_rate
 
     def emit(self, type_: str, pid: int | None, data: dict[str, Any] | None = None) -> Event:
-        self._seq += 1
-        event = Event(self._seq, self._now(), type_, pid, data or {})
+        if self._deferred:
+            self.flush_deferred()
+        self._seq = seq = self._seq + 1
+        event = Event(seq, self._now(), type_, pid, {} if data is None else data)
         if type_ not in self.HIGH_RATE:
             self.history.append(event)
-        listeners = self._routes.get(type_)
-        if listeners is None:
-            listeners = self._routes[type_] = [
-                listener for listener, wanted in self._listeners
-                if wanted is None or type_matches(type_, wanted)]
-        for listener in listeners:
+        route = self._routes.get(type_)
+        if route is None:
+            route = self._route(type_)
+        for listener, _ in route:
             listener(event)
         return event
+
+    def emit_batch(self, type_: str, items: list[tuple[int | None, dict[str, Any]]]) -> None:
+        """Events of one type, `(pid, data)` each, in order and with one time stamp: what
+        a high-rate producer collected (the switches of a native round robin, the trace
+        records of a run).  Listeners with a batch form get them in one call."""
+        if self._deferred:
+            self.flush_deferred()
+        if not items:
+            return
+        now, seq = self._now(), self._seq
+        events = [Event(n, now, type_, pid, data) for n, (pid, data) in enumerate(items, seq + 1)]
+        self._seq = seq + len(events)
+        if type_ not in self.HIGH_RATE:
+            self.history.extend(events)
+        route = self._routes.get(type_)
+        if route is None:
+            route = self._route(type_)
+        for listener, batch in route:
+            if batch is not None:
+                batch(events)
+            else:
+                for event in events:
+                    listener(event)
+
+    def defer(self, flush: Callable[[], None]) -> None:
+        """A producer holds events back to emit them together: `flush` emits them, and
+        is called before any other event is emitted (so the stream keeps its order) and
+        by `flush_deferred`.  Register it again after each flush."""
+        if flush not in self._deferred:
+            self._deferred.append(flush)
+
+    def flush_deferred(self) -> None:
+        pending, self._deferred = self._deferred, []
+        for flush in pending:
+            flush()
 
     @property
     def last_seq(self) -> int:
         return self._seq
 
+    def _route(self, type_: str) -> list[tuple[Listener, BatchListener | None]]:
+        route = self._routes[type_] = [
+            (listener, batch) for listener, wanted, batch in self._listeners
+            if wanted is None or type_matches(type_, wanted)]
+        return route
+
     def _refresh_high_rate(self) -> None:
         self._routes = {}
         self._wanted_high_rate = {
             t for t in self.HIGH_RATE
-            if any(w is None or type_matches(t, w) for _, w in self._listeners)}
+            if any(w is None or type_matches(t, w) for _, w, _ in self._listeners)}
 
 
 def type_matches(type_: str, categories: Iterable[str]) -> bool:

@@ -240,11 +240,11 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
     def _announce_switches(self, pids: list[int], executed: int, start: int) -> None:
         """The `scheduler` events of `executed` quantum-1 turns of `pids` in turn, from
         the second on (the first turn's switch is announced before it runs)."""
-        emit, count = self.events.emit, len(pids)
-        for k in range(1, executed):
-            to = pids[k % count]
-            emit("scheduler", to, {"event": "switch", "from": pids[(k - 1) % count], "to": to,
-                                   "instructions": start + k})
+        count = len(pids)
+        self.events.emit_batch("scheduler", [
+            (pids[k % count], {"event": "switch", "from": pids[(k - 1) % count],
+                               "to": pids[k % count], "instructions": start + k})
+            for k in range(1, executed)])
 
     def _instructions_until(self, deadline: float) -> int:
         """How long a lone task may run before the next timer is due."""

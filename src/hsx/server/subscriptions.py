@@ -288,6 +288,25 @@ class Subscription:
             self._notified = True
             self.sink.events_ready(self)
 
+    def offer_many(self, wires: list[Wire]) -> None:
+        """`offer` of each of `wires`, all droppable and none output: the same queue,
+        losses and warning, in one go."""
+        if not wires:
+            return
+        droppable = self._droppable
+        kept, critical = len(droppable), len(self._critical)
+        droppable.extend(wires)
+        # What offering them one by one leaves: the queue fills up to max_events, then
+        # each new event pushes the oldest droppable one out (no fewer than were there).
+        keep = max(kept, min(kept + len(wires), self.max_events - critical))
+        for _ in range(kept + len(wires) - keep):
+            self._lose(droppable.popleft())
+        if critical + keep > self.high_water:
+            self.high_water = critical + keep
+        if not self._notified:
+            self._notified = True
+            self.sink.events_ready(self)
+
     def _output_tail(self) -> Wire | OutputRun | None:
         """The output event at the very end of the queue, if that is what is last."""
         if not self._droppable:
@@ -519,6 +538,28 @@ class EventHub:
                     wire.shared = True
                 sub.offer(wire, critical_type and sub.is_critical(type_, pid))
 
+    def _on_events(self, events: list[Event]) -> None:
+        """Events of one type in a row (`EventBus.emit_batch`): each subscription that
+        wants some gets them in one `offer_many`."""
+        type_ = events[0].type
+        if type_ in CRITICAL or type_ in OUTPUT:
+            for event in events:
+                self._on_event(event)
+            return
+        route = self._routes.get(type_)
+        if route is None:
+            route = self._route(type_)
+        if not route:
+            return
+        offset = self._ts_offset
+        wires = [Wire(event, offset) for event in events]
+        if len(route) > 1:
+            for wire in wires:
+                wire.shared = True
+        for sub, pids, _ in route:
+            sub.offer_many(wires if pids is None else
+                           [wire for wire in wires if wire.event.pid in pids])
+
     def _route(self, type_: str) -> list[tuple[Subscription, frozenset[int] | None, bool]]:
         route = []
         for sub in self._subs.values():
@@ -537,5 +578,5 @@ class EventHub:
         types = {c for sub in self._subs.values() for clause in sub.clauses
                  for c in clause.categories}
         if types:
-            self.bus.subscribe(self._listener, types)
+            self.bus.subscribe(self._listener, types, batch=self._on_events)
             self._listening = True

@@ -126,7 +126,8 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
     through `machine._run`, which deals with it, as does a resumption from a breakpoint.
     PC, PSW and the step count are kept in locals (on the native engine each is a field
     of the C task record) and stored before each record goes out: an observer (a watch)
-    may look at the task and ask it to stop."""
+    may look at the task and ask it to stop.  A ring with a `run_ended` method is told
+    when the run returns."""
     executed = 0
     regs, mem, code_len = ctx.regs, ctx.mem, ctx.code_len
     tolist, mem_len = regs.tolist, len(mem)
@@ -183,7 +184,16 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
         if stop.executed:
             ctx.trace.append(make_record(ctx, pc, before, psw, access, old))
         if stop.reason is not _BUDGET:
+            _run_ended(ctx.trace)
             return replace(stop, executed=executed)
         append = ctx.trace.append
         pc, steps, psw, skip = ctx.pc, ctx.steps, ctx.psw, ctx.skip_breakpoint
+    _run_ended(ctx.trace)
     return Stop(_BUDGET, executed, pc)
+
+
+def _run_ended(trace) -> None:
+    """Tell a ring that wants to know (hsx.debug's taps) that the run returns."""
+    end = getattr(trace, "run_ended", None)
+    if end is not None:
+        end()

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from serverkit import CHATTY, HELLO, image_b64
@@ -70,6 +72,36 @@ def test_sync_client_keepalive_while_listening(server):
         client.subscribe(["stdout"])
         assert list(client.events(timeout=2.2)) == []         # idle, but keepalives went out
         assert client.request("session.list")["sessions"][0]["id"] == client.session_id
+
+
+def test_sync_client_sends_a_line_larger_than_the_socket_takes_at_once(server):
+    with Client(server.host, server.port) as client:
+        assert client.request("ping", padding="x" * 900_000)["reply"] == "pong"
+        assert client.request("ping")["reply"] == "pong"
+
+
+def test_sync_client_times_out_on_a_peer_that_never_answers_or_reads():
+    with socket.create_server(("127.0.0.1", 0)) as mute:
+        port = mute.getsockname()[1]
+        with Client("127.0.0.1", port, timeout=0.3) as client:
+            started = time.monotonic()
+            with pytest.raises(TimeoutError, match="no reply to 'ping' within 0.3 s"):
+                client.request("ping")
+            assert 0.25 <= time.monotonic() - started < 2
+            assert client.next_event(timeout=0.05) is None
+            with pytest.raises(ConnectionClosed, match="took nothing"):
+                client.request("ping", padding="x" * 64_000_000)    # nobody reads it
+
+
+def test_sync_client_sees_the_server_go(tmp_path):
+    srv = BackgroundServer(ServerConfig(port=0, root=tmp_path)).start()
+    with Client(srv.host, srv.port) as client:
+        assert client.request("ping")["reply"] == "pong"
+        srv.stop()
+        with pytest.raises(ConnectionClosed):
+            client.request("ping")
+        with pytest.raises(ConnectionClosed):
+            client.request("ping")
 
 
 def test_async_client_sees_the_server_go(tmp_path):

@@ -84,6 +84,45 @@ def test_sigint_is_clean_too(daemon):
     assert proc.wait(timeout=10) == 0
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop", ""])
+def test_execd_runs_on_uvloop_where_installed_and_on_the_standard_loop(loop, tmp_path,
+                                                                       monkeypatch):
+    """uvloop by default when it is installed; HSX_EVENT_LOOP=asyncio for the standard
+    library's loop, which the daemon must keep working on (Windows has no uvloop)."""
+    try:
+        import uvloop  # noqa: F401
+        expected = loop or "uvloop"
+    except ImportError:
+        if loop == "uvloop":
+            pytest.skip("uvloop is not installed here")
+        expected = "asyncio"
+    monkeypatch.setenv("HSX_EVENT_LOOP", loop)
+    (tmp_path / "loop.mvasm").write_text(LOOP)
+    proc, port = start_execd("--load", "loop.mvasm", cwd=tmp_path)
+    try:
+        with Client("127.0.0.1", port) as client:
+            logs = client.request("dmesg")["logs"]
+            assert any(f"({expected} event loop)" in e["message"] for e in logs), logs
+            client.request("pause", pid=1)
+            pcs = {client.request("step", pid=1, count=1)["result"]["pc"] for _ in range(4)}
+            assert len(pcs) == 2                              # ADDI, JMP, ADDI, JMP
+            client.request("shutdown")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_execd_refuses_an_event_loop_it_does_not_know(tmp_path, monkeypatch):
+    monkeypatch.setenv("HSX_EVENT_LOOP", "trio")
+    done = subprocess.run([*HSX, "execd", "--port", "0"], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("hsx: HSX_EVENT_LOOP: 'trio' is not asyncio, uvloop or auto")
+    assert "Traceback" not in done.stderr
+
+
 def test_execd_refuses_bad_startup(tmp_path):
     public = subprocess.run([*HSX, "execd", "--host", "0.0.0.0", "--port", "0"],
                             capture_output=True, text=True, timeout=30)

@@ -67,8 +67,13 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
                           engine=resolve_engine(engine))
+    from hsx.server.loop import ENV, loop_name, run
     try:
-        sys.exit(asyncio.run(_serve(config)))
+        loop = loop_name()
+    except ValueError as error:
+        fail(ENV, str(error), "unset it: the daemon then uses uvloop where it is installed")
+    try:
+        sys.exit(run(_serve(config), loop))
     except KeyboardInterrupt:        # a second Ctrl-C while shutting down
         sys.exit(130)
 

@@ -54,8 +54,7 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------------ asyncio callbacks
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport        # type: ignore[assignment]  (uvloop's is no asyncio.Transport subclass)
         limit = self.server.config.write_buffer
         if limit:           # bound what a stalled client can make us hold, OS buffer included
             sock = transport.get_extra_info("socket")
@@ -77,6 +76,11 @@ class Connection(asyncio.Protocol):
         self.server.connection_closed(self)
 
     def data_received(self, data: bytes) -> None:
+        if not self._lines and not self.busy and not self._write_paused and not self.closed:
+            line = self._splitter.whole_line(data)
+            if line is not None:              # one request, answered here and now
+                self._answer(line)
+                return
         for line in self._splitter.feed(data):
             self._lines.append(line)
         self._process()
@@ -100,21 +104,26 @@ class Connection(asyncio.Protocol):
                 self.send(self.server.line_too_long())
                 continue
             assert isinstance(line, bytes)
-            if not line.strip():
-                continue
-            try:
-                outcome = self.server.handle_line(self, line)
-            except Exception as error:       # a bug: answer it and keep the connection
-                outcome = self.server.internal_failure("request handling", error)
-            if isinstance(outcome, dict):
-                self.send(outcome)
-            else:
-                self.busy = True
-                asyncio.ensure_future(self._finish(outcome))
+            self._answer(line)
         if len(self._lines) >= MAX_QUEUED_LINES:
             self._pause_reading("backlog")
         else:
             self._resume_reading("backlog")
+
+    def _answer(self, line: bytes) -> None:
+        """Handle one request line: its reply is written before this returns, unless
+        the command runs on (then `busy` holds the lines behind it until it ends)."""
+        if not line.strip():
+            return
+        try:
+            outcome = self.server.handle_line(self, line)
+        except Exception as error:       # a bug: answer it and keep the connection
+            outcome = self.server.internal_failure("request handling", error)
+        if isinstance(outcome, dict):
+            self.send(outcome)
+        else:
+            self.busy = True
+            asyncio.ensure_future(self._finish(outcome))
 
     async def _finish(self, pending: Any) -> None:
         try:

@@ -122,7 +122,9 @@ class Server:
         self.address = (sockname[0], sockname[1])
         self._tasks = [asyncio.create_task(self.clock.run(), name="hsx-clock"),
                        asyncio.create_task(self._expire_sessions(), name="hsx-expiry")]
-        self.log.log("info", f"listening on {self.address[0]}:{self.address[1]}")
+        loop_kind = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
+        self.log.log("info", f"listening on {self.address[0]}:{self.address[1]} "
+                     f"({loop_kind} event loop)")
         return self.address
 
     async def serve(self) -> None:
@@ -232,7 +234,8 @@ class Server:
         try:
             if self.closing:
                 raise RequestError("shutting_down", "the executive is shutting down")
-            self._authenticate(conn, request)
+            if not conn.authenticated:
+                self._authenticate(conn, request)
             command = self.dispatcher.resolve(request)
             session = None
             session_id = request.get("session")

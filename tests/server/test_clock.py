@@ -33,6 +33,27 @@ def test_nothing_runnable_means_no_batches(server, client):
     wait_for(lambda: state(client, pid) == "returned")
 
 
+def test_requests_that_change_nothing_leave_the_sleeping_clock_asleep(server, client):
+    """A step of a paused task or a `ps` does not cost the clock a pass; a request that
+    changes what it decides on (a resume, a task loaded or killed) still wakes it."""
+    clock = server.server.clock
+    assert client.request("clock")["clock"]["mode"] == "idle"
+    pid = load(client, LOOP, "loop", paused=True)
+    wait_for(lambda: client.request("clock")["clock"]["mode"] == "blocked")
+    wakes = []
+    real_set = clock._wake.set
+    server.call(setattr, clock._wake, "set", lambda: (wakes.append(1), real_set()))
+    for _ in range(20):
+        client.request("step", pid=pid, count=1)
+        client.request("ps")
+    assert wakes == [] and clock.mode == "blocked" and clock.auto_batches == 0
+    client.request("resume", pid=pid)
+    wait_for(lambda: clock.auto_batches > 0)
+    assert wakes
+    client.request("kill", pid=pid)
+    wait_for(lambda: client.request("clock")["clock"]["mode"] == "idle")
+
+
 def test_sleeping_task_wakes_on_its_deadline_without_polling(server, client):
     clock = server.server.clock
     started = time.monotonic()

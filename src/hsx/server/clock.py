@@ -45,6 +45,7 @@ class AutoClock:
         self._credit_at = time.monotonic()
         self._wake = asyncio.Event()
         self._closing = False
+        self._parked: tuple | None = None   # what the clock saw when it went to sleep
         # Embedded in a program (the loop is not on the main thread), other threads of
         # the process want the GIL between batches; a daemon of its own has none, and
         # handing the CPU away there only costs a scheduler tick per batch on a busy host.
@@ -67,8 +68,24 @@ class AutoClock:
         self.wake()
 
     def wake(self) -> None:
-        """Something changed (a request, a drained queue): look again now."""
+        """Something changed (a request, a drained queue): look again now.
+
+        Every request calls this.  When the clock sleeps and nothing it decides on
+        has changed (a `step` of a paused task, a `ps`), waking it would only cost a
+        task switch and a pass of `run` that goes back to sleep (a tenth of a `step`
+        round trip), so it sleeps on."""
+        if self._wake.is_set() or (self._parked is not None
+                                   and self._parked == self._situation()):
+            return
         self._wake.set()
+
+    def _situation(self) -> tuple:
+        """Everything `run` decides what to do next on (but time: a sleep until a
+        deadline or a rate's next credit ends by its own timer)."""
+        kernel = self.kernel
+        return (self._closing, self.running, self._saturated(), kernel.runnable(),
+                kernel.next_deadline(), self.rate_hz,
+                self.mode in ("blocked", "idle") and bool(kernel.live_tasks()))
 
     def close(self) -> None:
         self._closing = True
@@ -157,14 +174,18 @@ class AutoClock:
 
     async def _sleep(self, timeout: float | None) -> None:
         self._wake.clear()
-        if timeout is None:
-            await self._wake.wait()
-            return
-        handle = asyncio.get_running_loop().call_later(timeout, self._wake.set)
+        self._parked = self._situation()
         try:
-            await self._wake.wait()
+            if timeout is None:
+                await self._wake.wait()
+                return
+            handle = asyncio.get_running_loop().call_later(timeout, self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                handle.cancel()
         finally:
-            handle.cancel()
+            self._parked = None
 
 
 async def _serve_io(share_gil: bool) -> None:

@@ -32,6 +32,27 @@ def test_decode_refuses_with_a_framing_error(line):
     assert refused.value.code == "bad_json" and refused.value.message
 
 
+@pytest.mark.parametrize("cmd, normalised", [
+    ("step", "step"), ("bp.set", "bp.set"), (" step", "step"), ("step\t", "step"),
+    ("STEP", "step"), ("Step ", "step"), ("bp.Set", "bp.set"), ("\u00c9tat", "\u00e9tat"),
+    ("ps\n", "ps")])
+def test_the_command_name_comes_out_stripped_and_lower_case(cmd, normalised):
+    for extra in ({}, {"session": "s1"}, {"version": 1}):
+        line = json.dumps({"cmd": cmd, "id": 1, **extra}).encode()
+        assert decode_request(line)["cmd"] == normalised
+
+
+@pytest.mark.parametrize("message, code", [
+    ({"cmd": ""}, "bad_request"), ({"cmd": "  "}, "bad_request"), ({"cmd": 5}, "bad_request"),
+    ({"cmd": "ps", "version": True}, "bad_request"), ({"cmd": "ps", "version": 1.0}, "bad_request"),
+    ({"cmd": "ps", "version": 2}, "unsupported_version"),
+    ({"cmd": "ps", "session": 7}, "bad_request")])
+def test_a_bad_envelope_is_refused_with_its_id(message, code):
+    with pytest.raises(RequestError) as refused:
+        decode_request(json.dumps({**message, "id": 9}).encode())
+    assert refused.value.code == code and refused.value.request_id == 9
+
+
 def test_nesting_up_to_the_limit_is_fine():
     inner = b"[" * (MAX_NESTING - 1) + b"]" * (MAX_NESTING - 1)
     assert decode_request(b'{"cmd": "ps", "id": ' + inner + b"}")["cmd"] == "ps"

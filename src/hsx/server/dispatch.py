@@ -120,7 +120,8 @@ class Call:
 
     def field(self, name: str) -> Any:
         """A field's checked value (None when absent); only declared fields can be read."""
-        if self.schema is not None and name not in self.schema.fields and name not in ENVELOPE:
+        schema = self.schema
+        if schema is not None and name not in schema.fields and name not in ENVELOPE:
             raise LookupError(f"{self.args['cmd']} reads {name!r}, which its schema does "
                               "not declare")
         return self.args.get(name)
@@ -128,8 +129,12 @@ class Call:
     def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
             max: int | None = None, aliases: tuple[str, ...] = ()) -> Any:
         """An integer field (JSON number, or a string like "0x4000"), within min..max."""
-        return self._checked(name, default, aliases, Int(-(2 ** 64) if min is None else min,
-                                                         2 ** 64 if max is None else max))
+        lo = -(2 ** 64) if min is None else min
+        hi = 2 ** 64 if max is None else max
+        value = self._get(name, aliases)
+        if type(value) is int and lo <= value <= hi:
+            return value              # the common case, without building a checker
+        return self._checked(name, default, aliases, Int(lo, hi))
 
     def number(self, name: str, default: Any = _MISSING, *, min: float = 0.0) -> Any:
         return self._checked(name, default, (), Num(min, 1e308))
@@ -150,11 +155,13 @@ class Call:
         return kind.check(name, value)
 
     def _get(self, name: str, aliases: tuple[str, ...]) -> Any:
-        for key in (name, *aliases):
-            value = self.field(key)
-            if value is not None:
-                return value
-        return None
+        value = self.field(name)
+        if value is None:
+            for key in aliases:
+                value = self.field(key)
+                if value is not None:
+                    break
+        return value
 
     # ------------------------------------------------------------------ tasks and access
 

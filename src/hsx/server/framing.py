@@ -23,7 +23,8 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 MAX_NESTING = 32                 # arrays and objects inside one another in a request
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))   # digits -> "0", rest " "
+_LONG_RUN = b"0" * 19
 
 TOO_LONG = object()         # yielded by LineSplitter in place of an oversized line
 
@@ -70,6 +71,15 @@ class LineSplitter:
         self._buf = bytearray()
         self._discarding = False
 
+    def whole_line(self, data: bytes) -> bytes | None:
+        """`data` without its newline when it is exactly one line that fits and nothing
+        is held from before (what a request/reply client sends): else None, and `feed`
+        is the way."""
+        if (not self._buf and not self._discarding and data.find(b"\n") == len(data) - 1
+                and len(data) <= self.max_line):
+            return data[:-1]
+        return None
+
     def feed(self, data: bytes) -> Iterator[bytes | object]:
         """Yield each complete line, or TOO_LONG once for each oversized line."""
         start = 0
@@ -107,8 +117,8 @@ def decode_request(line: bytes) -> dict[str, Any]:
     The returned dict has `cmd` normalised (stripped, lower case).  A refusal carries
     the request's `id` when the line got far enough to have one.
     """
-    if _LONG_NUMBER.search(line):        # orjson reads integers past 64 bits as floats
-        message = _loads_slowly(line)
+    if _LONG_RUN in line.translate(_DIGITS):   # 19+ digits: orjson reads integers past
+        message = _loads_slowly(line)           # 64 bits as floats
     else:
         try:
             message = orjson.loads(line)
@@ -165,15 +175,19 @@ def _check_tree(message: Any) -> None:
 
 def _check_envelope(message: dict[str, Any]) -> None:
     version = message.get("version", PROTOCOL_VERSION)
+    cmd = message.get("cmd")
+    session = message.get("session")
+    if (type(version) is int and version == PROTOCOL_VERSION and type(cmd) is str
+            and cmd.islower() and cmd.isascii() and cmd.isprintable() and " " not in cmd
+            and (session is None or type(session) is str)):
+        return      # the common case: nothing to refuse, `cmd` already stripped, lower case
     if isinstance(version, bool) or not isinstance(version, int):
         raise RequestError("bad_request", "'version' must be an integer")
     if version != PROTOCOL_VERSION:
         raise RequestError("unsupported_version",
                            f"protocol version {version} is not supported (this server speaks 1)")
-    cmd = message.get("cmd")
     if not isinstance(cmd, str) or not cmd.strip():
         raise RequestError("bad_request", "'cmd' must be a non-empty string")
-    session = message.get("session")
     if session is not None and not isinstance(session, str):
         raise RequestError("bad_request", "'session' must be a string")
     message["cmd"] = cmd.strip().lower()

@@ -71,6 +71,8 @@ class Int(Field):
     hi: int = MAX_U32
 
     def check(self, name: str, value: Any) -> int:
+        if type(value) is int and self.lo <= value <= self.hi:
+            return value                                   # the common case
         if isinstance(value, str) and len(value) <= 64:
             try:
                 value = int(value.strip(), 0)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from hsx.kernel.states import TaskState
+
 from ..dispatch import Call, Group
 from ..errors import bad_argument
 from ..schema import PID, Int, Num, OneOf
@@ -66,13 +68,16 @@ async def _step_in_slices(call: Call, count: int, slice_size: int) -> dict[str, 
 
 def _result(call: Call, pid: int | None, count: int, executed: int) -> dict[str, Any]:
     kernel = call.kernel
+    current = current_pid(kernel)
     result: dict[str, Any] = {"executed": executed, "requested": count,
-                              "current_pid": current_pid(kernel)}
-    shown = kernel.tasks.get(pid if pid is not None else result["current_pid"])
+                              "current_pid": current}
+    shown = kernel.tasks.get(current if pid is None else pid)
     if shown is not None:
-        result.update(pid=shown.pid, pc=shown.ctx.pc,
-                      state=shown.state.value if shown.state else None,
-                      running=bool(shown.state and shown.state.runnable))
+        state = shown.state
+        result["pid"] = shown.pid
+        result["pc"] = shown.ctx.pc
+        result["state"] = state.value if state else None
+        result["running"] = state is TaskState.READY or state is TaskState.RUNNING
     return {"result": result, "clock": call.server.clock.status()}
 
 

@@ -76,16 +76,17 @@ class TraceBuffers:
 
         def flush() -> None:
             if pending:
-                items = [(pid, step_event(record)) for record in pending]
+                items = step_events(pid, pending)
                 pending.clear()
                 events.emit_batch("trace_step", items)
 
         def observe(record: TraceRecord) -> None:
             ring.append(record)
-            if wants("trace_step"):
-                if not pending:
-                    defer(flush)
-                pending.append(record)
+            if not pending:              # the first of a run: is anyone listening?
+                if not wants("trace_step"):
+                    return
+                defer(flush)
+            pending.append(record)
         return observe, flush
 
     def off(self, task: Task) -> dict[str, Any]:
@@ -150,16 +151,28 @@ def _spelled(word: int, pc: int) -> tuple[str | None, str | None]:
 def step_event(record: TraceRecord) -> dict[str, Any]:
     """The data of a `trace_step` event: pc, the instruction, the registers it changed
     (new values) and the memory it wrote (old and new)."""
-    mnemonic, text = _spelled(record.word, record.pc)
-    data: dict[str, Any] = {
-        "pc": record.pc, "steps": record.steps, "mnemonic": mnemonic, "text": text,
-        "changed_regs": {_REG_NAMES[n]: new for n, (_, new) in record.changed.items()},
-        "psw": record.psw_after,
-    }
-    m = record.memory
-    if m is not None and m.op == "write":
-        data["mem_writes"] = [{"addr": m.addr, "width": m.width, "old": m.old, "new": m.value}]
-    return data
+    return step_events(0, [record])[0][1]
+
+
+def step_events(pid: int, records: list[TraceRecord]) -> list[tuple[int, dict[str, Any]]]:
+    """(pid, `step_event` data) of each of `records`, for `EventBus.emit_batch`."""
+    out = []
+    spelled, names = _SPELLED, _REG_NAMES
+    for record in records:
+        pc = record.pc
+        found = spelled.get((record.word, pc))
+        mnemonic, text = found if found is not None else _spelled(record.word, pc)
+        data: dict[str, Any] = {
+            "pc": pc, "steps": record.steps, "mnemonic": mnemonic, "text": text,
+            "changed_regs": {names[n]: new for n, (_, new) in record.changed.items()},
+            "psw": record.psw_after,
+        }
+        m = record.memory
+        if m is not None and m.op == "write":
+            data["mem_writes"] = [{"addr": m.addr, "width": m.width, "old": m.old,
+                                   "new": m.value}]
+        out.append((pid, data))
+    return out
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,10 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
     plans: dict[int, tuple[int, int, int, int, int]] = {}
     append = ctx.trace.append
     pc, steps, psw, skip = ctx.pc, ctx.steps, ctx.psw, ctx.skip_breakpoint
+    # Where PC, PSW and the step count live: the native engine keeps them as fields of
+    # its C task record (`NativeContext.task`, whose properties ctx.pc etc. forward to),
+    # written there directly for a third of the cost; the Python engine in the context.
+    state = getattr(ctx, "task", ctx)
     while executed < budget:
         before = tolist()
         if pc < code_len:
@@ -164,15 +168,16 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
                 else:
                     steps += 1
                     executed += 1
-                    ctx.pc, ctx.steps = next_pc, steps
-                    psw_after = ctx.psw
+                    state.pc, state.steps = next_pc, steps
+                    psw_after = state.psw
                     after = tolist()
                     memory = None if addr is None else MemoryAccess(
                         "write" if kind == _STORE or kind == _PUSH else "read",
                         addr, width, int.from_bytes(mem[addr:addr + width], "little"), old)
                     append(TraceRecord(
-                        pc, word, {i: (before[i], after[i]) for i in
-                                   compress(_REGISTERS, map(ne, before, after))},
+                        pc, word, {} if before == after else
+                        {i: (before[i], after[i]) for i in
+                         compress(_REGISTERS, map(ne, before, after))},
                         psw, psw_after, memory, steps))
                     pc, psw = next_pc, psw_after
                     continue

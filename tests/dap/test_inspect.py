@@ -3,8 +3,11 @@ memory, disassembly and loaded sources."""
 from __future__ import annotations
 
 import base64
+import shutil
+import subprocess
+import sys
 
-from dapkit import line_of
+from dapkit import PROGRAMS, line_of
 
 
 def stop_in_accumulate(dap, built, execd) -> tuple[int, dict]:
@@ -113,3 +116,24 @@ def test_console_completions(dap, built, execd):
     assert "bp" not in labels("1 + b")
     assert "accumulate" in labels("!bp set acc")
     assert str(pid) in labels("!regs ")
+
+
+def test_a_source_only_the_executive_finds_is_read_through_it(dap, execd, tmp_path):
+    """The editor's machine lacks the `.sym` that maps `src/prog.c` to where it was
+    built; the executive still has that map, so the adapter gives a sourceReference
+    and the text comes over the protocol (as from an executive on another machine)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "build").mkdir()
+    shutil.copy(PROGRAMS / "prog.c", tmp_path / "src" / "prog.c")
+    subprocess.run([sys.executable, "-m", "hsx", "cc", "-g", "-O0", "src/prog.c", "-o",
+                    "build/prog.hxe"], cwd=tmp_path, check=True, capture_output=True,
+                   timeout=600)
+    pid = dap.launch(tmp_path / "build" / "prog.hxe", execd, stopOnEntry=True)
+    dap.stopped("entry")
+    (tmp_path / "build" / "prog.sym").unlink()
+    source = dap.top_frame(pid)["source"]
+    assert source["name"] == "prog.c" and "path" not in source and source["sourceReference"] > 0
+    text = dap.ok("source", source=source, sourceReference=source["sourceReference"])
+    assert text == {"content": (tmp_path / "src" / "prog.c").read_text(),
+                    "mimeType": "text/x-c"}
+    assert "not one this session gave" in dap.fails("source", sourceReference=999)

@@ -4,6 +4,7 @@ breakpoints, the prior executive's command forms, traces and memory."""
 from __future__ import annotations
 
 import base64
+import os
 import json
 import time
 from pathlib import Path
@@ -443,3 +444,24 @@ def test_jump_moves_the_pc_within_the_function_and_the_line_runs_again(connect, 
     with pytest.raises(ProtocolError) as running:
         client.request("jump", pid=pid, addr=second)
     assert running.value.code in ("not_stopped", "task_ended")
+
+
+def test_source_read_gives_only_the_files_the_symbols_name(connect, tmp_path):
+    client, _, pid, _ = debugged(connect, tmp_path)
+    source = tmp_path / "prog.mvasm"                   # not written by build()
+    with pytest.raises(ProtocolError) as missing:
+        client.request("source.read", pid=pid, file="prog.mvasm")
+    assert missing.value.code == "no_source" and "not on the executive" in missing.value.message
+    source.write_text(PROG)
+    read = client.request("source.read", pid=pid, file=str(source))["source"]
+    assert (read["file"], read["text"], read["path"]) == ("prog.mvasm", PROG, str(source))
+    for other in ("/etc/passwd", "spin.mvasm", "../prog.mvasm.sym"):
+        with pytest.raises(ProtocolError) as refused:
+            client.request("source.read", pid=pid, file=other)
+        assert refused.value.code == "no_source" and "not a source file" in refused.value.message
+    source.unlink()
+    os.mkfifo(source)                                  # must not hang the executive
+    with pytest.raises(ProtocolError) as fifo:
+        client.request("source.read", pid=pid, file="prog.mvasm")
+    assert fifo.value.code == "no_source"
+    assert client.request("ping")

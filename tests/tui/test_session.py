@@ -3,6 +3,8 @@ built with -g: attach, breakpoints from the source view, stepping, frames, the e
 from __future__ import annotations
 
 import base64
+import subprocess
+import sys
 from contextlib import asynccontextmanager
 
 from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
@@ -183,3 +185,27 @@ async def _jump_to_cursor(execd, walk, tmp_path):
         await until(pilot, lambda: any("within sum_squares" in str(n.message)
                                        for n in app._notifications), what="the refusal")
         assert app.location.line == 22 and app.location.function == "sum_squares"
+
+
+def test_a_source_only_the_executive_finds_is_shown(execd, tmp_path):
+    """This machine lacks the `.sym` that maps `src/walk.c` to where it was built (as
+    when the executive runs on another machine): the text comes through the executive."""
+    for name in ("src", "build"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "src" / "walk.c").write_text((PROGRAMS / "walk.c").read_text())
+    subprocess.run([sys.executable, "-m", "hsx", "cc", "-g", "-O0", "src/walk.c", "-o",
+                    "build/walk.hxe"], cwd=tmp_path, check=True, capture_output=True,
+                   timeout=300)
+    pid = load(execd, tmp_path / "build" / "walk.hxe")
+    (tmp_path / "build" / "walk.sym").unlink()
+    run(lambda: _remote_source(execd, tmp_path, pid))
+
+
+async def _remote_source(execd, tmp_path, pid):
+    app = make_app(execd, tmp_path, pid, start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        source = app.query_one(SourceView)
+        await until(pilot, lambda: source.file is not None, what="the source shown")
+        assert source.file.path == tmp_path / "src" / "walk.c"
+        assert "sum_squares(3)" in source.render_row(source.row_of(29)).plain

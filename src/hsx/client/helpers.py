@@ -90,6 +90,9 @@ HELPERS: dict[str, Helper] = {
     "step_out": Helper("step.out", ("pid",), "result", "Run until the function returns."),
     "run_to": Helper("run.to", ("pid", "addr"), "result",
                      "Run until an address, symbol or file:line is reached."),
+    "read_source": Helper("source.read", ("pid", "file"), "source",
+                          "A source file the task's symbols name, read on the executive's "
+                          "machine: {pid, file, path, text}."),
     "jump": Helper("jump", ("pid", "addr"), "result",
                    "Move a paused task's PC to an address, symbol or file:line of the function "
                    "it is stopped in; nothing runs (gdb's jump)."),

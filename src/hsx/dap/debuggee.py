@@ -42,6 +42,8 @@ class Debuggee:
         self.sources = SourceFinder()
         self.completions = CompletionCache(client)   # for the console's `!` commands
         self.recent: list[tuple[str, str]] = []  # (stream, text) it wrote before we came
+        self.remote_sources: list[tuple[int, str]] = []   # sourceReference - 1 -> (pid, file)
+        self._source_refs: dict[tuple[int, str], int] = {}
         self.ended = False                       # the debugged task is over
         self.exit_reported = False               # `exited` sent
         self.configured = False                  # configurationDone came
@@ -118,14 +120,20 @@ class Debuggee:
                                  self.symbol_files.get(pid) or None)
 
     def dap_source(self, pid: int, file: str | None) -> dict[str, Any] | None:
-        """A DAP Source for a file the symbols name (without a path when the file is not
-        on this machine: the editor then shows the name, and disassembly)."""
+        """A DAP Source for a file the symbols name.  A file not on this machine gets a
+        `sourceReference`: the editor asks for its text (`source`), which the executive
+        reads on its machine (`source.read`)."""
         if not file:
             return None
         path = self.source_path(pid, file)
         if path is None:
+            key = (pid, file)
+            if key not in self._source_refs:
+                self._source_refs[key] = len(self.remote_sources) + 1
+                self.remote_sources.append(key)
             return {"name": file.replace("\\", "/").rsplit("/", 1)[-1],
-                    "presentationHint": "deemphasize", "origin": "not found on this machine"}
+                    "sourceReference": self._source_refs[key],
+                    "origin": "from the executive's machine"}
         return {"name": path.name, "path": str(path)}
 
     async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:

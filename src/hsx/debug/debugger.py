@@ -20,7 +20,7 @@ from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 from hsx.vm import Stop, StopReason
 
-from . import memory, stack
+from . import memory, sources, stack
 from .breakpoints import BreakpointTable, MachineBreakpoints
 from .disasm import DEFAULT_COUNT, disassemble
 from .errors import BAD_ARGUMENT, TASK_ENDED, DebugError
@@ -172,6 +172,9 @@ class Debugger:
 
     def symbols_lookup(self, pid: int, key: int | str, space: str = "code") -> dict[str, Any]:
         return self.symbols.lookup(pid, key, space)
+
+    def source_read(self, pid: int, file: str) -> dict[str, Any]:
+        return sources.read_source(self.symbols.get(pid), file)
 
     # -- memory ---------------------------------------------------------------------------
 

@@ -193,7 +193,7 @@ class SymbolService:
         (a breakpoint on a blank line lands on the next statement): (address, file as
         the symbol table names it, line)."""
         table = self._table(self.get(pid))
-        found = [e for e in table.lines if e.line >= line and _same_file(e.file, file)]
+        found = [e for e in table.lines if e.line >= line and same_file(e.file, file)]
         if not found:
             raise DebugError(E.NO_CODE_FOR_LINE, f"no code at or after {file}:{line}")
         best = min(found, key=lambda e: (e.line, e.pc))
@@ -292,7 +292,7 @@ def _symbol_json(symbol) -> dict[str, Any]:
             "type": "function" if symbol.space == "code" else "variable"}
 
 
-def _same_file(stored: str, wanted: str) -> bool:
+def same_file(stored: str, wanted: str) -> bool:
     """File names match when equal or when one ends with the other at a path separator
     (as `SymbolTable.pcs_for_line` matches them)."""
     stored, wanted = stored.replace("\\", "/"), wanted.replace("\\", "/")

@@ -332,6 +332,7 @@ class DebuggerApp(DebuggerActions, App):
                 raise result
         self._table_dirty("mailboxes")             # sends and receives are not followed
         frames, note = stack
+        await self.sources.fetch({frame.file for frame in frames}, self.target.read_source)
         self.registers = registers
         self.stack_note = note
         self.frames = frames

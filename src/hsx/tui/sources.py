@@ -4,16 +4,19 @@ highlighting them once.
 Files are found as `hsx.client.sources.SourceFinder` finds them (as given, through the
 `.sym`'s `sources` map, next to the symbol file or the program, in the current
 directory).  The debugger usually runs on the executive's machine; when it does not,
-the file may not be here and the panel says so (disassembly still works).
+a file that is not here is read through the executive (`source.read`, `fetch`), and
+one on neither machine leaves the panel saying so (disassembly still works).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable
 
 from rich.syntax import Syntax
 from rich.text import Text
 
+from hsx.client import ProtocolError
 from hsx.client.sources import SourceFinder
 
 LEXERS = {".c": "c", ".h": "c", ".mvasm": "nasm", ".s": "nasm", ".asm": "nasm"}
@@ -32,12 +35,30 @@ class SourceCache:
         self._finder = SourceFinder()
         self._context: tuple[str | None, str | None] = (None, None)
         self._files: dict[str, SourceFile | None] = {}
+        self._fetched: set[str] = set()          # asked of the executive already
 
     def set_context(self, symbols_path: str | None, program: str | None) -> None:
         """Where to look: the task's symbol file (its `sources` map) and program."""
         self._context = (symbols_path, program)
         self._finder = SourceFinder()           # the .sym may have been rebuilt
         self._files.clear()
+        self._fetched.clear()
+
+    async def fetch(self, names: Iterable[str | None],
+                    read: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+        """Files of `names` not on this machine, read through the executive once each
+        (`read` is `source.read`); the executive may not have them either."""
+        for name in names:
+            if not name or name in self._fetched or self.get(name) is not None:
+                continue
+            self._fetched.add(name)
+            try:
+                found = await read(name)
+            except ProtocolError:
+                continue
+            path = Path(found["path"])
+            self._files[name] = SourceFile(name, path, highlight(found["text"],
+                                                                 path.suffix.lower()))
 
     def get(self, name: str | None) -> SourceFile | None:
         """The file the symbols call `name`, read and highlighted; None if not found."""

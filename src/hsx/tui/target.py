@@ -190,6 +190,10 @@ class Target:
             return int(result["address"])
         return parse_number(result.get("value", ""))
 
+    async def read_source(self, file: str) -> dict[str, Any]:
+        """A source file of the task as the executive reads it on its machine."""
+        return await self._client.read_source(self.pid, file)
+
     async def set_variable(self, lvalue: str, value: str, frame: int = 0) -> dict[str, Any]:
         return await self._client.set_variable(self.pid, lvalue, value, frame)
 

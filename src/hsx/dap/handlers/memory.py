@@ -1,4 +1,4 @@
-"""readMemory, writeMemory, disassemble, loadedSources.
+"""readMemory, writeMemory, disassemble, loadedSources, source.
 
 Memory references are addresses written in hex (`0x00004000`): a variable's
 `memoryReference`, a frame's `instructionPointerReference`.  Data memory is read and
@@ -142,3 +142,21 @@ async def loaded_sources(adapter, args: dict[str, Any]) -> dict[str, Any]:
         return {"sources": []}
     files = sorted({s["file"] for s in listing.get("symbols", []) if s.get("file")})
     return {"sources": [debuggee.dap_source(debuggee.pid, f) for f in files]}
+
+
+MIME_TYPES = {".c": "text/x-c", ".h": "text/x-c", ".mvasm": "text/x-mvasm"}
+
+
+@handles("source")
+async def source(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    """The text of a source file that is not on this machine (a `sourceReference` from a
+    stack frame, breakpoint or loadedSources), as the executive reads it on its own."""
+    debuggee = adapter.need_debuggee()
+    ref = (args.get("source") or {}).get("sourceReference", args.get("sourceReference"))
+    if isinstance(ref, bool) or not isinstance(ref, int) or not \
+            0 < ref <= len(debuggee.remote_sources):
+        raise DapError(f"sourceReference {ref!r} is not one this session gave")
+    pid, file = debuggee.remote_sources[ref - 1]
+    found = await debuggee.client.read_source(pid, file)
+    suffix = "." + file.rsplit(".", 1)[-1] if "." in file else ""
+    return {"content": found["text"], "mimeType": MIME_TYPES.get(suffix.lower(), "text/plain")}

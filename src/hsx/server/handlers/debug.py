@@ -222,6 +222,15 @@ def symbols_lookup(call: Call) -> dict[str, Any]:
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
 
 
+@group.command("source.read", args={"pid": PID, "file": WHERE["file"]})
+def source_read(call: Call) -> dict[str, Any]:
+    """A source file the task's symbols name, read on the executive's side (for a front
+    end on another machine)."""
+    if not call.has("file"):
+        raise bad_argument("source.read requires 'file'")
+    return {"source": debugger(call).source_read(call.task().pid, call.str("file"))}
+
+
 @group.command("symbols.info", "sym", "sym.info", args={"pid": PID})
 def symbols_info(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).symbols.info(call.task().pid)}

@@ -65,7 +65,8 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("into 3", "result"), ("wait 3", "type"),
         ("locals 3", "variables"), ("vars 3 0 globals", "variables"),
         ("print 3 *p", "result"), ("expand {ref}", "variables"), ("finish 3", "result"),
-        ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"), ("jump 3 main", "result"),
+        ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"), ("list 3", "source"),
+        ("list 3 add", "source"), ("jump 3 main", "result"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
         ("grant 2 1", "granted"), ("output 1", "recent"),
@@ -152,3 +153,17 @@ def test_an_error_reply_is_said_in_the_common_voice(server):
     code, _, err = one_shot(server, "kill 99")
     assert code == 1
     assert err == "hsx: kill: no task with pid 99 (unknown_pid)\n"
+
+
+def test_list_shows_the_source_around_a_place_with_its_line_marked(server, programs):
+    _, docs, _ = one_shot(server, f"load {programs['vars']} --paused")
+    pid = str(docs[-1]["pid"])
+    listed = CliRunner().invoke(shell_command, ["--port", str(server.port), "list", pid,
+                                                "vars.c:7"])
+    shown = listed.stdout.splitlines()
+    assert listed.exit_code == 0 and shown[0].endswith("vars.c:7"), listed.output
+    assert [row for row in shown if row.startswith(" >")] == [" >     7      total += sum;"]
+    assert any("int add(struct point *p, int n) {" in row for row in shown)
+    refused = CliRunner().invoke(shell_command, ["--port", str(server.port), "list", pid,
+                                                 "nosuch"])
+    assert refused.exit_code != 0 and "nosuch" in refused.stderr

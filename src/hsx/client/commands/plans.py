@@ -224,3 +224,33 @@ def stack(invocation: Invocation) -> Plan:
     row = (yield Request("ps", {"pid": invocation.values["pid"]}))["tasks"]["tasks"][0]
     return {**reply, "program": row.get("program")}
 
+
+
+LIST_CONTEXT = 5                 # lines `list` shows before and after its line
+
+
+def list_source(invocation: Invocation) -> Plan:
+    """list PID [WHERE]: the source around the PC, a function or file:line, read where the
+    executive runs (`source.read`), so it works when the files are only there."""
+    pid, where = invocation.values["pid"], invocation.values.get("addr")
+    at_pc = where is None
+    if at_pc:
+        where = (yield Request("regs", {"pid": pid}))["registers"]["pc"]
+    if isinstance(where, int):
+        found = (yield Request("symbols.lookup", {"pid": pid, "addr": where}))["symbol"]
+    elif re.fullmatch(r".+:\d+", where):
+        file, number = where.rsplit(":", 1)
+        found = (yield Request("symbols.lookup", {"pid": pid, "file": file,
+                                                   "line": int(number)}))["symbol"]
+    else:
+        found = (yield Request("symbols.lookup", {"pid": pid, "name": where}))["symbol"]
+    file, number = found.get("file"), found.get("line")
+    if not file or not number:
+        shown = "the PC" if at_pc else where
+        raise UsageError(f"no source line at {shown} (build with -g for lines)")
+    text = (yield Request("source.read", {"pid": pid, "file": file}))["source"]
+    lines = text["text"].splitlines()
+    first = max(1, number - LIST_CONTEXT)
+    return {"source": {"pid": pid, "file": text["file"], "path": text["path"], "line": number,
+                       "pc_line": at_pc, "first": first,
+                       "lines": lines[first - 1:number + LIST_CONTEXT]}}

@@ -189,6 +189,10 @@ COMMANDS = [
       aliases=("dis", "disassemble", "disasm.read"), extras=("mode",),
       examples=("disasm 1", "disasm 1 main 8", "disasm 1 0x40 4 mode=from"), group=LOOK,
       view="disasm"),
+    C("list", "Source lines around the PC, or a function or file:line (read where the "
+      "executive runs).", PID_ARG, Arg("addr", CODE, optional=True), plan=plans.list_source,
+      aliases=("l", "source"), examples=("list 1", "list 1 main", "list 1 prog.c:20"),
+      group=LOOK, view="listing"),
     C("peek", "Memory as hex and ASCII, at an address, symbol, register or expression.",
       PID_ARG, Arg("addr", DATA), Arg("length", INT, optional=True), plan=plans.peek,
       aliases=("mem.read", "read_mem", "mem"), extras=("space",),

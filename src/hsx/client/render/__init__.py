@@ -27,8 +27,9 @@ VIEWS: dict[str, Callable[[dict[str, Any], Context], list[Line]]] = {
     "cleared": debug.cleared, "watches": debug.watches, "watch": debug.watch,
     "symbols": debug.symbols, "symbol": debug.symbol, "regions": debug.regions,
     "locals": debug.locals_, "variables": debug.variables, "value": debug.value,
-    "expanded": debug.expanded, "step": debug.step, "started": debug.started, "jumped": debug.jumped,
-    "history": debug.history, "trace": debug.trace, "json": lambda data, ctx: as_json(data),
+    "expanded": debug.expanded, "step": debug.step, "started": debug.started,
+    "jumped": debug.jumped, "listing": debug.listing, "history": debug.history,
+    "trace": debug.trace, "json": lambda data, ctx: as_json(data),
 }
 
 

@@ -162,6 +162,18 @@ def started(data: dict[str, Any], ctx: Context) -> list[Line]:
     return [line(s("dim", f"pid {ctx.task(r['pid'])} running (the stop is announced)"))]
 
 
+def listing(data: dict[str, Any], ctx: Context) -> list[Line]:
+    src = data["source"]
+    out = [line(s("file", f"{src['file']}:{src['line']}"),
+                s("dim", f"  ({src['path']})") if src["path"] != src["file"] else "")]
+    for number, text in enumerate(src["lines"], src["first"]):
+        here = number == src["line"]
+        mark = ("=>" if src["pc_line"] else " >") if here else "  "
+        out.append(line(s("pc" if here else "", mark), s("dim", f" {number:>5}  "),
+                        s("src", text)))
+    return out
+
+
 def jumped(data: dict[str, Any], ctx: Context) -> list[Line]:
     r = data["result"]
     return [line(f"pid {ctx.task(r['pid'])}: now at ", s("addr", hexaddr(r["pc"])), " ",

@@ -115,3 +115,85 @@ def test_64_bit_compares_branch_on_words(tmp_path):
         machine = Machine(StandaloneSvc(stdout=out))
         machine.run(machine.create_context(result.image), 1 << 30)
         assert out.getvalue().decode().split() == [str(expected_bits), str(expected_k)]
+
+
+def _outputs(tmp_path, name: str, source: str, builds) -> list[str]:
+    path = tmp_path / f"{name}.c"
+    path.write_text(source)
+    outs = []
+    for opt, soft in builds:
+        result, _ = build_c([str(path)], Options(opt=opt, soft_float=soft), name)
+        out = io.BytesIO()
+        machine = Machine(StandaloneSvc(stdout=out))
+        stop = machine.run(machine.create_context(result.image), 1 << 30)
+        assert stop.reason in (StopReason.EXITED, StopReason.RETURNED)
+        outs.append(out.getvalue().decode())
+    return outs
+
+
+def test_float_compares_branch_as_the_library_compares(tmp_path):
+    # hard float at -O2: FCMPS/DCMP and the predicate's branch (or its negation's, NaN
+    # included); soft float: the library's compare, materialised
+    source = r"""
+        #include <stdio.h>
+        volatile double D[] = {0.0, -0.0, 1.0, -2.5, 1e308, -1e308, 0.0 / 0.0, 1.0 / 0.0};
+        volatile float F[] = {0.0f, -0.0f, 1.0f, -2.5f, 3e38f, 0.0f / 0.0f};
+        static unsigned r;
+        __attribute__((noinline)) static void hit(unsigned bit) { r = r * 3 + bit; }
+        int main(void) {
+            for (unsigned i = 0; i < 8; i++)
+                for (unsigned j = 0; j < 8; j++) {
+                    double a = D[i], b = D[j];
+                    if (a == b) hit(1); if (a != b) hit(2); if (a < b) hit(3);
+                    if (a <= b) hit(4); if (a > b) hit(5); if (a >= b) hit(6);
+                    if (!(a < b)) hit(7); if (!(a <= b)) hit(8); if (!(a > b)) hit(9);
+                    if (!(a >= b)) hit(10);
+                }
+            for (unsigned i = 0; i < 6; i++)
+                for (unsigned j = 0; j < 6; j++) {
+                    float a = F[i], b = F[j];
+                    if (a < b) hit(11); if (a >= b) hit(12); if (!(a > b)) hit(13);
+                    if (a != b) hit(14);
+                }
+            double x = 1.0; unsigned n = 0;
+            while (x < 1e6) { x = x * 1.5 + 0.25; n++; }
+            printf("%u %u\n", r, n);
+            return 0;
+        }"""
+    outs = _outputs(tmp_path, "fcmp", source, [(0, True), (0, False), (2, False), (2, True)])
+    assert len(set(outs)) == 1, outs
+
+
+def test_compare_and_select_fused(tmp_path):
+    source = r"""
+        #include <stdio.h>
+        volatile int V[] = {5, -3, 2047, -2048, 100000, -100000, 0, 7};
+        __attribute__((noinline)) int smax(int a, int b) { return a > b ? a : b; }
+        __attribute__((noinline)) unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+        __attribute__((noinline)) int clamp(int a) { return a < -100 ? -100 : a > 4000 ? 4000 : a; }
+        __attribute__((noinline)) long long pick(int a, long long x, long long y) {
+            return a >= 3 ? x : y; }
+        int main(void) {
+            long long s = 0;
+            for (unsigned i = 0; i < 8; i++)
+                for (unsigned j = 0; j < 8; j++)
+                    s = s * 7 + smax(V[i], V[j]) + umin(V[i], V[j]) + clamp(V[i] + V[j])
+                        + pick(V[i], (long long)V[j] << 33, -V[j]);
+            printf("%lld\n", s);
+            return 0;
+        }"""
+    vals = [5, -3, 2047, -2048, 100000, -100000, 0, 7]
+    s = 0
+    for a in vals:
+        for b in vals:
+            umin = min(a % 2**32, b % 2**32)
+            c = a + b
+            s = s * 7 + max(a, b) + umin + (-100 if c < -100 else 4000 if c > 4000 else c) \
+                + ((b << 33) if a >= 3 else -b)
+            s = (s + 2**63) % 2**64 - 2**63
+    for out in _outputs(tmp_path, "sel", source, [(0, False), (1, False), (2, False)]):
+        assert out.split() == [str(s)]
+    path = tmp_path / "sel.c"
+    text = compile_c_file(str(path), Options(opt=2)).mvasm
+    smax = text[text.index("\nsmax:"):text.index("\numin:")]
+    assert "LDI" not in smax                   # no 0/1 made: CMP, a branch, MOV

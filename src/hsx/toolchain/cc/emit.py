@@ -310,6 +310,40 @@ class FunctionEmitter(Emit64):
         here, tk, fk = self.index, self.position[id(t)], self.position[id(f)]
         return fk <= here and (tk > here or fk > tk)
 
+    def i_fcbr(self, inst, nxt):
+        """FCMPS/DCMP and the branch of the predicate (or of its negation)."""
+        mnemonic, second, holds, fails, t, f = inst.args
+        self._pair_checked(inst)
+        t, f = self.thread(t), self.thread(f)
+        self.ins(mnemonic, inst.uses[0], inst.uses[second])
+        if t is nxt or (f is not nxt and self.prefer_false(t, f)):
+            self.ins(fails, f.label)
+            if t is not nxt:
+                self.ins("BR", t.label)
+            return
+        self.ins(holds, t.label)
+        if f is not nxt:
+            self.ins("BR", f.label)
+
+    def i_selcc(self, inst, nxt):
+        """`d = x cond y ? a : b` (MOV does not change the flags the compare set)."""
+        cond, imm = inst.args
+        d = inst.defs[0]
+        a, b = inst.uses[-2:]
+        skip = self.label()
+        self._compare(inst, imm)
+        if d is a and d is b:
+            return
+        if d is b:
+            self.ins(CONDITIONS[CONDITIONS[cond][1]][0], skip)
+            self.ins("MOV", d, a)
+        else:
+            if d is not a:
+                self.ins("MOV", d, a)
+            self.ins(CONDITIONS[cond][0], skip)
+            self.ins("MOV", d, b)
+        self.out.label(skip)
+
     def i_cbr(self, inst, nxt):
         cond, imm, t, f = inst.args
         t = self.thread(t)

@@ -24,6 +24,7 @@ from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg
 from .ir import CompileError
 from .coalesce import coalesce_copies
 from .pairs import legalize_pairs
+from .spills import forward_spills
 
 MAX_ROUNDS = 32
 
@@ -54,6 +55,7 @@ def allocate(mf: MFunction) -> None:
         legalize_pairs(mf)
         spilled = _Allocator(mf).run()
         if not spilled:
+            forward_spills(mf)
             return
         _rewrite_spills(mf, spilled)
     raise CompileError("register allocation did not converge", f"in function '{mf.name}'")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..consts import mask, signed
 from ..mir import R, MBlock, fits12
 from ..ir import Block, Instr
+from . import fpu
 from .core import SelectorBase, int_bits
 
 
@@ -102,6 +103,10 @@ class ControlFlow(SelectorBase):
 
     def _compare_branch(self, cmp: Instr, t: MBlock, f: MBlock) -> None:
         self.loc = cmp.loc or self.loc
+        if cmp.opcode == "fcmp":
+            a, b = (self.get(v) for v in cmp.ops)
+            fpu.compare_branch(self, cmp.pred, int_bits(cmp.ops[0].ty), a, b, t, f)
+            return
         if int_bits(cmp.ops[0].ty) > 32:
             cond, a, b = self.compare64_operands(cmp)
             self.emit("cbr64", [], a + [w for w in b if not isinstance(w, int)],

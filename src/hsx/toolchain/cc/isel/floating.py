@@ -77,6 +77,10 @@ class FloatOps(SelectorBase):
         if pred in ("true", "false"):
             self.define(i, [self.li(1 if pred == "true" else 0)])
             return
+        if self.hard_float and pred in fpu.BRANCHES and bits != 16 and self._fusable(i) \
+                and i not in self.vals:
+            self.fused.add(i)               # FCMPS/DCMP and the branch (control.py)
+            return
         a, b = (self._to_float(self.get(v), bits) for v in i.ops)
         if self.hard_float and pred in fpu.BRANCHES:
             self.define(i, [fpu.compare(self, pred, 64 if bits == 64 else 32, a, b)])

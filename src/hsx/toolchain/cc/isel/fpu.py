@@ -25,6 +25,8 @@ DIVISION64 = {"sdiv": "DIV64", "udiv": "DIVU64", "srem": "REM64", "urem": "REMU6
 # greater: C; unordered: C V). ord, uno, one and ueq keep the library compare.
 BRANCHES = {"oeq": "BEQ", "une": "BNE", "olt": "BLTU", "ole": "BLEU", "ogt": "BGT",
             "oge": "BGE", "ult": "BLT", "ule": "BLE", "ugt": "BGTU", "uge": "BGEU"}
+NEGATED = {"oeq": "une", "une": "oeq", "olt": "uge", "uge": "olt", "ole": "ugt",
+           "ugt": "ole", "ogt": "ule", "ule": "ogt", "oge": "ult", "ult": "oge"}
 # (float bits, integer bits > 32, signed) -> conversion mnemonic
 TO_INT = {(32, False, True): "S2I", (32, False, False): "S2U", (64, False, True): "D2I",
           (64, False, False): "D2U", (32, True, True): "S2L", (32, True, False): "S2UL",
@@ -63,6 +65,14 @@ def compare(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg]) -
                                        BRANCHES[pred])).pairs = pairs
     sel.known[result] = ("z", 1)
     return result
+
+
+def compare_branch(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg],
+                   t, f) -> None:
+    """Branch to `t` when the fcmp predicate holds, else to `f` (emit.py: `fcbr`)."""
+    pairs = (("u", 0), ("u", 2)) if bits == 64 else ()
+    sel.emit("fcbr", [], a + b, ("DCMP" if bits == 64 else "FCMPS", len(a), BRANCHES[pred],
+                                 BRANCHES[NEGATED[pred]], t, f)).pairs = pairs
 
 
 def convert(sel: Selector, mnemonic: str, value: list[VReg], result_words: int) -> list[VReg]:

@@ -105,9 +105,18 @@ class IntegerOps(SelectorBase):
         return pred, ra, self.ext(self.get1(b), bits, sign)
 
     def _fusable(self, i: Instr) -> bool:
+        """Is compare `i` computed only for the branch (or, for an integer compare of up
+        to 32 bits, the select) right after it in its block?  Then the compare goes into
+        that instruction (no 0 or 1 made first)."""
         users = self.users.get(i, [])
-        return (len(users) == 1 and users[0].block is i.block and users[0].opcode == "br"
-                and not isinstance(i.ops[0].ty, VectorT) and int_bits(i.ops[0].ty) <= 64)
+        if len(users) != 1 or users[0].block is not i.block or \
+                isinstance(i.ops[0].ty, VectorT) or int_bits(i.ops[0].ty) > 64:
+            return False
+        user = users[0]
+        if user.opcode == "br":
+            return True
+        return (user.opcode == "select" and i.opcode == "icmp" and user.ops[0] is i
+                and int_bits(i.ops[0].ty) <= 32 and not isinstance(user.ty, VectorT))
 
     def op_icmp(self, i: Instr) -> None:
         if isinstance(i.ops[0].ty, VectorT):
@@ -140,8 +149,19 @@ class IntegerOps(SelectorBase):
         c, a, b = i.ops
         if isinstance(c.ty, VectorT) or isinstance(i.ty, VectorT):
             raise self.error("vector select is not supported", i)
-        rc = self.get1(c)
         ra, rb = self.get(a), self.get(b)
+        if c in self.fused:                 # `x cond y ? a : b`: the compare goes here
+            cond, x, y = self._compare_operands(c)
+            imm = y if isinstance(y, int) else None
+            compared = [x] if imm is not None else [x, y]
+            out = []
+            for p, q in zip(ra, rb):
+                d = self.new()
+                self.emit("selcc", [d], compared + [p, q], (cond, imm))
+                out.append(d)
+            self.define(i, out)
+            return
+        rc = self.get1(c)
         out = []
         for x, y in zip(ra, rb):
             d = self.new()

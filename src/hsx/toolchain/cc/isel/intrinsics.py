@@ -149,10 +149,8 @@ class IntrinsicOps(SelectorBase):
         sign = cond[0] == "s"
         a = self.ext(self.get1(args[0]), bits, sign)
         b = self.ext(self.get1(args[1]), bits, sign)
-        c = self.new()
-        self.emit("setcc", [c], [a, b], (cond, None))
         d = self.new()
-        self.emit("select", [d], [c, a, b])
+        self.emit("selcc", [d], [a, b, a, b], (cond, None))
         self.define(i, [d])
 
     def _three_way(self, i: Instr, args: list, sign: bool) -> None:

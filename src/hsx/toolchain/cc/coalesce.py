@@ -65,15 +65,18 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
             source = inst.uses[0] if inst.op == "mov" else None
             defs = [r for r in inst.defs if isinstance(r, VReg)]
             for j, x in enumerate(defs):
-                if x in wanted:
+                if x in wanted:          # (only clashes between copies' sides matter)
                     touch(x, 2 * pos + 1)
-                    # add64/sub64/add64i (the only early defs): the low word is
-                    # written before the high words are read
-                    highs = inst.uses[1::2] if len(inst.uses) == 4 else inst.uses[1:]
-                    early = set(highs) if inst.early and j == 0 else set()
-                    others = live | set(defs) | early
-                    clash[x].update(y for y in others if y is not x and y is not source
-                                    and isinstance(y, VReg))
+                    others = live & wanted
+                    others.update(d for d in defs if d in wanted)
+                    if inst.early and j == 0:
+                        # add64/sub64/add64i (the only early defs): the low word is
+                        # written before the high words are read
+                        highs = inst.uses[1::2] if len(inst.uses) == 4 else inst.uses[1:]
+                        others.update(r for r in highs if r in wanted)
+                    others.discard(x)
+                    others.discard(source)
+                    clash[x] |= others
             live.difference_update(defs)
             for r in inst.uses:
                 if isinstance(r, VReg):

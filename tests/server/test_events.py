@@ -6,6 +6,7 @@ import statistics
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from serverkit import BLINK, CHATTY, HELLO, LOOP, Raw, load, state, wait_event, wait_for
 
 from hsx.client import Client, ProtocolError
@@ -330,3 +331,51 @@ def test_events_taken_together_are_the_lines_each_would_be_alone():
     expected = alone(shared)
     assert joined_lines(shared) == expected
     assert shared[1].line() == expected.splitlines(keepends=True)[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(max_events=st.integers(1, 8), before=st.lists(st.booleans(), max_size=12),
+       batch=st.integers(0, 12), taken=st.integers(0, 4))
+def test_a_batch_offered_at_once_leaves_what_offering_it_event_by_event_does(
+        max_events, before, batch, taken):
+    """`offer_many` (the hub's batch path) and `offer` one by one: the same queue, the
+    same losses and warning, the same high-water mark, the sink told as often."""
+    from hsx.kernel.events import Event
+    from hsx.server.subscriptions import Subscription, Wire
+
+    class Sink:
+        told = 0
+
+        def events_ready(self, sub):
+            self.told += 1
+
+    class Hub:
+        def unsaturated(self):
+            pass
+
+    def queue(many):
+        sink = Sink()
+        sub = Subscription(1, sink, None, max_events, hub=Hub())
+        seq = iter(range(1, 100))
+        for critical in before:                 # a queue in any state, owner events too
+            sub.offer(Wire(Event(next(seq), 0.0, "task_state" if critical else "scheduler",
+                                 1, {}), 0.0), critical)
+        if taken and not sub.saturated:
+            sub.take(taken)
+        wires = [Wire(Event(next(seq), 0.0, "scheduler", 1, {}), 0.0) for _ in range(batch)]
+        if many:
+            sub.offer_many(wires)
+        else:
+            for wire in wires:
+                sub.offer(wire, False)
+        state = (sub.pending, sub.dropped, sub.high_water, sub._lost, sub._lost_first,
+                 sub._lost_last, sink.told, [w.seq for w in sub._droppable],
+                 [w.seq for w in sub._critical])
+        return state, [json.loads(line) for chunk in sub.take(100)
+                       for line in chunk.splitlines()]
+
+    (state_one, lines_one), (state_many, lines_many) = queue(False), queue(True)
+    assert state_many == state_one
+    for line in lines_one + lines_many:
+        line.pop("ts")
+    assert lines_many == lines_one

@@ -155,3 +155,25 @@ def test_watch_and_trace_share_the_tap(rig):
     assert task.ctx.trace is not None                  # the watch still needs it
     rig.run_until(lambda: task.state is TaskState.RETURNED)
     assert len(updates(rig)) == 5 and watch["id"]
+
+
+def test_trace_step_events_keep_their_place_among_other_events(rig):
+    """A run's trace_step events are emitted together, yet the stream stays in execution
+    order: each watch_update follows the trace_step of the store that caused it, the
+    task's end follows its last instruction's, and seq counts up through all of them."""
+    task = rig.load("loop", LOOP)
+    dbg = rig.debugger
+    dbg.trace_on(task.pid, size=64)
+    dbg.watch_add(task.pid, "counter")
+    rig.run_until(lambda: task.ended)
+    events = rig.events
+    assert [e.seq for e in events] == sorted(e.seq for e in events)
+    steps = [e for e in events if e.type == "trace_step"]
+    assert [e.data["steps"] for e in steps] == list(range(1, task.ctx.steps + 1))
+    store = address(rig, task.pid, "store")
+    for n, event in enumerate(events):
+        if event.type == "watch_update":
+            assert events[n - 1].type == "trace_step" and events[n - 1].data["pc"] == store
+    ended = next(n for n, e in enumerate(events) if e.type == "task_state"
+                 and e.data["new_state"] == "returned")
+    assert events[ended - 1] is steps[-1]

@@ -1,6 +1,6 @@
 """The executive's event path without sockets: CPU time per delivered event.
 
-    python benchmarks/event_path_bench.py [--cycles 300] [--profile]
+    python benchmarks/event_path_bench.py [--cycles 300] [--profile] [--default-gc]
 
 One executive (`Server`, started on its own loop, auto clock stopped) with one
 connection whose transport only counts what it is given.  Each cycle runs the kernel
@@ -13,7 +13,8 @@ events per second that thread could deliver over any transport.
 `scheduler`: two looping tasks switching every instruction; `stdout`: a task printing
 `tick` in a loop (each write is a mailbox send and receive too); `trace`: a traced
 counted loop, one `trace_step` per instruction.  `--profile` prints cProfile's top
-functions for each.
+functions for each.  The garbage collector is tuned as `hsx execd` tunes it;
+`--default-gc` keeps Python's defaults.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import json
 import pstats
 import time
 
+from hsx.cli.execd import _tune_gc
 from hsx.server.connection import Connection
 from hsx.server.server import Server, ServerConfig
 
@@ -94,7 +96,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep Python's garbage collector settings (hsx execd tunes them)")
     args = parser.parse_args()
+    if not args.default_gc:
+        _tune_gc()
     for kind in ("scheduler", "stdout", "trace"):
         print(asyncio.run(measure(kind, args.cycles, args.profile)))
 

@@ -112,9 +112,15 @@ def test_symbols_loaded_later_and_bad_files(rig, tmp_path):
     with pytest.raises(DebugError) as error:
         dbg.load_symbols(task.pid, bad)
     assert error.value.code == "symbol_file"
+    pc = task.ctx.pc
+    before = dbg.symbols.describe(task.pid, pc)            # remembered per address ...
+    assert before == {} and dbg.symbols.describe(task.pid, pc) == {}
+    before["symbol"] = "scribbled"                         # ... and handed out as a copy
+    assert dbg.symbols.describe(task.pid, pc) == {}
     info = dbg.load_symbols(task.pid, path.with_suffix(".sym"))
     assert info["loaded"] and info["count"] == 8 and info["warnings"] == []
     assert dbg.stack_info(task.pid)["frames"][0]["function"] == "_start"
+    assert dbg.symbols.describe(task.pid, pc)["symbol"] == "_start"   # forgotten on load
 
     _, other = link_objects([assemble_source(FACT + "\n.text\nextra: RET\n", "x.mvasm")])
     assert isinstance(other, SymbolTable)

@@ -75,6 +75,7 @@ class CodeMap:
         self._heads = sorted(heads)
         self._names = names
         self._prologues: dict[int, int | None] = {}
+        self._functions: dict[int, Function] = {}   # by start: every step asks for one
 
     # -- instructions ---------------------------------------------------------------------
 
@@ -112,10 +113,14 @@ class CodeMap:
         if i == 0:
             return None
         start = self._heads[i - 1]
-        end = self._heads[i] if i < len(self._heads) else self.code_len
-        if start not in self._prologues:
-            self._prologues[start] = self._find_prologue(start, end)
-        return Function(self._names.get(start), start, end, self._prologues[start])
+        function = self._functions.get(start)
+        if function is None:
+            end = self._heads[i] if i < len(self._heads) else self.code_len
+            if start not in self._prologues:
+                self._prologues[start] = self._find_prologue(start, end)
+            function = self._functions[start] = Function(self._names.get(start), start, end,
+                                                         self._prologues[start])
+        return function
 
     def _find_prologue(self, start: int, end: int) -> int | None:
         """The first `PUSH R14; MOV R14, R15` of the function (at its start, or after the

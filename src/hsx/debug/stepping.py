@@ -34,6 +34,7 @@ Guard = Callable[[], bool]
 Announce = Callable[..., None]
 HOST_STEPS = 10_000              # `step` counts up to this run on the host, synchronously
 LINE_MODES = ("over", "into", "out")
+_PAUSED = TaskState.PAUSED       # read once: a class attribute read is slow on Python 3.11
 ASSEMBLY = (".mvasm", ".s", ".asm")
 
 
@@ -98,7 +99,7 @@ class RunControl:
         while executed < count:
             done = self.kernel.step(pid, 1)
             executed += done
-            if not done or task.state is not TaskState.PAUSED or self.breaks != breaks:
+            if not done or task.state is not _PAUSED or self.breaks != breaks:
                 break
             watch = self.watches.take_stop(pid)
             if watch is not None:
@@ -109,7 +110,7 @@ class RunControl:
                 if hit is not None:
                     reason, extra = "breakpoint", {"breakpoint_id": hit[0].id}
                     break
-        if task.state is TaskState.PAUSED and self.breaks == breaks:
+        if task.state is _PAUSED and self.breaks == breaks:
             ctx.skip_breakpoint = ctx.pc     # a later resume runs it, whoever resumes
             self.announce(task, reason, executed=executed, **extra)
         return self._result(task, executed=executed)
@@ -260,7 +261,7 @@ class RunControl:
         """The task, paused (a new step replaces a pending one)."""
         task = self._live(pid)
         self.cancel(pid)
-        if task.state is not TaskState.PAUSED:
+        if task.state is not _PAUSED:
             self.kernel.pause(pid)
         return task
 

@@ -25,6 +25,7 @@ from .store import DebugStore
 # source line as ("file.c", 12) or "file.c:12".
 Where = Union[int, str, tuple[str, int]]
 
+MAX_DESCRIBED = 4096             # code addresses whose description a task remembers
 _SYMBOL_OFFSET = re.compile(r"^([A-Za-z_.$][\w.$]*)\s*(?:([+-])\s*(0[xX][0-9a-fA-F]+|\d+))?$")
 _FILE_LINE = re.compile(r"^(.+):(\d+)$")
 
@@ -36,6 +37,7 @@ class TaskSymbols:
     code: CodeMap
     path: str | None = None
     warnings: list[str] = field(default_factory=list)
+    described: dict[int, dict[str, Any]] = field(default_factory=dict)   # describe() by pc
 
 
 class SymbolService:
@@ -72,6 +74,7 @@ class SymbolService:
             raise DebugError(E.SYMBOL_FILE, warnings[-1])
         entry.table, entry.path, entry.warnings = table, path, warnings
         entry.code = self._code_map(entry.task, table)
+        entry.described = {}
         self._remember(entry.task, table)
         return self.info(pid)
 
@@ -137,15 +140,19 @@ class SymbolService:
         """`symbol`/`offset` (the containing function) and `file`/`line` of a code
         address; keys are left out when unknown."""
         entry = self.get(pid)
-        out: dict[str, Any] = {}
-        function = entry.code.function_at(pc)
-        if function is not None and function.name is not None:
-            out["symbol"], out["offset"] = function.name, pc - function.start
-        if entry.table is not None:
-            line = entry.table.line_for(pc)
-            if line is not None:
-                out["file"], out["line"] = line.file, line.line
-        return out
+        out = entry.described.get(pc)
+        if out is None:                   # every step's debug_break asks: remembered
+            out = {}
+            function = entry.code.function_at(pc)
+            if function is not None and function.name is not None:
+                out["symbol"], out["offset"] = function.name, pc - function.start
+            if entry.table is not None:
+                line = entry.table.line_for(pc)
+                if line is not None:
+                    out["file"], out["line"] = line.file, line.line
+            if len(entry.described) < MAX_DESCRIBED:
+                entry.described[pc] = out
+        return dict(out)
 
     def resolve_code(self, pid: int, where: Where) -> int:
         """The code address of `where`; it must start an instruction."""

@@ -22,13 +22,19 @@ class TaskState(str, Enum):
     FAULTED = "faulted"
     KILLED = "killed"
 
+    # Module-level tuples, not `TaskState.X` here: on Python 3.11 reading a member off
+    # the class is a Python-level descriptor call, and these run on every request.
     @property
     def runnable(self) -> bool:
-        return self in (TaskState.READY, TaskState.RUNNING)
+        return self in _RUNNABLE
 
     @property
     def ended(self) -> bool:
-        return self in (TaskState.RETURNED, TaskState.FAULTED, TaskState.KILLED)
+        return self in _ENDED
+
+
+_RUNNABLE = (TaskState.READY, TaskState.RUNNING)
+_ENDED = (TaskState.RETURNED, TaskState.FAULTED, TaskState.KILLED)
 
 
 class Reason(str, Enum):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from operator import attrgetter
 from typing import Any, Callable
 
 from hsx.kernel.executive import Kernel
@@ -23,6 +24,8 @@ SLICE_S = 0.001                  # target duration of one batch (worst added lat
 MIN_BATCH, MAX_BATCH = 64, 4_000_000
 OVERRUN = 3                      # a batch stops starting turns after this many slices
 RATE_BURST_S = 0.05              # a rate-limited clock catches up at most this much
+_THROTTLED = frozenset({"rate", "backpressure", "sleep"})
+_STATE = attrgetter("state")
 
 
 class AutoClock:
@@ -41,6 +44,7 @@ class AutoClock:
         self.manual_instructions = 0
         self.last_batch_ms = 0.0
         self.ips = 0.0
+        self._shown: tuple[float, int] = (0.0, 0)     # both as status() reports them
         self._credit = 0.0
         self._credit_at = time.monotonic()
         self._wake = asyncio.Event()
@@ -83,9 +87,10 @@ class AutoClock:
         """Everything `run` decides what to do next on (but time: a sleep until a
         deadline or a rate's next credit ends by its own timer)."""
         kernel = self.kernel
-        return (self._closing, self.running, self._saturated(), kernel.runnable(),
-                kernel.next_deadline(), self.rate_hz,
-                self.mode in ("blocked", "idle") and bool(kernel.live_tasks()))
+        return (self._closing, self.running, self.rate_hz, self._saturated(),
+                kernel.runnable(), kernel.next_deadline(),
+                [*map(_STATE, kernel.tasks.values())])     # tasks and their states: whether
+                                                           # any is live ("blocked"/"idle")
 
     def close(self) -> None:
         self._closing = True
@@ -96,14 +101,17 @@ class AutoClock:
         self.manual_instructions += executed
 
     def status(self) -> dict[str, Any]:
-        mode = self.mode if self.running else "stopped"
-        throttled = mode in ("rate", "backpressure", "sleep")
+        """The clock's state, in every `step` and `clock.*` reply (so kept cheap: the
+        figures rounded for it are rounded once per batch, not once per reply)."""
+        running = self.running
+        mode = self.mode if running else "stopped"
+        throttled = mode in _THROTTLED
         return {
-            "state": "running" if self.running else "stopped", "running": self.running,
+            "state": "running" if running else "stopped", "running": running,
             "mode": mode, "throttled": throttled,
             "throttle_reason": mode if throttled else None,
             "rate_hz": self.rate_hz, "step_size": self.batch, "slice_ms": SLICE_S * 1000,
-            "last_batch_ms": round(self.last_batch_ms, 3), "ips": round(self.ips),
+            "last_batch_ms": self._shown[0], "ips": self._shown[1],
             "auto_steps": self.auto_batches, "auto_total_steps": self.auto_instructions,
             "manual_steps": self.manual_steps, "manual_total_steps": self.manual_instructions,
         }
@@ -171,6 +179,7 @@ class AutoClock:
             rate = executed / elapsed
             self.ips = rate if not self.ips or overran else 0.7 * self.ips + 0.3 * rate
             self.batch = int(min(max(self.ips * SLICE_S, MIN_BATCH), MAX_BATCH))
+        self._shown = (round(self.last_batch_ms, 3), round(self.ips))
 
     async def _sleep(self, timeout: float | None) -> None:
         self._wake.clear()

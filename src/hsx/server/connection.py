@@ -76,11 +76,10 @@ class Connection(asyncio.Protocol):
         self.server.connection_closed(self)
 
     def data_received(self, data: bytes) -> None:
-        if not self._lines and not self.busy and not self._write_paused and not self.closed:
-            line = self._splitter.whole_line(data)
-            if line is not None:              # one request, answered here and now
-                self._answer(line)
-                return
+        if (not self._lines and not self.busy and not self._write_paused and not self.closed
+                and (line := self._splitter.whole_line(data)) is not None):
+            self._answer(line)                # one request, answered here and now
+            return
         for line in self._splitter.feed(data):
             self._lines.append(line)
         self._process()

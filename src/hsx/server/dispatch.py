@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 Reply = dict[str, Any]
 Handler = Callable[["Call"], Union[Reply, Awaitable[Reply]]]
 _MISSING: Any = object()
+_INT_MIN, _INT_MAX = -(2 ** 64), 2 ** 64       # Call.int's bounds when none are given
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,10 @@ class Dispatcher:
 
     def resolve(self, request: dict[str, Any]) -> Command:
         cmd = request["cmd"]
+        if "op" not in request and "action" not in request:     # the common case
+            command = self._by_name.get(cmd)
+            if command is not None:
+                return command
         op = request.get("op", request.get("action"))
         if isinstance(op, str) and op and "." not in cmd:
             command = self._by_name.get(f"{cmd}.{op.strip().lower()}")
@@ -129,10 +134,11 @@ class Call:
     def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
             max: int | None = None, aliases: tuple[str, ...] = ()) -> Any:
         """An integer field (JSON number, or a string like "0x4000"), within min..max."""
-        lo = -(2 ** 64) if min is None else min
-        hi = 2 ** 64 if max is None else max
-        value = self._get(name, aliases)
-        if type(value) is int and lo <= value <= hi:
+        lo = _INT_MIN if min is None else min
+        hi = _INT_MAX if max is None else max
+        value = self.args.get(name)
+        if (type(value) is int and lo <= value <= hi
+                and (self.schema is None or name in self.schema.fields)):
             return value              # the common case, without building a checker
         return self._checked(name, default, aliases, Int(lo, hi))
 

@@ -124,8 +124,19 @@ def decode_request(line: bytes) -> dict[str, Any]:
             message = orjson.loads(line)
         except orjson.JSONDecodeError:   # the standard library says what is wrong (or
             message = _loads_slowly(line)    # reads what orjson refuses: NaN, UTF-16)
-    if not _plainly_shallow(line):
+    # A line that can hold neither nesting past MAX_NESTING (fewer brackets than that)
+    # nor a surrogate (ASCII without `\u` escapes) needs no walk of the parsed tree.
+    if not (line.isascii() and b"\\u" not in line
+            and line.count(b"{") + line.count(b"[") <= MAX_NESTING):
         _check_tree(message)
+    if type(message) is dict:      # the common case: nothing to refuse or normalise
+        version = message.get("version", PROTOCOL_VERSION)
+        cmd = message.get("cmd")
+        session = message.get("session")
+        if (type(version) is int and version == PROTOCOL_VERSION and type(cmd) is str
+                and cmd.islower() and cmd.isascii() and cmd.isprintable() and " " not in cmd
+                and (session is None or type(session) is str)):
+            return message
     if not isinstance(message, dict):
         raise RequestError("bad_request",
                            f"request must be a JSON object, not {type(message).__name__}")
@@ -146,14 +157,6 @@ def _loads_slowly(line: bytes) -> Any:
                            "levels") from None
     except (UnicodeDecodeError, ValueError) as error:
         raise RequestError("bad_json", f"request is not valid JSON: {error}") from None
-
-
-def _plainly_shallow(line: bytes) -> bool:
-    """Whether a line can hold neither nesting past MAX_NESTING (it has fewer brackets
-    than that) nor a surrogate (ASCII without `\\u` escapes): what `_check_tree`
-    looks for, decided without walking the parsed tree."""
-    return (line.isascii() and b"\\u" not in line
-            and line.count(b"{") + line.count(b"[") <= MAX_NESTING)
 
 
 def _check_tree(message: Any) -> None:
@@ -177,10 +180,6 @@ def _check_envelope(message: dict[str, Any]) -> None:
     version = message.get("version", PROTOCOL_VERSION)
     cmd = message.get("cmd")
     session = message.get("session")
-    if (type(version) is int and version == PROTOCOL_VERSION and type(cmd) is str
-            and cmd.islower() and cmd.isascii() and cmd.isprintable() and " " not in cmd
-            and (session is None or type(session) is str)):
-        return      # the common case: nothing to refuse, `cmd` already stripped, lower case
     if isinstance(version, bool) or not isinstance(version, int):
         raise RequestError("bad_request", "'version' must be an integer")
     if version != PROTOCOL_VERSION:

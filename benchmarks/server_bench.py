@@ -6,8 +6,10 @@ Starts `hsx execd --port 0` as a separate process (so client and server do not s
 GIL, as in real use) and measures over loopback:
 
 1. `step` round trip: `step {pid, count: 1}` on a paused task, median and p99
-   (the prior executive: 0.69 ms median), beside its floor on this machine: the same
-   line echoed by a bare asyncio server in its own process (no parsing, no work).
+   (the prior executive: 0.69 ms median), and the CPU time the daemon and the client
+   spend per round trip; beside it its floors on this machine: the same line echoed
+   by a bare server in its own process (no parsing, no work) written three ways: a
+   blocking socket loop, asyncio's own loop, and uvloop (when installed).
 2. Events per second delivered to one subscriber, one `Client` reading (and JSON-decoding)
    as fast as it can: `stdout` of a task printing in a tight loop, and `scheduler` events
    of two tasks switching every instruction (more than any reader takes: the executive
@@ -59,9 +61,12 @@ def image(source: str, name: str) -> str:
 
 
 class Daemon:
+    loop = ""               # HSX_EVENT_LOOP for the daemon ("": uvloop where installed)
+
     def __enter__(self) -> "Daemon":
+        env = {**os.environ, "HSX_EVENT_LOOP": self.loop}
         self.proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0"],
-                                     stdout=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline()
         if "listening on" not in line:
             raise SystemExit(f"execd did not start: {line!r}")
@@ -78,9 +83,15 @@ class Daemon:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) a process has used so far (Linux; None elsewhere).  On a
-    shared machine the daemon may get a fraction of a core: its CPU time per event is
-    the figure that survives that (1e6 / it = events/s on a core of its own)."""
+    """CPU time a process has used so far (Linux; None elsewhere).  On a shared machine
+    the daemon may get a fraction of a core: its CPU time per event is the figure that
+    survives that (1e6 / it = events/s on a core of its own).  From `schedstat` (exact
+    nanoseconds) where there is one, else `stat` (clock ticks, sampled)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as stat:
+            return int(stat.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
@@ -102,19 +113,40 @@ def bench_step(seconds: float) -> dict[str, float]:
         for _ in range(200):                                  # warm up
             c.request("step", pid=pid, count=1)
         samples = []
-        cpu_before = cpu_seconds(d.proc.pid)
+        loop = next(e["message"].rsplit("(", 1)[1].split()[0]
+                    for e in c.request("dmesg")["logs"] if "event loop)" in e["message"])
+        cpu_before, client_before = cpu_seconds(d.proc.pid), time.process_time()
         started = time.perf_counter()
         deadline = started + seconds
         while time.perf_counter() < deadline:
             sent = time.perf_counter()
             c.request("step", pid=pid, count=1)
             samples.append(time.perf_counter() - sent)
+        client_us = (time.process_time() - client_before) / len(samples) * 1e6
         cpu = daemon_cpu(d, cpu_before, time.perf_counter() - started, len(samples))
-        return {**percentiles(samples), **cpu}
+        if "daemon_cpu_us_per_event" in cpu:
+            cpu["daemon_cpu_us_per_round_trip"] = cpu.pop("daemon_cpu_us_per_event")
+        return {**percentiles(samples), **cpu,
+                "client_cpu_us_per_round_trip": round(client_us, 1), "loop": loop}
 
+
+BLOCKING_ECHO_SERVER = """
+import socket
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1], flush=True)
+conn, _ = server.accept()
+conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+while data := conn.recv(65536):
+    conn.sendall(data)
+"""
 
 ECHO_SERVER = """
 import asyncio
+import sys
+
+if sys.argv[1] == "uvloop":
+    import uvloop
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 class Echo(asyncio.Protocol):
     def connection_made(self, transport):
@@ -132,10 +164,19 @@ asyncio.run(main())
 """
 
 
-def bench_echo_floor(seconds: float) -> dict[str, float]:
-    """A `step` line echoed by a bare asyncio server: what any asyncio daemon's round
-    trip costs here before it does anything (two processes, loopback TCP, the loop)."""
-    proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE,
+def echo_loops() -> list[str]:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return ["blocking", "asyncio"]
+    return ["blocking", "asyncio", "uvloop"]
+
+
+def bench_echo_floor(seconds: float, loop: str = "asyncio") -> dict[str, float]:
+    """A `step` line echoed by a bare server: what any daemon's round trip costs here
+    before it does anything (two processes, loopback TCP, the loop when there is one)."""
+    code = BLOCKING_ECHO_SERVER if loop == "blocking" else ECHO_SERVER
+    proc = subprocess.Popen([sys.executable, "-c", code, loop], stdout=subprocess.PIPE,
                             text=True)
     try:
         port = int(proc.stdout.readline())
@@ -221,14 +262,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--loop", choices=["asyncio", "uvloop"], default=None,
+                        help="the daemon's event loop (default: uvloop where installed)")
+    parser.add_argument("--only", choices=["step", "events", "busy"], default=None,
+                        help="one group of measurements: step (with its floors), events "
+                             "or busy")
     args = parser.parse_args()
-    results = {"step_round_trip": bench_step(args.seconds),
-               "asyncio_echo_round_trip": bench_echo_floor(args.seconds),
-               "stdout_events_to_one_subscriber": bench_events(args.seconds, "stdout"),
-               "scheduler_events_to_one_subscriber": bench_events(args.seconds, "scheduler"),
-               "latency_with_8_busy_tasks": bench_busy(args.seconds)}
-    results["step_round_trip"]["vs_echo"] = round(
-        results["step_round_trip"]["median_ms"] / results["asyncio_echo_round_trip"]["median_ms"], 2)
+    Daemon.loop = args.loop or ""
+    results: dict[str, dict] = {}
+    if args.only in (None, "step"):
+        results["step_round_trip"] = bench_step(args.seconds)
+        for loop in echo_loops():
+            results[f"{loop}_echo_round_trip"] = bench_echo_floor(args.seconds, loop)
+        echo = results[f"{results['step_round_trip']['loop']}_echo_round_trip"]
+        results["step_round_trip"]["vs_echo"] = round(
+            results["step_round_trip"]["median_ms"] / echo["median_ms"], 2)
+    if args.only in (None, "events"):
+        results["stdout_events_to_one_subscriber"] = bench_events(args.seconds, "stdout")
+        results["scheduler_events_to_one_subscriber"] = bench_events(args.seconds, "scheduler")
+    if args.only in (None, "busy"):
+        results["latency_with_8_busy_tasks"] = bench_busy(args.seconds)
     if args.json:
         print(json.dumps(results))
         return

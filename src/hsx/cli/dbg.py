@@ -1,10 +1,5 @@
-"""`hsx dbg`: the terminal debugger (hsx.tui), or one debugger command as JSON.
-
-    hsx dbg prog.c                  build with -g -O0, load, run to main, debug
-    hsx dbg prog.mvasm              assemble, load, stop at the entry point
-    hsx dbg --pid 3                 attach to a running task (taking its PID lock)
-    hsx dbg --app sensor            ... found by its app name
-    hsx dbg --pid 3 --json regs     one command, its result as JSON (exit 0 on success)
+"""`hsx dbg`: the terminal debugger (hsx.tui), or one debugger command as JSON (the
+examples are in its --help).
 
 Without an executive on --host/--port, `hsx dbg FILE` starts one for the session and
 stops it on exit.  Exit status: 0 ok, 1 the command failed, 2 bad usage or no executive.
@@ -26,8 +21,11 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 @click.command("dbg", context_settings={"ignore_unknown_options": False})
 @click.argument("file", required=False)
-@click.option("--host", default=DEFAULT_HOST, show_default=True)
-@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
+              help="The executive's address.")
+@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
+              help="The executive's port (with FILE and no executive there: one is started "
+                   "on it for the session).")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
 @click.option("--pid", type=int, help="Attach to this task.")
 @click.option("--app", "app_name", help="Attach to the (newest live) task of this app.")
@@ -38,7 +36,17 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
                    "its result as JSON instead of starting the interface.")
 def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: int | None,
                 app_name: str | None, optimise: int, json_command: str | None) -> None:
-    """Debug FILE (.c, .mvasm, .hxe), or a running task (--pid, --app), full screen."""
+    """Debug FILE (.c, .mvasm, .hxe), or a running task (--pid, --app), full screen.
+
+    \b
+      hsx dbg prog.c              build with -g -O0, load, run to main
+      hsx dbg prog.mvasm          assemble, load, stop at the entry point
+      hsx dbg --pid 3             attach to a running task (taking its PID lock)
+      hsx dbg --app sensor        ... found by its app name
+      hsx dbg --pid 3 --json bt   one command, its result as JSON
+
+    In the debugger F1 lists the keys (docs/tui.md).
+    """
     from hsx.client.launch import LaunchError, launch
     if sum(x is not None for x in (file, pid, app_name)) != 1:
         _usage("give one of FILE, --pid or --app (hsx dbg --help)")

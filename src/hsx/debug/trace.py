@@ -162,11 +162,16 @@ def step_events(pid: int, records: list[TraceRecord]) -> list[tuple[int, dict[st
         pc = record.pc
         found = spelled.get((record.word, pc))
         mnemonic, text = found if found is not None else _spelled(record.word, pc)
-        data: dict[str, Any] = {
-            "pc": pc, "steps": record.steps, "mnemonic": mnemonic, "text": text,
-            "changed_regs": {names[n]: new for n, (_, new) in record.changed.items()},
-            "psw": record.psw_after,
-        }
+        changed = record.changed
+        if not changed:
+            regs = {}
+        elif len(changed) == 1:
+            for n, (_, new) in changed.items():
+                regs = {names[n]: new}
+        else:
+            regs = {names[n]: new for n, (_, new) in changed.items()}
+        data: dict[str, Any] = {"pc": pc, "steps": record.steps, "mnemonic": mnemonic,
+                                "text": text, "changed_regs": regs, "psw": record.psw_after}
         m = record.memory
         if m is not None and m.op == "write":
             data["mem_writes"] = [{"addr": m.addr, "width": m.width, "old": m.old,

@@ -67,10 +67,7 @@ class EventBus:
         event = Event(seq, self._now(), type_, pid, {} if data is None else data)
         if type_ not in self.HIGH_RATE:
             self.history.append(event)
-        route = self._routes.get(type_)
-        if route is None:
-            route = self._route(type_)
-        for listener, _ in route:
+        for listener, _ in self._route(type_):
             listener(event)
         return event
 
@@ -87,10 +84,7 @@ class EventBus:
         self._seq = seq + len(events)
         if type_ not in self.HIGH_RATE:
             self.history.extend(events)
-        route = self._routes.get(type_)
-        if route is None:
-            route = self._route(type_)
-        for listener, batch in route:
+        for listener, batch in self._route(type_):
             if batch is not None:
                 batch(events)
             else:
@@ -114,9 +108,12 @@ class EventBus:
         return self._seq
 
     def _route(self, type_: str) -> list[tuple[Listener, BatchListener | None]]:
-        route = self._routes[type_] = [
-            (listener, batch) for listener, wanted, batch in self._listeners
-            if wanted is None or type_matches(type_, wanted)]
+        """Who gets events of `type_` (worked out once per subscription change)."""
+        route = self._routes.get(type_)
+        if route is None:
+            route = self._routes[type_] = [
+                (listener, batch) for listener, wanted, batch in self._listeners
+                if wanted is None or type_matches(type_, wanted)]
         return route
 
     def _refresh_high_rate(self) -> None:

@@ -8,6 +8,7 @@ wrote is then in memory at that address.
 """
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import ne
@@ -138,7 +139,9 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
     # Where PC, PSW and the step count live: the native engine keeps them as fields of
     # its C task record (`NativeContext.task`, whose properties ctx.pc etc. forward to),
     # written there directly for a third of the cost; the Python engine in the context.
-    state = getattr(ctx, "task", ctx)
+    state = getattr(ctx, "task", None)
+    if not isinstance(state, ctypes.Structure):
+        state = ctx
     while executed < budget:
         before = tolist()
         if pc < code_len:

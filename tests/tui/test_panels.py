@@ -14,6 +14,7 @@ from hsx.tui.screens import Confirm, Prompt
 from hsx.tui.target import Target
 from hsx.tui.widgets.memory import MemoryView
 from hsx.tui.widgets.tables import BreakpointsTable
+from hsx.tui.widgets.trace import TraceTable, changes
 
 
 def test_command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
@@ -120,3 +121,30 @@ async def _switching_tasks(execd, walk, tmp_path):
 
 def user_lines(app) -> list[int]:
     return [bp.line for bp in app.breakpoints if bp.kind == "breakpoint"]
+
+
+def test_trace_panel_shows_the_last_instructions_with_what_they_changed(execd, walk, tmp_path):
+    run(lambda: _trace_panel(execd, walk, tmp_path))
+
+
+async def _trace_panel(execd, walk, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        table = app.query_one("#trace", TraceTable)
+        assert app.trace_rows == () and "ctrl+t" in str(table.get_row_at(0)[0])
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: app.tracing, what="tracing on")
+        before = app.registers.steps
+        await pilot.press("n")                                  # the whole of sum_squares(3)
+        await until(pilot, lambda: stopped_at(app, 30, "main")() and app.trace_rows,
+                    what="the traced line")
+        rows = app.trace_rows
+        assert 0 < len(rows) <= 200 and rows[-1]["seq"] <= app.registers.steps
+        steps = [r["seq"] for r in rows]
+        assert steps[0] >= before and steps == sorted(steps)
+        assert table.row_count == len(rows) and table.cursor_row == len(rows) - 1
+        writes = [r for r in rows if "R0" in r.get("regs", {})]
+        assert writes and f"R0={writes[-1]['regs']['R0']:#x}" in changes(writes[-1])
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: not app.tracing, what="tracing off")

@@ -118,6 +118,19 @@ class DebuggerActions:
             self.notify("the task's history is not recorded: R starts recording",
                         severity="warning")
 
+    def action_trace(self) -> None:
+        self._run(self._trace)
+
+    async def _trace(self) -> None:
+        """Tracing on (a fresh ring: the Trace panel shows the last instructions at every
+        stop) or off (what was recorded stays)."""
+        on = not self.tracing
+        await self.target.request("trace.on" if on else "trace.off", pid=self.pid)
+        self.tracing = on
+        self.notify("tracing: each instruction is recorded (the task runs slower)" if on
+                    else "tracing off")
+        self._table_dirty("trace")
+
     # ------------------------------------------------------------------ breakpoints
 
     def action_toggle_breakpoint(self) -> None:

@@ -37,6 +37,7 @@ from .widgets.stack import StackView
 from .widgets.status import StatusBar
 from .widgets.tables import BreakpointsTable, MailboxesTable, TasksTable, ValuesTable
 from .widgets.textlog import LineBuffer, TextLog
+from .widgets.trace import ROWS as TRACE_ROWS, TraceTable
 from .widgets.variables import VariablesView, WatchesView
 
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -68,6 +69,7 @@ class DebuggerApp(DebuggerActions, App):
     task_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     mailbox_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     value_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
+    trace_rows: reactive[tuple[dict, ...]] = reactive((), init=False)
     connection: reactive[str] = reactive("connecting…", init=False)
     history: reactive[History | None] = reactive(None, init=False)
     running: reactive[bool] = reactive(False, init=False)
@@ -86,6 +88,7 @@ class DebuggerApp(DebuggerActions, App):
         self._flush_scheduled = False
         self._dirty_tables: set[str] = set()
         self.watch_exprs: list[str] = []
+        self.tracing = False                       # the task's trace ring records
         self._stop_reason: str | None = None       # the last debug_break, in words
         self._refresh_wanted = False
         self._refreshing = False
@@ -146,7 +149,8 @@ class DebuggerApp(DebuggerActions, App):
         if name in ("output", "events"):
             return TextLog(self.output if name == "output" else self.event_log, id=name)
         tables = {"tasks": (TasksTable, app.task_rows), "mailboxes": (MailboxesTable,
-                  app.mailbox_rows), "values": (ValuesTable, app.value_rows)}
+                  app.mailbox_rows), "values": (ValuesTable, app.value_rows),
+                  "trace": (TraceTable, app.trace_rows)}
         if name in tables:
             table, rows = tables[name]
             return table(id=name).data_bind(items=rows)
@@ -288,6 +292,11 @@ class DebuggerApp(DebuggerActions, App):
                 self.mailbox_rows = tuple(reply["descriptors"])
             if "values" in dirty:
                 self.value_rows = tuple((await self.target.request("val.list"))["values"])
+            if "trace" in dirty and self.pid is not None:
+                trace = (await self.target.request("trace.records", pid=self.pid,
+                                                   limit=TRACE_ROWS))["trace"]
+                self.tracing = trace["enabled"]
+                self.trace_rows = tuple(trace["records"])
         except (ProtocolError, ConnectionClosed, OSError):
             pass
 
@@ -331,6 +340,7 @@ class DebuggerApp(DebuggerActions, App):
             if isinstance(result, BaseException):
                 raise result
         self._table_dirty("mailboxes")             # sends and receives are not followed
+        self._table_dirty("trace")
         frames, note = stack
         await self.sources.fetch({frame.file for frame in frames}, self.target.read_source)
         self.registers = registers

@@ -23,6 +23,7 @@ BREAK = [
     ("f9,b", "toggle_breakpoint", "Breakpoint", True),
     ("B", "add_breakpoint", "Add breakpoint…", False),
     ("w", "add_watch", "Add watch…", False),
+    ("ctrl+t", "trace", "Trace instructions on/off", False),
 ]
 NAVIGATE = [
     ("g", "go_to", "Go to…", False),

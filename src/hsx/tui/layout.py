@@ -29,7 +29,7 @@ PANELS = {
     "source": "Source", "disassembly": "Disassembly", "registers": "Registers",
     "stack": "Stack", "locals": "Locals", "watches": "Watches", "breakpoints": "Breakpoints",
     "memory": "Memory", "output": "Output", "events": "Events", "tasks": "Tasks",
-    "mailboxes": "Mailboxes", "values": "Values",
+    "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace",
 }
 WIDE_FROM = (140, 40)            # columns, rows from which `wide` is the default
 
@@ -62,8 +62,8 @@ class Layout:
 COMPACT = Layout("compact", {
     "code": ("source", "disassembly"),
     "side": ("registers",),
-    "bottom": ("locals", "watches", "stack", "breakpoints", "output", "memory", "events",
-               "tasks", "mailboxes", "values"),
+    "bottom": ("locals", "watches", "stack", "breakpoints", "output", "memory", "trace",
+               "events", "tasks", "mailboxes", "values"),
 }, side_width=28, bottom_height=9)
 
 WIDE = Layout("wide", {
@@ -72,7 +72,7 @@ WIDE = Layout("wide", {
     "side": ("registers",),
     "side2": ("stack", "breakpoints"),
     "bottom": ("locals", "watches", "memory"),
-    "bottom2": ("output", "events", "tasks", "mailboxes", "values"),
+    "bottom2": ("output", "trace", "events", "tasks", "mailboxes", "values"),
 }, side_width=44, bottom_height=16)
 
 LAYOUTS = {layout.name: layout for layout in (COMPACT, WIDE)}

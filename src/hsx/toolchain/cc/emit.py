@@ -121,9 +121,17 @@ class FunctionEmitter(Emit64):
         blocks = mf.blocks
         spans = {} if "values" in mf.debug else None    # -g: the lines of each instruction
         self.position = {id(b): k for k, b in enumerate(blocks)}
+        skipped = self._skipped()
+        emitted = [b for b in blocks if id(b) not in skipped]
+        following = {id(b): n for b, n in zip(emitted, emitted[1:] + [None])}
         for k, block in enumerate(blocks):
             self.index = k
-            nxt = blocks[k + 1] if k + 1 < len(blocks) else None
+            if id(block) in skipped:        # every branch to it goes past it (thread)
+                if spans is not None:
+                    here = len(self.out.statements)
+                    spans.update((inst, (here, here)) for inst in block.insts)
+                continue
+            nxt = following[id(block)]
             self.out.label(block.label)
             self.framed = block not in mf.unframed
             if block is mf.frame_at:        # the prologue: the line that needs the frame
@@ -291,6 +299,19 @@ class FunctionEmitter(Emit64):
             self.ins("BNE", skip)
             self.ins("MOV", d, b)
         self.out.label(skip)
+
+    def _skipped(self) -> set[int]:
+        """Blocks that only branch on (`thread` takes every branch past them) and that
+        nothing else names: a jump table, an indirect jump, the function's start."""
+        mf = self.mf
+        named = {id(b) for _, table in mf.jump_tables for b in table}
+        for block in mf.blocks:
+            for inst in block.insts:
+                if inst.op == "jmpr":
+                    named.update(id(b) for b in inst.args[0])
+        return {id(b) for b in mf.blocks[1:]
+                if len(b.insts) == 1 and b.insts[0].op == "br" and b is not mf.frame_at
+                and id(b) not in named and self.thread(b) is not b}
 
     def thread(self, block: MBlock) -> MBlock:
         """Where a branch to `block` ends up: past blocks that only branch on (an edge

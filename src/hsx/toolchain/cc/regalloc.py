@@ -23,6 +23,8 @@ import bisect
 from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, R, VReg
 from .ir import CompileError
 from .coalesce import coalesce_copies
+from .cse import local_cse
+from .hoist import hoist_constants
 from .pairs import legalize_pairs
 from .spills import forward_spills
 
@@ -50,6 +52,8 @@ class _Interval:
 
 def allocate(mf: MFunction) -> None:
     """Assign a physical register to every virtual one in `mf` (adding spill code)."""
+    hoist_constants(mf, _Allocator)
+    local_cse(mf)
     coalesce_copies(mf, _Allocator(mf))
     for _ in range(MAX_ROUNDS):
         legalize_pairs(mf)

@@ -56,18 +56,18 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
             touch(v, start)
         for v in live_out[k] & wanted:
             touch(v, end)
-        live = set(live_out[k])
+        live = live_out[k] & wanted           # (only the copies' sides matter)
         positions = range(n, n + len(block.insts))
         n += len(block.insts)
         for pos, inst in zip(reversed(positions), reversed(block.insts)):
             if inst.clobbers:
-                crossing.update(live & wanted)
+                crossing.update(live)
             source = inst.uses[0] if inst.op == "mov" else None
             defs = [r for r in inst.defs if isinstance(r, VReg)]
             for j, x in enumerate(defs):
-                if x in wanted:          # (only clashes between copies' sides matter)
+                if x in wanted:
                     touch(x, 2 * pos + 1)
-                    others = live & wanted
+                    others = set(live)
                     others.update(d for d in defs if d in wanted)
                     if inst.early and j == 0:
                         # add64/sub64/add64i (the only early defs): the low word is
@@ -79,10 +79,9 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
                     clash[x] |= others
             live.difference_update(defs)
             for r in inst.uses:
-                if isinstance(r, VReg):
+                if r in wanted:
                     live.add(r)
-                    if r in wanted:
-                        touch(r, 2 * pos)
+                    touch(r, 2 * pos)
     # symmetric: x defined where y is live, or y where x is
     for x in wanted:
         for y in clash[x]:

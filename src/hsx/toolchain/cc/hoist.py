@@ -81,7 +81,7 @@ def hoist_constants(mf: MFunction, allocator) -> None:
         for first, *others in moved:
             for i in others:
                 rename[i.defs[0]] = first.defs[0]
-                used_in[first.defs[0]] |= used_in.pop(i.defs[0], set())
+                used_in.setdefault(first.defs[0], set()).update(used_in.pop(i.defs[0], ()))
         target = blocks[pre].insts
         at = len(target) - 1 if target and target[-1].op in _BRANCHES else len(target)
         target[at:at] = [group[0] for group in moved]

@@ -6,16 +6,20 @@ session is open, a keepalive is sent from inside those calls whenever one is due
 client that keeps talking or listening never expires.  Not thread-safe: use one
 `Client` per thread, or `AsyncClient`.
 
-The socket is non-blocking and waited on with `poll` (`select` where there is none):
-a request is one `send`, one `poll` and usually one `recv`.  A socket with a timeout
-would make that a `poll` before the send, an `ioctl` to set the timeout and a `poll`
-before the read (CPython waits that way), which is a fifth of a `step`'s round trip.
+A request is one `send` and usually one `recv`.  On 64-bit Linux the socket blocks
+and the kernel keeps the timeouts (SO_RCVTIMEO/SO_SNDTIMEO, set again only when the
+wait changes by more than `_TIMEOUT_STEP`); elsewhere it is non-blocking and waited on
+with `poll` (`select` on Windows), one call more.  A socket with a Python timeout would
+make a request a `poll` before the send, an `ioctl` and a `poll` before the read
+(CPython waits that way): a fifth of a `step`'s round trip.
 """
 from __future__ import annotations
 
 import math
 import select
 import socket
+import struct
+import sys
 import time
 from collections import deque
 from typing import Any, Callable, Iterator
@@ -26,6 +30,9 @@ from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is
                    session_open_fields)
 
 _READ = 1 << 16
+_TIMEOUT_STEP = 0.01            # kernel timeouts are set in steps of this many seconds
+# struct timeval as SO_RCVTIMEO/SO_SNDTIMEO take it: two longs on 64-bit Linux
+_KERNEL_TIMEOUTS = sys.platform.startswith("linux") and struct.calcsize("@l") == 8
 
 
 class Client:
@@ -40,8 +47,14 @@ class Client:
         self._max_events = max_events
         self._sock = socket.create_connection((host, port), timeout=timeout)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._sock.setblocking(False)
-        self._poll = _poller(self._sock)
+        self._rcvtimeo = -1.0                    # SO_RCVTIMEO as last set (0: none)
+        if _KERNEL_TIMEOUTS:
+            self._sock.settimeout(None)
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(timeout))
+            self._poll = None
+        else:
+            self._sock.setblocking(False)
+            self._poll = _poller(self._sock)
         self._buf = bytearray()                  # the start of a line still arriving
         self._lines: deque[bytearray] = deque()  # lines received, not yet read
         self._next_id = 1
@@ -85,12 +98,18 @@ class Client:
         self._next_id += 1
         data = encode_request(cmd, fields, request_id, self.session_id)
         try:
-            try:
-                sent = self._sock.send(data)
-            except BlockingIOError:
-                sent = 0
-            if sent < len(data):
-                self._send_rest(memoryview(data)[sent:])
+            if self._poll is None:
+                self._sock.sendall(data)         # blocks at most SO_SNDTIMEO per call
+            else:
+                try:
+                    sent = self._sock.send(data)
+                except BlockingIOError:
+                    sent = 0
+                if sent < len(data):
+                    self._send_rest(memoryview(data)[sent:])
+        except BlockingIOError:
+            raise ConnectionClosed(f"cannot send to the executive: it took nothing for "
+                                   f"{self.timeout} s") from None
         except OSError as error:
             raise ConnectionClosed(f"cannot send to the executive: {error}") from None
         self._last_sent = time.monotonic()
@@ -159,6 +178,12 @@ class Client:
         """The next event (queued or read now), or None after `timeout` seconds."""
         if self._events:
             return self._events.popleft()
+        lines = self._lines
+        while lines:            # received already: no clock read, no keepalive check (a
+            message = decode(lines.popleft())       # subscriber takes ~10^5 a second;
+            if is_event(message):                   # the next recv checks the keepalive)
+                return message
+            self._ignore.discard(message.get("id"))
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             self._keepalive_if_due()
@@ -198,19 +223,22 @@ class Client:
 
     def _read(self, deadline: float | None, tick: float | None = None) -> dict[str, Any] | None:
         """The next line as a message, or None when `deadline` (or `tick`) passes."""
+        if tick is not None:
+            tick_at = time.monotonic() + tick
+            deadline = tick_at if deadline is None else min(deadline, tick_at)
         while True:
             if self._lines:
                 return decode(self._lines.popleft())
             wait = None if deadline is None else deadline - time.monotonic()
-            if tick is not None:
-                wait = tick if wait is None else min(wait, tick)
             if wait is not None and wait <= 0:
                 return None
             try:
-                if not self._poll(wait):
-                    return None
+                if self._poll is None:
+                    self._kernel_wait(wait)
+                elif not self._poll(wait):
+                    continue                         # the wait is over: looked at above
                 chunk = self._sock.recv(_READ)
-            except BlockingIOError:                 # woken for nothing: wait again
+            except BlockingIOError:                 # timed out, or woken for nothing
                 continue
             except (OSError, ValueError) as error:   # ValueError: polled after close()
                 raise ConnectionClosed(f"connection to the executive failed: {error}") from None
@@ -223,6 +251,21 @@ class Client:
                 lines = self._buf.split(b"\n")
                 self._buf = lines.pop()
                 self._lines.extend(lines)
+
+
+    def _kernel_wait(self, wait: float | None) -> None:
+        """Have the next `recv` give up after about `wait` seconds (None: never).  The
+        kernel's timeout is rounded up to `_TIMEOUT_STEP`, so the same request timeout
+        sets it once, not per request; a `recv` that gives up early is simply retried."""
+        wanted = 0.0 if wait is None else math.ceil(wait / _TIMEOUT_STEP) * _TIMEOUT_STEP
+        if wanted != self._rcvtimeo:
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(wanted))
+            self._rcvtimeo = wanted
+
+
+def _timeval(seconds: float) -> bytes:
+    micros = round(seconds * 1e6)
+    return struct.pack("@ll", micros // 1_000_000, micros % 1_000_000)
 
 
 def _poller(sock: socket.socket) -> Callable[[float | None], bool]:

@@ -350,7 +350,7 @@ class Debugger:
 
     def _details(self, task: Task, pc: int, reason: str, **extra: Any) -> dict[str, Any]:
         return {"pid": task.pid, "pc": pc, "reason": reason,
-                **self.symbols.describe(task.pid, pc), **extra}
+                **self.symbols.description(task.pid, pc), **extra}
 
     def _announce(self, task: Task, reason: str, pc: int | None = None, **extra: Any) -> None:
         """Emit a `debug_break` the kernel does not emit itself (step ends, faults)."""

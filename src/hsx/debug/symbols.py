@@ -139,6 +139,10 @@ class SymbolService:
     def describe(self, pid: int, pc: int) -> dict[str, Any]:
         """`symbol`/`offset` (the containing function) and `file`/`line` of a code
         address; keys are left out when unknown."""
+        return dict(self.description(pid, pc))
+
+    def description(self, pid: int, pc: int) -> dict[str, Any]:
+        """`describe` without the copy: the remembered dict, which must not be changed."""
         entry = self.get(pid)
         out = entry.described.get(pc)
         if out is None:                   # every step's debug_break asks: remembered
@@ -152,7 +156,7 @@ class SymbolService:
                     out["file"], out["line"] = line.file, line.line
             if len(entry.described) < MAX_DESCRIBED:
                 entry.described[pc] = out
-        return dict(out)
+        return out
 
     def resolve_code(self, pid: int, where: Where) -> int:
         """The code address of `where`; it must start an instruction."""

@@ -49,6 +49,8 @@ from .timers import TimerHeap
 from .upcall import finish
 
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING, TaskState.WAITING_CMD)
+_STEPPABLE = (TaskState.PAUSED, TaskState.READY)    # (a member read off the class is a
+_PAUSED = TaskState.PAUSED                          # Python-level call on 3.11: step is hot)
 REAL_TIME_SLICE = 2000            # instructions a lone task runs between real-time timer checks
 ANNOUNCED_TURNS = 1024            # quantum-1 turns per machine call while switches are announced
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
@@ -258,8 +260,8 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         step.  Breakpoints at the current PC do not stop it.  Returns instructions run."""
         task = self._live_task(pid)
         executed = 0
-        while executed < count and task.state in (TaskState.PAUSED, TaskState.READY):
-            if task.state is TaskState.PAUSED and task.resume_state in _WAITING:
+        while executed < count and task.state in _STEPPABLE:
+            if task.state is _PAUSED and task.resume_state in _WAITING:
                 break                   # it is waiting: a step cannot run it
             self.current = task
             stop = self.machine.step(task.ctx)

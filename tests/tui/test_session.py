@@ -209,3 +209,23 @@ async def _remote_source(execd, tmp_path, pid):
         await until(pilot, lambda: source.file is not None, what="the source shown")
         assert source.file.path == tmp_path / "src" / "walk.c"
         assert "sum_squares(3)" in source.render_row(source.row_of(29)).plain
+
+
+def test_find_in_the_source_wraps_around_and_says_when_nothing_matches(execd, walk, tmp_path):
+    run(lambda: _find_in_source(execd, walk, tmp_path))
+
+
+async def _find_in_source(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        source = app.query_one(SourceView)
+        source.focus()
+        await pilot.press("slash", *"counter", "enter")          # from line 29: wraps to 10
+        await until(pilot, lambda: source.cursor_line() == 10, what="the first match")
+        await pilot.press("f3")
+        await until(pilot, lambda: source.cursor_line() == 22, what="the next match")
+        await pilot.press("shift+f3")
+        await until(pilot, lambda: source.cursor_line() == 10, what="back to the previous")
+        await pilot.press("slash", "ctrl+u", *"Counter", "enter")  # capitals: case matters
+        await until(pilot, lambda: any("'Counter' is not in" in str(n.message)
+                                       for n in app._notifications), what="no match")
+        assert source.cursor_line() == 10

@@ -1,5 +1,5 @@
 """The source panel: the file of the selected frame, its current line, breakpoints in the
-gutter, and (with `m`) each line's instructions under it."""
+gutter, (with `m`) each line's instructions under it, and `/` to find text in it."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from hsx.client.sources import same_file
 
 from ..model import Breakpoint, Location
+from ..screens import Prompt
 from ..sources import SourceCache, SourceFile
 from .lineview import LineView
 
@@ -21,7 +22,10 @@ class SourceView(LineView):
     """Rows are source lines, or in mixed mode source lines each followed by the
     instructions compiled from it (`instructions`: line -> disassembled instructions)."""
 
-    BINDINGS = [Binding("m", "toggle_mixed", "Mixed src/asm")]
+    BINDINGS = [Binding("m", "toggle_mixed", "Mixed src/asm"),
+                Binding("slash", "find", "Find"),
+                Binding("f3", "find_next(1)", "Next match", show=False),
+                Binding("shift+f3", "find_next(-1)", "Previous match", show=False)]
 
     location: reactive[Location | None] = reactive(None, init=False)
     breakpoints: reactive[tuple[Breakpoint, ...]] = reactive((), init=False)
@@ -34,6 +38,7 @@ class SourceView(LineView):
         self.instructions: dict[int, list[dict[str, Any]]] = {}
         self._rows: list[tuple[int, dict[str, Any] | None]] = []   # (line, instruction)
         self._marks: dict[int, bool] = {}                          # line -> enabled
+        self.query_text = ""                                       # the last `/` search
 
     # ------------------------------------------------------------------ what is shown
 
@@ -77,6 +82,37 @@ class SourceView(LineView):
         self._rebuild()
         if line:
             self.move_cursor(self.row_of(line), center=True)
+
+    def action_find(self) -> None:
+        def search(text: str | None) -> None:
+            if text:
+                self.query_text = text
+                self.action_find_next(1)
+        self.app.push_screen(Prompt("Find in the source", value=self.query_text,
+                                    hint="Case matters only if the text has capitals; "
+                                         "F3 / Shift+F3: next / previous."), search)
+
+    def action_find_next(self, direction: int) -> None:
+        """The cursor to the next (or previous) line holding the text, wrapping around."""
+        if self.file is None or not self.query_text:
+            return
+        line = self.find(self.query_text, self.cursor_line() or 1, direction)
+        if line is None:
+            self.notify(f"{self.query_text!r} is not in {self.file.name}", severity="warning")
+        else:
+            self.move_cursor(self.row_of(line), center=True)
+
+    def find(self, text: str, after: int, direction: int = 1) -> int | None:
+        """The first line after `after` (before, with direction -1) that holds `text`."""
+        lines = self.file.lines if self.file is not None else ()
+        fold = text == text.lower()
+        wanted = text.lower() if fold else text
+        for step in range(1, len(lines) + 1):
+            number = (after - 1 + direction * step) % len(lines) + 1
+            plain = lines[number - 1].plain
+            if wanted in (plain.lower() if fold else plain):
+                return number
+        return None
 
     def action_toggle_mixed(self) -> None:
         self.mixed = not self.mixed

@@ -23,7 +23,7 @@ class SourceView(LineView):
     instructions compiled from it (`instructions`: line -> disassembled instructions)."""
 
     BINDINGS = [Binding("m", "toggle_mixed", "Mixed src/asm"),
-                Binding("slash", "find", "Find"),
+                Binding("slash", "find", "Find", show=False),
                 Binding("f3", "find_next(1)", "Next match", show=False),
                 Binding("shift+f3", "find_next(-1)", "Previous match", show=False)]
 

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
 
 from hsx.client import Client
+from hsx.client.launch import launch
 from hsx.image.hxe import write_hxe
 from hsx.toolchain.build import build_source
 from hsx.tui.target import Target
@@ -229,3 +230,45 @@ async def _find_in_source(execd, walk, tmp_path):
         await until(pilot, lambda: any("'Counter' is not in" in str(n.message)
                                        for n in app._notifications), what="no match")
         assert source.cursor_line() == 10
+
+
+def test_rebuild_and_restart_keeps_the_breakpoints_and_runs_the_new_build(execd, tmp_path):
+    source = tmp_path / "walk.c"
+    source.write_text((PROGRAMS / "walk.c").read_text())
+    launched = launch(source, *execd)
+    try:
+        run(lambda: _rebuild_and_restart(execd, tmp_path, launched, source))
+    finally:
+        launched.close()
+
+
+async def _rebuild_and_restart(execd, tmp_path, launched, source):
+    app = make_app(execd, tmp_path, launched.pid, start=Target.start, rebuild=launched.rebuild)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        first = app.pid
+        view = app.query_one(SourceView)
+        view.focus()
+        view.move_cursor(view.row_of(22))
+        await pilot.press("b")
+        await until(pilot, lambda: user_lines(app) == [22])
+
+        source.write_text(source.read_text().replace("return result == 14 ? 0 : 1;",
+                                                     "return 7;"))
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: app.pid != first and stopped_at(app, 29, "main")(),
+                    timeout=60, what="the new build started")
+        await until(pilot, lambda: user_lines(app) == [22], what="the breakpoint kept")
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="the breakpoint hit")
+        await pilot.press("b")                                   # off again, then to the end
+        await until(pilot, lambda: user_lines(app) == [])
+        await pilot.press("c")
+        await until(pilot, lambda: app.task.state == "returned", what="the end")
+        assert app.task.exit_status == 7
+
+        source.write_text("int main(void) { return nosuch; }\n")
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: any("nosuch" in str(n.message) for n in app._notifications),
+                    timeout=60, what="the compiler's error")
+        assert app.task.exit_status == 7                         # still the last task

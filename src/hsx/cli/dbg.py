@@ -65,18 +65,19 @@ def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: 
             code = asyncio.run(_one_command(host, port, token, pid, app_name, json_command,
                                             start=launched is not None))
         else:
-            code = _interactive(host, port, token, pid, app_name, start=launched is not None)
+            code = _interactive(host, port, token, pid, app_name, start=launched is not None,
+                                rebuild=launched.rebuild if launched is not None else None)
     finally:
         if launched is not None:
             launched.close()
     sys.exit(code)
 
 
-def _interactive(host, port, token, pid, app_name, *, start: bool) -> int:
+def _interactive(host, port, token, pid, app_name, *, start: bool, rebuild=None) -> int:
     from hsx.tui import DebuggerApp
     from hsx.tui.target import Target
     app = DebuggerApp(Target(host, port, token), pid=pid, app_name=app_name,
-                      start=Target.start if start else None)
+                      start=Target.start if start else None, rebuild=rebuild)
     app.run()
     return app.return_code or EXIT_OK
 

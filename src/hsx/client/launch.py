@@ -42,6 +42,15 @@ class Launch:
     app_name: str
     daemon: subprocess.Popen | None = None        # an executive started for it
     build_dir: Path | None = None
+    source: Path | None = None                    # the .c / .mvasm it was built from
+    optimise: int = 0
+
+    def rebuild(self) -> None:
+        """Build the source again over the loaded image (the executive's `restart` then
+        loads the new build); LaunchError says what the build said.  Nothing to do for
+        an image that was not built here."""
+        if self.source is not None and self.build_dir is not None:
+            _build(self.source, self.build_dir, self.optimise)
 
     def close(self) -> None:
         """Stop the executive started for the program and remove the build."""
@@ -80,7 +89,8 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
             daemon = start_executive(host, port)
         with Client(host, port, token=token) as client:
             reply = client.request("load", path=str(image), paused=True)
-        return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir)
+        return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir,
+                      source if build_dir is not None else None, optimise)
     except ProtocolError as error:
         _cleanup(daemon, build_dir)
         raise LaunchError(f"the executive refused {source.name}: {error.message or error.code}")

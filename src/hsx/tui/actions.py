@@ -3,8 +3,11 @@ watches, writes, going places, switching tasks and layouts.  A mixin of `Debugge
 (which holds the state these read); each request's error becomes a notification."""
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Awaitable, Callable
+
+from hsx.client.launch import LaunchError
 
 from . import commands
 from .screens import Confirm, Prompt
@@ -84,6 +87,26 @@ class DebuggerActions:
 
     async def _jump(self, where: int | tuple[str, int]) -> None:
         await self.target.jump(where)
+        self.request_refresh()
+
+    def action_restart(self) -> None:
+        self._run(self._restart)
+
+    async def _restart(self) -> None:
+        """Build the program again (when hsx dbg built it), load it as a new task with the
+        breakpoints kept, and start it as at the beginning (to main for C)."""
+        if self.rebuild is not None:
+            self.notify("rebuilding…", timeout=2)
+            try:
+                await asyncio.to_thread(self.rebuild)
+            except LaunchError as error:
+                self.notify(str(error), title="the build failed", severity="error", timeout=15)
+                return
+        await self._adopt(await self.target.restart())
+        self.output.note(f"[restarted as PID {self.pid}]")
+        self._logs_changed()
+        if self.start_action is not None:
+            await self.start_action(self.target)
         self.request_refresh()
 
     def action_record(self) -> None:

@@ -76,10 +76,12 @@ class DebuggerApp(DebuggerActions, App):
 
     def __init__(self, target: Target, *, pid: int | None = None, app_name: str | None = None,
                  start: Callable[[Target], Awaitable[Any]] | None = None,
-                 layouts: LayoutStore | None = None) -> None:
+                 layouts: LayoutStore | None = None,
+                 rebuild: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.target = target
         self.pid, self.app_name, self.start_action = pid, app_name, start
+        self.rebuild = rebuild                      # builds the program again (hsx dbg FILE)
         self.sources = SourceCache()
         self.store = layouts or LayoutStore()
         self.layout_name, self.layouts = self.store.load()

@@ -15,6 +15,7 @@ RUN = [
     ("shift+f7,I", "next_instruction", "Step over instruction", False),
     ("f4,t", "run_to_cursor", "Run to cursor", False),
     ("J", "jump_to_cursor", "Jump to cursor", False),
+    ("ctrl+r", "restart", "Rebuild and restart", False),
     ("R", "record", "Record history", False),
     ("[", "step_back", "Reverse step", False),
     ("{", "continue_back", "Reverse continue", False),

@@ -81,6 +81,13 @@ class Target:
         self.pid, self.app_name = pid, task.app_name
         return task
 
+    async def restart(self) -> TaskInfo:
+        """Load the attached task's program again (from its file: a new build is picked
+        up) as a new task, paused at its entry; the lock and the breakpoints move to it."""
+        reply = await self.request("restart", pid=self.pid, paused=True)
+        self.pid = reply["reload"]["new_pid"]
+        return await self.task_info(self.pid)
+
     async def find_app(self, name: str) -> int:
         """The PID of the live task called `name` (the newest one)."""
         rows = [row for row in await self.tasks()

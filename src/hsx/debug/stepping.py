@@ -273,8 +273,9 @@ class RunControl:
 
     @staticmethod
     def _result(task: Task, **extra: Any) -> dict[str, Any]:
-        return {"pid": task.pid, "pc": task.ctx.pc,
-                "state": task.state.value if task.state else None, **extra}
+        state = task.state
+        return {"pid": task.pid, "pc": task.ctx.pc,          # _value_: .value is a descriptor
+                "state": state._value_ if state else None, **extra}
 
 
 def _always() -> bool:

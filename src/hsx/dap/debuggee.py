@@ -136,6 +136,17 @@ class Debuggee:
                     "origin": "from the executive's machine"}
         return {"name": path.name, "path": str(path)}
 
+    def restarted(self, reload: dict[str, Any]) -> None:
+        """The executive loaded the program again as task `new_pid` (`restart`): debug
+        that one from the start."""
+        old, new = reload["old_pid"], reload["new_pid"]
+        self.pid = new
+        self.controlled = (self.controlled - {old}) | {new}
+        self.resuming.discard(old)
+        self.names[new] = self.app_name
+        self.ended = self.exit_reported = False
+        self.entry_breakpoint = None
+
     async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
         return await self.client.request(cmd, **fields)
 

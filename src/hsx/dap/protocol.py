@@ -115,3 +115,23 @@ def event(name: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     if body is not None:
         message["body"] = body
     return message
+
+
+def object_arg(args: dict[str, Any], name: str) -> dict[str, Any]:
+    """An optional argument that must be a JSON object (a `source`): {} when absent."""
+    value = args.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DapError(f"\"{name}\" must be an object, not {value!r}")
+    return value
+
+
+def list_arg(args: dict[str, Any], name: str) -> list[Any]:
+    """An optional argument that must be a JSON array (`breakpoints`): [] when absent."""
+    value = args.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DapError(f"\"{name}\" must be an array, not {value!r}")
+    return value

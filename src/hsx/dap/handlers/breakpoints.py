@@ -18,7 +18,7 @@ from hsx.client.sources import same_file
 
 from ..breakpoints import Placed, parse_hit_condition
 from ..errors import explain
-from ..protocol import DapError
+from ..protocol import DapError, list_arg, object_arg
 from ..requests import handles
 from ..variables import Children, Scope, child_expression, expression_of, split_frame_id
 
@@ -27,7 +27,7 @@ MAX_WATCH = 4096                 # the most bytes one watch covers
 
 @handles("setBreakpoints")
 async def set_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
-    source = args.get("source") or {}
+    source = object_arg(args, "source")
     path = source.get("path") or source.get("name")
     if not isinstance(path, str) or not path:
         raise DapError("setBreakpoints needs a source with a \"path\"")
@@ -37,7 +37,7 @@ async def set_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
 
 async def _renew(adapter, kind: str, args: dict[str, Any], path: str = "") -> list[Placed]:
     """The request's breakpoints in place of the set it replaces (cleared first)."""
-    requests = [bp for bp in args.get("breakpoints") or [] if isinstance(bp, dict)]
+    requests = [bp for bp in list_arg(args, "breakpoints") if isinstance(bp, dict)]
     old, new = adapter.breakpoints.renew(kind, requests, path)
     await _clear(adapter, old)
     return new

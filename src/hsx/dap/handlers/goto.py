@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import DapError
+from ..protocol import DapError, object_arg
 from ..requests import handles
 from .running import thread_of
 
@@ -17,7 +17,7 @@ PID_SHIFT = 32               # a target's id: the task's PID above its code addr
 @handles("gotoTargets")
 async def goto_targets(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
-    path = (args.get("source") or {}).get("path")
+    path = object_arg(args, "source").get("path")
     line = args.get("line")
     if not isinstance(path, str) or not path or isinstance(line, bool) or not isinstance(line, int):
         raise DapError("gotoTargets needs a source with a \"path\" and a \"line\"")

@@ -1,4 +1,4 @@
-"""initialize, launch, attach, configurationDone, terminate, disconnect."""
+"""initialize, launch, attach, configurationDone, restart, terminate, disconnect."""
 from __future__ import annotations
 
 import asyncio
@@ -30,6 +30,7 @@ CAPABILITIES: dict[str, Any] = {
     "supportsSetExpression": True,
     "supportsExceptionInfoRequest": True,
     "supportsGotoTargetsRequest": True,
+    "supportsRestartRequest": True,
     "supportsStepBack": False,
     "supportsSteppingGranularity": True,
     "supportsDisassembleRequest": True,
@@ -145,6 +146,13 @@ async def configuration_done(adapter, args: dict[str, Any]) -> None:
             adapter.later(lambda: adapter.event("stopped", reason="pause", threadId=pid,
                                                 allThreadsStopped=False))
         return
+    await _start(adapter, debuggee)
+
+
+async def _start(adapter, debuggee: Debuggee) -> None:
+    """Set a launched (or restarted) task going: to main's first line with stopOnEntry
+    (its entry point without a main), else running."""
+    pid = debuggee.pid
     if debuggee.stop_on_entry:
         try:
             where = await function_body(debuggee.client, pid, "main")
@@ -158,6 +166,33 @@ async def configuration_done(adapter, args: dict[str, Any]) -> None:
         debuggee.entry_breakpoint = reply["result"].get("breakpoint_id")
     else:
         await debuggee.run(pid, debuggee.request("resume", pid=pid))
+
+
+@handles("restart")
+async def restart(adapter, args: dict[str, Any]) -> None:
+    """VS Code's restart: a program the adapter built is built again; the executive loads
+    it as a new task (`restart`) with the breakpoints carried over, and it starts as
+    at the beginning."""
+    debuggee = adapter.need_debuggee()
+    if debuggee.launch is not None:
+        try:
+            await asyncio.to_thread(debuggee.launch.rebuild)
+        except LaunchError as error:
+            raise DapError(str(error)) from None
+    reply = await debuggee.request("restart", pid=debuggee.pid, paused=True)
+    debuggee.restarted(reply["reload"])
+    adapter.handles.reset()
+    adapter.output(f"restarted {debuggee.app_name} as PID {debuggee.pid}\n")
+    for warning in reply.get("warnings", ()):
+        adapter.output(f"{warning}\n", "important")
+    if debuggee.recording:
+        try:
+            await debuggee.request("history.on", pid=debuggee.pid)
+        except ProtocolError as error:
+            debuggee.recording = False
+            adapter.output(f"reverse execution is off: {error.message or error.code}\n")
+    await apply_pending(adapter)
+    await _start(adapter, debuggee)
 
 
 @handles("terminate")

@@ -12,7 +12,7 @@ from typing import Any
 
 from hsx.client import ProtocolError
 
-from ..protocol import DapError
+from ..protocol import DapError, object_arg
 from ..requests import handles
 
 PEEK_MAX = 65536
@@ -152,7 +152,7 @@ async def source(adapter, args: dict[str, Any]) -> dict[str, Any]:
     """The text of a source file that is not on this machine (a `sourceReference` from a
     stack frame, breakpoint or loadedSources), as the executive reads it on its own."""
     debuggee = adapter.need_debuggee()
-    ref = (args.get("source") or {}).get("sourceReference", args.get("sourceReference"))
+    ref = object_arg(args, "source").get("sourceReference", args.get("sourceReference"))
     if isinstance(ref, bool) or not isinstance(ref, int) or not \
             0 < ref <= len(debuggee.remote_sources):
         raise DapError(f"sourceReference {ref!r} is not one this session gave")

@@ -6,7 +6,7 @@ import statistics
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from serverkit import BLINK, CHATTY, HELLO, LOOP, Raw, load, state, wait_event, wait_for
 
 from hsx.client import Client, ProtocolError
@@ -333,7 +333,7 @@ def test_events_taken_together_are_the_lines_each_would_be_alone():
     assert shared[1].line() == expected.splitlines(keepends=True)[1]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(max_events=st.integers(1, 8), before=st.lists(st.booleans(), max_size=12),
        batch=st.integers(0, 12), taken=st.integers(0, 4))
 def test_a_batch_offered_at_once_leaves_what_offering_it_event_by_event_does(

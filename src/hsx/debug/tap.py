@@ -27,6 +27,7 @@ class Tap(deque):
         self._ends: dict[str, Callable[[], None]] = {}
         self._calls: tuple[Observer, ...] = ()
         self._end_calls: tuple[Callable[[], None], ...] = ()
+        self.plans: dict = {}            # the machine's notes on the task's instructions
 
     def set(self, key: str, observer: Observer, end: Callable[[], None] | None = None) -> None:
         self.observers[key] = observer

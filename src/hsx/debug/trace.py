@@ -75,10 +75,12 @@ class TraceBuffers:
         wants, defer = events.wants, events.defer
 
         def flush() -> None:
-            if pending:
+            if len(pending) > 1:
                 items = step_events(pid, pending)
                 pending.clear()
                 events.emit_batch("trace_step", items)
+            elif pending:                # a run of one instruction (quantum 1, a step)
+                events.emit("trace_step", pid, step_event(pending.pop()))
 
         def observe(record: TraceRecord) -> None:
             ring.append(record)
@@ -87,7 +89,9 @@ class TraceBuffers:
                     return
                 defer(flush)
             pending.append(record)
-        return observe, flush
+        # At the end of a run: flush through the bus, which also forgets `flush` (no
+        # second call when the batch is emitted).
+        return observe, events.flush_deferred
 
     def off(self, task: Task) -> dict[str, Any]:
         """Stop recording; what was recorded stays readable."""

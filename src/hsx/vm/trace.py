@@ -128,13 +128,18 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
     PC, PSW and the step count are kept in locals (on the native engine each is a field
     of the C task record) and stored before each record goes out: an observer (a watch)
     may look at the task and ask it to stop.  A ring with a `run_ended` method is told
-    when the run returns."""
+    when the run returns; one with a `plans` dict keeps there what runs found out about
+    each instruction (its word and data access: code does not change), which matters
+    when runs are one instruction long (a traced task among others at quantum 1)."""
     executed = 0
     regs, mem, code_len = ctx.regs, ctx.mem, ctx.code_len
     tolist, mem_len = regs.tolist, len(mem)
     stack_top = ctx.layout.stack_top
-    plans: dict[int, tuple[int, int, int, int, int]] = {}
-    append = ctx.trace.append
+    trace = ctx.trace
+    plans: dict[int, tuple[int, int, int, int, int]] | None = getattr(trace, "plans", None)
+    if plans is None:           # a ring that keeps `plans` shares them between runs
+        plans = {}
+    append = trace.append
     pc, steps, psw, skip = ctx.pc, ctx.steps, ctx.psw, ctx.skip_breakpoint
     # Where PC, PSW and the step count live: the native engine keeps them as fields of
     # its C task record (`NativeContext.task`, whose properties ctx.pc etc. forward to),

@@ -36,7 +36,7 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
         return
     wanted = {r for pair in copies for r in pair}
     numbering._number()
-    live_in, live_out = numbering._liveness()
+    live_in, live_out = numbering._liveness(wanted)
     clash: dict[VReg, set] = {v: set() for v in wanted}
     span: dict[VReg, list[int]] = {}
     crossing: set[VReg] = set()        # live across a call: in R6..R13
@@ -52,11 +52,11 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
     n = 0
     for k, block in enumerate(mf.blocks):
         start, end = numbering.block_bounds[k]
-        for v in live_in[k] & wanted:
+        for v in live_in[k]:
             touch(v, start)
-        for v in live_out[k] & wanted:
+        for v in live_out[k]:
             touch(v, end)
-        live = live_out[k] & wanted           # (only the copies' sides matter)
+        live = set(live_out[k])               # (only the copies' sides matter)
         positions = range(n, n + len(block.insts))
         n += len(block.insts)
         for pos, inst in zip(reversed(positions), reversed(block.insts)):

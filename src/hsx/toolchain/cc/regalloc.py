@@ -84,7 +84,8 @@ class _Allocator:
                 n += 1
             self.block_bounds.append((2 * first, 2 * max(n - 1, first) + 1))
 
-    def _liveness(self) -> tuple[list[set], list[set]]:
+    def _liveness(self, only: set | None = None) -> tuple[list[set], list[set]]:
+        """Live-in and live-out sets of the blocks (of the virtual registers `only`)."""
         blocks = self.mf.blocks
         index = {id(b): k for k, b in enumerate(blocks)}
         gen, kill = [], []
@@ -92,10 +93,10 @@ class _Allocator:
             g, k = set(), set()
             for inst in block.insts:
                 for r in inst.uses:
-                    if isinstance(r, VReg) and r not in k:
+                    if isinstance(r, VReg) and r not in k and (only is None or r in only):
                         g.add(r)
                 for r in inst.defs:
-                    if isinstance(r, VReg):
+                    if isinstance(r, VReg) and (only is None or r in only):
                         k.add(r)
             gen.append(g)
             kill.append(k)

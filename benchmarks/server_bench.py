@@ -259,15 +259,115 @@ def bench_busy(seconds: float) -> dict[str, dict[str, float]]:
         return results
 
 
+class _Opcodes:
+    """Counts the Python bytecodes a call executes (sys.settrace opcode events): a
+    deterministic measure of the Python work a request costs, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def _trace(self, frame, event, arg):
+        if event == "call":
+            frame.f_trace_opcodes = True
+        elif event == "opcode":
+            self.count += 1
+        return self._trace
+
+    def run(self, fn) -> int:
+        self.count = 0
+        sys.settrace(self._trace)
+        try:
+            fn()
+        finally:
+            sys.settrace(None)
+        return self.count
+
+    async def run_with_a_loop_turn(self, fn) -> int:
+        """`fn()` and what the loop runs next because of it (a task it woke), less what
+        a loop turn costs anyway."""
+        import asyncio
+        counts = []
+        for call in (fn, lambda: None):
+            self.count = 0
+            sys.settrace(self._trace)
+            try:
+                call()
+                await asyncio.sleep(0)
+            finally:
+                sys.settrace(None)
+            counts.append(self.count)
+        return counts[0] - counts[1]
+
+
+def count_step_opcodes() -> dict[str, int]:
+    """Bytecodes of one `step` request: in the daemon (a Server in this process on
+    asyncio's loop, a connection whose transport only keeps what is written; with what
+    the loop runs next because of the request, such as a woken clock) and in the blocking
+    Client (against a socket that already holds the reply)."""
+    import asyncio
+
+    from hsx.server import Server, ServerConfig
+    from hsx.server.connection import Connection
+
+    class Transport(asyncio.Transport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.written = b""
+
+        def write(self, data) -> None:
+            self.written = bytes(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+        def get_extra_info(self, name, default=None):
+            return ("127.0.0.1", 1) if name == "peername" else default
+
+        def set_write_buffer_limits(self, high=None, low=None) -> None:
+            pass
+
+    async def server_side() -> tuple[int, bytes]:
+        server = Server(ServerConfig(port=0))
+        await server.start()
+        try:
+            conn, transport = Connection(server), Transport()
+            conn.connection_made(transport)
+            conn.data_received(json.dumps({"cmd": "load", "image": image(LOOP, "loop"),
+                                           "paused": True}).encode() + b"\n")
+            line = b'{"version":1,"cmd":"step","id":1,"pid":1,"count":1}\n'
+            for _ in range(50):
+                conn.data_received(line)
+            await asyncio.sleep(0.01)
+            count = await _Opcodes().run_with_a_loop_turn(lambda: conn.data_received(line))
+            return count, transport.written
+        finally:
+            server.request_shutdown()
+
+    daemon, reply = asyncio.run(server_side())
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = Client("127.0.0.1", listener.getsockname()[1])
+        peer, _ = listener.accept()
+        with client, peer:
+            counts = []
+            for _ in range(3):
+                message = json.loads(reply)
+                message["id"] = client._next_id
+                peer.sendall(json.dumps(message).encode() + b"\n")
+                time.sleep(0.01)
+                counts.append(_Opcodes().run(lambda: client.request("step", pid=1, count=1)))
+                peer.recv(65536)
+    return {"daemon_opcodes_per_step": daemon, "client_opcodes_per_step": min(counts)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--loop", choices=["asyncio", "uvloop"], default=None,
                         help="the daemon's event loop (default: uvloop where installed)")
-    parser.add_argument("--only", choices=["step", "events", "busy"], default=None,
-                        help="one group of measurements: step (with its floors), events "
-                             "or busy")
+    parser.add_argument("--only", choices=["step", "events", "busy", "opcodes"], default=None,
+                        help="one group of measurements: step (with its floors), events, "
+                             "busy, or opcodes (Python bytecodes per step, no sockets)")
     args = parser.parse_args()
     Daemon.loop = args.loop or ""
     results: dict[str, dict] = {}
@@ -278,6 +378,8 @@ def main() -> None:
         echo = results[f"{results['step_round_trip']['loop']}_echo_round_trip"]
         results["step_round_trip"]["vs_echo"] = round(
             results["step_round_trip"]["median_ms"] / echo["median_ms"], 2)
+    if args.only in (None, "opcodes"):
+        results["python_work"] = count_step_opcodes()
     if args.only in (None, "events"):
         results["stdout_events_to_one_subscriber"] = bench_events(args.seconds, "stdout")
         results["scheduler_events_to_one_subscriber"] = bench_events(args.seconds, "scheduler")

@@ -197,3 +197,42 @@ def test_compare_and_select_fused(tmp_path):
     text = compile_c_file(str(path), Options(opt=2)).mvasm
     smax = text[text.index("\nsmax:"):text.index("\numin:")]
     assert "LDI" not in smax                   # no 0/1 made: CMP, a branch, MOV
+
+
+def test_constants_leave_loops_and_an_address_is_added_once(tmp_path):
+    # the sieve's marking loop: `LDI32 comp; ADD; LDI 1; STB; ADD; LDI32 20000; CMP;
+    # BLTU` an iteration before constants left the loop, `ADD; STB; ADD; CMP; BLTU` now
+    source = r"""
+        #include <stdio.h>
+        static unsigned char comp[20001];
+        __attribute__((noinline)) void mark(int i) {
+            for (int j = i + i; j <= 20000; j += i) comp[j] = 1;
+        }
+        __attribute__((noinline)) void clear(void) {
+            for (int j = 0; j < 20000; j += 2) { comp[j] = 0; comp[j + 1] = 0; }
+        }
+        int main(void) {
+            clear(); mark(STEP);
+            unsigned n = 0;
+            for (int j = 0; j <= 20000; j++) n += comp[j];
+            printf("%u\n", n);
+            return 0;
+        }"""
+    path = tmp_path / "mark.c"
+    path.write_text(source)
+    counts = {}
+    for step in (1, 2):
+        result, _ = build_c([str(path)], Options(opt=2, defines=(f"STEP={step}",)), "mark")
+        out = io.BytesIO()
+        machine = Machine(StandaloneSvc(stdout=out))
+        stop = machine.run(machine.create_context(result.image), 1 << 30)
+        assert out.getvalue().decode().split() == [str(20000 // step - 1)]
+        counts[step] = stop.executed
+    # mark(1) runs 9,999 more iterations than mark(2), and the final count loop is the
+    # same length
+    assert (counts[1] - counts[2]) / 9999 <= 5.1
+    text = compile_c_file(str(path), Options(opt=2, defines=("STEP=1",))).mvasm
+    clear = text[text.index("\nclear:"):text.index("\nmain:")]
+    # clang unrolls clear()'s loop five times: ten stores at comp + j + 0..9, the address
+    # added once for all of them
+    assert clear.count("STB") == 10 and clear.count("\n    ADD ") == 1, clear

@@ -93,6 +93,39 @@ def test_sync_client_times_out_on_a_peer_that_never_answers_or_reads():
                 client.request("ping", padding="x" * 64_000_000)    # nobody reads it
 
 
+@pytest.mark.parametrize("waiting", ["kernel timeouts", "poll", "select"])
+def test_sync_client_waits_the_same_every_way_it_can(server, monkeypatch, waiting):
+    """64-bit Linux: a blocking socket with kernel timeouts; elsewhere non-blocking with
+    poll (macOS) or select (Windows).  Each answers, times out, reads events and
+    sends what the socket cannot take at once."""
+    import select as select_module
+
+    from hsx.client import sync
+    if waiting == "kernel timeouts" and not sync._KERNEL_TIMEOUTS:
+        pytest.skip("kernel timeouts are for 64-bit Linux")
+    if waiting != "kernel timeouts":
+        monkeypatch.setattr(sync, "_KERNEL_TIMEOUTS", False)
+    if waiting == "select":
+        monkeypatch.delattr(select_module, "poll", raising=False)
+    with Client(server.host, server.port, timeout=5) as client:
+        assert (client._poll is None) == (waiting == "kernel timeouts")
+        assert client.request("ping")["reply"] == "pong"
+        assert client.request("ping", padding="x" * 900_000)["reply"] == "pong"
+        client.subscribe(["task_state"])
+        pid = client.request("load", image=image_b64(HELLO, "hello"))["pid"]
+        states = [e["data"]["new_state"] for e in client.events(timeout=2) if e["pid"] == pid]
+        assert states[-1] == "returned"
+        started = time.monotonic()
+        assert client.next_event(timeout=0.2) is None
+        assert 0.15 <= time.monotonic() - started < 2
+    with socket.create_server(("127.0.0.1", 0)) as mute:
+        with Client("127.0.0.1", mute.getsockname()[1], timeout=0.3) as client:
+            with pytest.raises(TimeoutError):
+                client.request("ping")
+            with pytest.raises(ConnectionClosed, match="took nothing"):
+                client.request("ping", padding="x" * 64_000_000)
+
+
 def test_sync_client_sees_the_server_go(tmp_path):
     srv = BackgroundServer(ServerConfig(port=0, root=tmp_path)).start()
     with Client(srv.host, srv.port) as client:

@@ -60,7 +60,8 @@ class Connection(asyncio.BufferedProtocol):
     # ------------------------------------------------------------------ asyncio callbacks
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport        # type: ignore[assignment]  (uvloop's is no asyncio.Transport subclass)
+        self.transport = transport        # type: ignore[assignment]  (uvloop's transport
+                                          # is not an asyncio.Transport subclass)
         limit = self.server.config.write_buffer
         if limit:           # bound what a stalled client can make us hold, OS buffer included
             sock = transport.get_extra_info("socket")

@@ -124,7 +124,7 @@ class Client:
         deadline = time.monotonic() + self.timeout
         while data:
             wait = deadline - time.monotonic()
-            if wait <= 0 or not select.select([], [self._sock], [], wait)[1]:
+            if wait <= 0 or not _writable(self._sock, wait):
                 raise TimeoutError(f"the executive took nothing for {self.timeout} s")
             try:
                 data = data[self._sock.send(data):]
@@ -273,6 +273,16 @@ class Client:
 def _timeval(seconds: float) -> bytes:
     micros = round(seconds * 1e6)
     return struct.pack("@ll", micros // 1_000_000, micros % 1_000_000)
+
+
+def _writable(sock: socket.socket, seconds: float) -> bool:
+    """Whether `sock` can take more within `seconds` (poll where there is one: select
+    cannot watch a descriptor past FD_SETSIZE)."""
+    if hasattr(select, "poll"):
+        poll = select.poll()
+        poll.register(sock, select.POLLOUT)
+        return bool(poll.poll(max(0, math.ceil(seconds * 1000))))
+    return bool(select.select([], [sock], [], seconds)[1])
 
 
 def _poller(sock: socket.socket) -> Callable[[float | None], bool]:

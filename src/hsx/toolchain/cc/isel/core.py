@@ -102,6 +102,11 @@ class SelectorBase:
     def alui(self, mnem: str, a, imm: int, dst: VReg | None = None) -> VReg:
         d = dst or self.new()
         self.emit("alui", [d], [a], (mnem, imm))
+        if dst is None:              # upper bits known zero: no extension needed later
+            if mnem == "ANDI" and imm >= 0:
+                self.known[d] = ("z", max(imm.bit_length(), 1))
+            elif mnem == "LSRI" and 0 < imm & 31:
+                self.known[d] = ("z", 32 - (imm & 31))
         return d
 
     # -- values -------------------------------------------------------------------------

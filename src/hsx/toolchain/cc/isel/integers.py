@@ -4,7 +4,7 @@ branches when possible), `select`, `freeze` and the integer/pointer conversions
 int64.py."""
 from __future__ import annotations
 
-from ..consts import mask
+from ..consts import mask, signed
 from ..mir import SWAPPED, fits12
 from ..ir import Instr, Value
 from ..types import VectorT
@@ -98,6 +98,8 @@ class IntegerOps(SelectorBase):
         if ia is not None and ib is None:
             a, b, pred, ib = b, a, SWAPPED[pred], ia
         ra = self.ext(self.get1(a), bits, sign)
+        if ib is not None and bits == 32:
+            ib = signed(ib, 32)     # CMPI compares the word its immediate extends to
         if ib is not None and fits12(ib):
             return pred, ra, ib
         if ib is not None:

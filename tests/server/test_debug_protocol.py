@@ -465,3 +465,21 @@ def test_source_read_gives_only_the_files_the_symbols_name(connect, tmp_path):
         client.request("source.read", pid=pid, file="prog.mvasm")
     assert fifo.value.code == "no_source"
     assert client.request("ping")
+
+
+def test_source_read_reads_no_other_file_a_crafted_sym_names(connect, tmp_path):
+    client, _, pid, _ = debugged(connect, tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for clients\n")
+    sym = tmp_path / "prog.sym"
+    doc = json.loads(sym.read_text())
+    doc["sources"] = {"secret.txt": str(secret), "prog.mvasm": str(secret)}
+    crafted = tmp_path / "crafted.sym"
+    crafted.write_text(json.dumps(doc))
+    client.request("symbols.load", pid=pid, path=str(crafted))
+    with pytest.raises(ProtocolError) as refused:
+        client.request("source.read", pid=pid, file="secret.txt")
+    assert refused.value.code == "no_source" and "only source files" in refused.value.message
+    with pytest.raises(ProtocolError) as mapped:         # a source's name, another file
+        client.request("source.read", pid=pid, file="prog.mvasm")
+    assert mapped.value.code == "no_source" and "not for clients" not in mapped.value.message

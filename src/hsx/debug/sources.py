@@ -1,9 +1,9 @@
 """The source files of a task's build, read on the executive's side: for a front end on
 another machine, where the files the symbols name are not (`source.read`).
 
-Only a file the task's symbols name can be read — the command cannot be used to read
-any other file of the executive's machine — and only a regular file of at most
-`MAX_SOURCE` bytes.  It is looked for where `hsx cc` recorded it (the `.sym`'s
+Only a file the task's symbols name can be read, only a source file by its suffix (a
+`.sym` is data a client can write: one naming `/etc/shadow` must not make the executive
+read it), and only a regular file of at most `MAX_SOURCE` bytes.  It is looked for where `hsx cc` recorded it (the `.sym`'s
 `sources` map), as named when that is absolute, then beside the `.sym` and beside the
 program.
 """
@@ -21,6 +21,7 @@ from .errors import DebugError, quoted
 from .symbols import TaskSymbols, same_file
 
 MAX_SOURCE = 4 << 20
+SOURCE_SUFFIXES = frozenset({".c", ".h", ".mvasm", ".s", ".asm", ".inc", ".i"})
 
 
 def named_files(table: SymbolTable) -> set[str]:
@@ -40,7 +41,12 @@ def read_source(entry: TaskSymbols, file: str) -> dict[str, Any]:
     if name is None:
         raise DebugError(E.NO_SOURCE, f"{quoted(file)} is not a source file of "
                          f"{task.app_name} (its symbols do not name it)")
+    if Path(name).suffix.lower() not in SOURCE_SUFFIXES:
+        raise DebugError(E.NO_SOURCE, f"{name} is not read: only source files "
+                         f"({', '.join(sorted(SOURCE_SUFFIXES))}) are")
     for path in _candidates(entry, name):
+        if path.suffix.lower() not in SOURCE_SUFFIXES:
+            continue                             # the map may name another file: not read
         text = _read(path)
         if text is not None:
             return {"pid": task.pid, "file": name, "path": str(path), "text": text}

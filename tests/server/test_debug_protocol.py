@@ -483,3 +483,10 @@ def test_source_read_reads_no_other_file_a_crafted_sym_names(connect, tmp_path):
     with pytest.raises(ProtocolError) as mapped:         # a source's name, another file
         client.request("source.read", pid=pid, file="prog.mvasm")
     assert mapped.value.code == "no_source" and "not for clients" not in mapped.value.message
+    (tmp_path / "prog.mvasm").symlink_to(secret)            # a source's name, a link
+    doc["sources"] = {}
+    crafted.write_text(json.dumps(doc))
+    client.request("symbols.load", pid=pid, path=str(crafted))
+    with pytest.raises(ProtocolError) as linked:
+        client.request("source.read", pid=pid, file="prog.mvasm")
+    assert linked.value.code == "no_source"

@@ -45,8 +45,8 @@ def read_source(entry: TaskSymbols, file: str) -> dict[str, Any]:
         raise DebugError(E.NO_SOURCE, f"{name} is not read: only source files "
                          f"({', '.join(sorted(SOURCE_SUFFIXES))}) are")
     for path in _candidates(entry, name):
-        if path.suffix.lower() not in SOURCE_SUFFIXES:
-            continue                             # the map may name another file: not read
+        if Path(os.path.realpath(path)).suffix.lower() not in SOURCE_SUFFIXES:
+            continue                  # the map (or a link) may name another file: not read
         text = _read(path)
         if text is not None:
             return {"pid": task.pid, "file": name, "path": str(path), "text": text}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tuikit import load, make_app, run, stopped_at, until
+from tuikit import at_main, load, make_app, run, stopped_at, until
 
 from textual.widgets import Input
 
@@ -128,9 +128,7 @@ def test_trace_panel_shows_the_last_instructions_with_what_they_changed(execd, w
 
 
 async def _trace_panel(execd, walk, tmp_path):
-    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
         table = app.query_one("#trace", TraceTable)
         assert app.trace_rows == () and "ctrl+t" in str(table.get_row_at(0)[0])
         await pilot.press("ctrl+t")

@@ -3,9 +3,8 @@ and continue back ({) -- the source line and registers move back -- then forward
 again through the recorded past."""
 from __future__ import annotations
 
-from tuikit import load, make_app, run, stopped_at, until
+from tuikit import at_main, run, stopped_at, until
 
-from hsx.tui.target import Target
 from hsx.tui.widgets.status import StatusBar
 
 
@@ -14,9 +13,7 @@ def test_record_step_back_continue_back(execd, walk, tmp_path):
 
 
 async def _record_step_back_continue_back(execd, walk, tmp_path):
-    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
         status = app.query_one(StatusBar)
         assert "REC" not in status.render().plain
         await pilot.press("R")

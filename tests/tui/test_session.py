@@ -5,9 +5,8 @@ from __future__ import annotations
 import base64
 import subprocess
 import sys
-from contextlib import asynccontextmanager
 
-from tuikit import PROGRAMS, load, make_app, run, stopped_at, until
+from tuikit import PROGRAMS, at_main, load, make_app, run, stopped_at, until
 
 from hsx.client import Client
 from hsx.client.launch import launch
@@ -22,16 +21,6 @@ from hsx.tui.widgets.variables import VariablesView, WatchesView
 
 def test_break_step_frames_and_run_to_exit(execd, walk, tmp_path):
     run(lambda: _break_step_frames_and_run_to_exit(execd, walk, tmp_path))
-
-
-@asynccontextmanager
-async def at_main(execd, walk, tmp_path):
-    """The debugger on walk.c, started (stopped at main's first line): (app, pilot)."""
-    pid = load(execd, walk)
-    app = make_app(execd, tmp_path, pid, start=Target.start)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
-        yield app, pilot
 
 
 async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):

@@ -3,6 +3,7 @@ for it, and running a Pilot scenario from a plain (synchronous) test."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 import socket
 import time
 from pathlib import Path
@@ -42,6 +43,15 @@ async def until(pilot, predicate, timeout: float = 10.0, what: str = "condition"
             return value
         await pilot.pause(0.02)
     raise AssertionError(f"{what} not reached within {timeout} s")
+
+
+@asynccontextmanager
+async def at_main(execd, walk, tmp_path):
+    """The debugger on walk.c, started (stopped at main's first line): (app, pilot)."""
+    app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        yield app, pilot
 
 
 def stopped_at(app, line: int | None = None, function: str | None = None):

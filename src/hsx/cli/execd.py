@@ -81,6 +81,7 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
 
 async def _serve(config) -> int:
     from hsx.server import Server
+    _tune_gc()
     try:
         server = Server(config)
         host, port = await server.start()
@@ -93,7 +94,6 @@ async def _serve(config) -> int:
              "give a secret with --token or --token-file, or listen on 127.0.0.1")
     except Exception as error:           # a startup image that cannot be loaded
         fail("--load", f"{getattr(error, 'message', None) or error}")
-    _tune_gc()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, server.request_shutdown)
@@ -106,8 +106,9 @@ async def _serve(config) -> int:
 def _tune_gc() -> None:
     """A daemon of its own streams events: each is a handful of short-lived objects the
     cyclic collector would traverse again and again (with Python's defaults ~11 % of the
-    daemon's CPU under event load; benchmarks/README.md).  What start-up made lives for
-    good (frozen: never traversed again), and young objects are collected in larger
-    generations (a collection of 10,000 of them takes about 0.3 ms here)."""
+    daemon's CPU under event load; benchmarks/README.md).  What was imported lives for
+    good (frozen: never traversed again; the executive and its tasks are not, so a task
+    loaded with --load and later killed is collected like any other), and young objects
+    are collected in larger generations (10,000 of them take about 0.3 ms here)."""
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)

@@ -365,10 +365,17 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--loop", choices=["asyncio", "uvloop"], default=None,
                         help="the daemon's event loop (default: uvloop where installed)")
+    parser.add_argument("--pin", type=int, metavar="CPU", default=None,
+                        help="run this process and the daemons it starts on one CPU (Linux): "
+                             "a round trip then costs the CPU time of both sides, without "
+                             "the cross-CPU wake-ups whose cost varies with where the "
+                             "scheduler puts them (large on a VM)")
     parser.add_argument("--only", choices=["step", "events", "busy", "opcodes"], default=None,
                         help="one group of measurements: step (with its floors), events, "
                              "busy, or opcodes (Python bytecodes per step, no sockets)")
     args = parser.parse_args()
+    if args.pin is not None:
+        os.sched_setaffinity(0, {args.pin})          # inherited by every process started
     Daemon.loop = args.loop or ""
     results: dict[str, dict] = {}
     if args.only in (None, "step"):

@@ -64,14 +64,14 @@ def decode(line: bytes) -> dict[str, Any]:
     standard library (a subscriber may get 100,000 lines a second); a line with a
     number of 19 digits or more (orjson reads integers past 64 bits as floats) or one
     orjson refuses takes the standard library's path."""
-    if has_long_number(line):
+    if _LONG_RUN in line.translate(_DIGITS):      # has_long_number(), inline
         message = json.loads(line)
     else:
         try:
             message = orjson.loads(line)
         except orjson.JSONDecodeError:
             message = json.loads(line)
-    if not isinstance(message, dict):
+    if type(message) is not dict:
         raise ValueError(f"server sent a non-object line: {line[:80]!r}")
     return message
 

@@ -70,15 +70,16 @@ async def _step_in_slices(call: Call, count: int, slice_size: int) -> dict[str, 
 def _result(call: Call, pid: int | None, count: int, executed: int) -> dict[str, Any]:
     kernel = call.kernel
     current = current_pid(kernel)
-    result: dict[str, Any] = {"executed": executed, "requested": count,
-                              "current_pid": current}
     shown = kernel.tasks.get(current if pid is None else pid)
-    if shown is not None:
+    if shown is None:
+        result: dict[str, Any] = {"executed": executed, "requested": count,
+                                  "current_pid": current}
+    else:
         state = shown.state
-        result["pid"] = shown.pid
-        result["pc"] = shown.ctx.pc
-        result["state"] = state._value_ if state else None   # (.value: a descriptor call)
-        result["running"] = state is _READY or state is _RUNNING
+        result = {"executed": executed, "requested": count, "current_pid": current,
+                  "pid": shown.pid, "pc": shown.ctx.pc,
+                  "state": state._value_ if state else None,    # (.value: a descriptor call)
+                  "running": state is _READY or state is _RUNNING}
     return {"result": result, "clock": call.server.clock.status()}
 
 

@@ -26,6 +26,7 @@ from .coalesce import coalesce_copies
 from .cse import local_cse
 from .hoist import hoist_constants
 from .pairs import legalize_pairs
+from .sink import sink_into_edges
 from .spills import forward_spills
 
 MAX_ROUNDS = 32
@@ -52,6 +53,7 @@ class _Interval:
 
 def allocate(mf: MFunction) -> None:
     """Assign a physical register to every virtual one in `mf` (adding spill code)."""
+    sink_into_edges(mf)
     hoist_constants(mf, _Allocator)
     local_cse(mf)
     coalesce_copies(mf, _Allocator(mf))

@@ -8,7 +8,7 @@ import sys
 import time
 
 import pytest
-from serverkit import CHATTY, HELLO, image_b64
+from serverkit import CHATTY, HELLO, LOOP, image_b64
 
 from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
 from hsx.server import BackgroundServer, ServerConfig
@@ -124,6 +124,26 @@ def test_sync_client_waits_the_same_every_way_it_can(server, monkeypatch, waitin
                 client.request("ping")
             with pytest.raises(ConnectionClosed, match="took nothing"):
                 client.request("ping", padding="x" * 64_000_000)
+
+
+@pytest.mark.parametrize("spin_s", [0.0, 0.0002, 0.05])
+def test_sync_client_looks_for_its_reply_before_sleeping_without_changing_answers(server,
+                                                                                  spin_s):
+    """However long a request looks for its reply before it sleeps (0: not at all),
+    the answers, the events it passes and its timeouts are the same."""
+    with Client(server.host, server.port, spin_s=spin_s) as client:
+        client.subscribe(["task_state"])
+        pid = client.request("load", image=image_b64(LOOP, "loop"), paused=True)["pid"]
+        steps = [client.request("step", pid=pid, count=1)["result"]["executed"]
+                 for _ in range(20)]
+        assert steps == [1] * 20
+        assert any(e["pid"] == pid for e in client.drain_events())    # queued on the way
+        with pytest.raises(ProtocolError):
+            client.request("step", pid=999)
+    with socket.create_server(("127.0.0.1", 0)) as mute:
+        with Client("127.0.0.1", mute.getsockname()[1], timeout=0.3, spin_s=spin_s) as client:
+            with pytest.raises(TimeoutError):
+                client.request("ping")
 
 
 def test_sync_client_sees_the_server_go(tmp_path):

@@ -6,19 +6,22 @@ canary keeps running, and the fuzzing task only ever ends (returned, faulted) or
 `hsx run` gets the same programs and must answer with its documented exit codes and no
 Python traceback.
 
-Bounded for CI: a fixed number of examples (HSX_FUZZ_EXAMPLES to change it)."""
+Bounded for CI: a fixed number of examples (HSX_FUZZ_EXAMPLES to change it), and
+`hsx run` on virtual time, so a guest's long sleep cannot hang the suite."""
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 import tempfile
+import time
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from hsx.cli import errors
 from hsx.cli.main import cli
@@ -111,7 +114,26 @@ def test_hostile_syscalls_never_hurt_the_kernel_or_the_canary(calls, garbage, ho
         kernel.shutdown()
 
 
+WAIT_LIMIT_S = 5.0                   # wall time `hsx run` may spend waiting in one example
+
+
+def bounded_sleep(limit: float = WAIT_LIMIT_S):
+    """The runner's sleep, failing the test once it has waited `limit` seconds in all:
+    --max-steps counts instructions, not time a task spends sleeping or waiting."""
+    waited = 0.0
+
+    def sleep(seconds: float) -> None:
+        nonlocal waited
+        waited += seconds
+        if waited > limit:
+            pytest.fail(f"hsx run waited more than {limit} s (a sleep or a wait with a timeout)")
+        time.sleep(seconds)
+    return sleep
+
+
 @given(st.lists(CALL, min_size=1, max_size=6), GARBAGE, HOST_ERRORS)
+@example(calls=[(0x06, 0, [0xFFFFFFFF] * 6)], garbage=b"", host_error=None)   # sleep 49 days
+@example(calls=[(0x05, 3, [0, 0, 0, 0, 0x7FFFFFFF, 0])], garbage=b"", host_error=None)
 @settings(max_examples=max(EXAMPLES // 10, 5), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 def test_hsx_run_never_prints_a_traceback(calls, garbage, host_error):
@@ -124,8 +146,12 @@ def test_hsx_run_never_prints_a_traceback(calls, garbage, host_error):
 
         def run_failing(*args, **kwargs):     # built and loaded: now the host fails
             with failing_host(host_error) if host_error else ExitStack():
-                return run_to_completion(*args, **kwargs)
+                return run_to_completion(*args, sleep=bounded_sleep(), **kwargs)
+        # On virtual time, as in the test above: a random SLEEP_MS or RECV timeout may be
+        # 49 days, which --max-steps (instructions) does not bound; virtual time jumps there.
+        on_virtual_time = functools.partial(Kernel, clock=VirtualClock(1_000_000))
         with mock.patch("hsx.cli.run.run_to_completion", run_failing), \
+                mock.patch("hsx.cli.run.Kernel", on_virtual_time), \
                 redirect_stderr(stderr), redirect_stdout(io.StringIO()), \
                 mock.patch("sys.stdin", io.StringIO("")), pytest.raises(SystemExit) as done:
             errors.main(cli, args=args, prog_name="hsx")

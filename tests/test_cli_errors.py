@@ -2,6 +2,7 @@
 sandbox of its own (group 7): `hsx: WHAT: WHY`, then what to do, documented exit codes."""
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -122,6 +123,129 @@ def test_a_deadlock_lists_each_task_and_what_it_waits_for(tmp_path):
     assert err.splitlines() == [
         "hsx: no task can go on (deadlock)",
         "  waiter (pid 1) waits to receive from mailbox app:nobody, which nobody sends to"]
+
+
+READ_THEN_WAIT = """
+.data
+chan: .asciz "app:nobody"
+buf: .zero 16
+.text
+.entry start
+start:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 16
+    SVC MOD=4, FN=1          ; READ fd 0: what stdin has (or its end)
+    LDI32 R1, chan
+    LDI R2, 0
+    SVC MOD=5, FN=0          ; OPEN
+    LDI32 R2, buf
+    LDI R3, 16
+    LDI32 R4, 0xFFFF         ; wait for ever
+    LDI R5, 0
+    SVC MOD=5, FN=3          ; RECV: nobody sends
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+@pytest.mark.parametrize("stdin", ["/dev/null", "a closed pipe", "an open pipe"])
+def test_a_task_waiting_for_what_no_input_can_bring_is_a_deadlock_whatever_stdin_is(
+        tmp_path, stdin):
+    """Host input only ever completes a stdin read: once the task waits for a mailbox
+    instead, stdin being open (a pipe nobody closes, a terminal) must not keep hsx run
+    waiting for ever."""
+    source = tmp_path / "reader.mvasm"
+    source.write_text(READ_THEN_WAIT)
+    args = [*HSX, "run", str(source), "--root", str(tmp_path / "fs")]
+    with open(os.devnull, "rb") as null:
+        proc = subprocess.Popen(args, stdin=null if stdin == "/dev/null" else subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        if proc.stdin is not None:
+            proc.stdin.write(b"hi\n")
+            proc.stdin.flush()
+            if stdin == "a closed pipe":
+                proc.stdin.close()
+        proc.wait(timeout=60)
+        err = proc.stderr.read().decode()
+    finally:
+        proc.kill()
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert proc.returncode == errors.EXIT_GUEST
+    assert err.splitlines() == [
+        "hsx: no task can go on (deadlock)",
+        "  reader (pid 1) waits to receive from mailbox app:nobody, which nobody sends to"]
+
+
+READ_ONE = """
+.data
+buf: .zero 16
+.text
+.entry start
+start:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 16
+    SVC MOD=4, FN=1          ; READ fd 0
+    SVC MOD=1, FN=0          ; exit with the count read
+"""
+
+
+def test_a_stdin_read_waits_while_stdin_is_open(tmp_path):
+    """Not a deadlock: the input may still come (a terminal, a slow pipe)."""
+    source = tmp_path / "one.mvasm"
+    source.write_text(READ_ONE)
+    proc = subprocess.Popen([*HSX, "run", str(source), "--root", str(tmp_path / "fs")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=1)
+        _, err = proc.communicate(b"abc", timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert (proc.returncode, err) == (3, b"")
+
+
+CAT = """
+.data
+buf: .zero 16
+.text
+.entry start
+start:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 16
+    SVC MOD=4, FN=1          ; READ fd 0
+    CMPI R0, 0
+    BEQ ended
+    MOV R3, R0
+    LDI R1, 1
+    LDI32 R2, buf
+    SVC MOD=4, FN=2          ; write it to fd 1
+    JMP start
+ended:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 16
+    SVC MOD=4, FN=1          ; READ again after the end: 0 again, as on a pipe
+    ADDI R0, R0, 5
+    SVC MOD=1, FN=0          ; exit 5 when it was 0
+"""
+
+
+def test_reads_after_the_end_of_stdin_see_the_end_again(tmp_path):
+    source = tmp_path / "cat.mvasm"
+    source.write_text(CAT)
+    result = CliRunner().invoke(cli, ["run", str(source), "--root", str(tmp_path / "fs")],
+                                input="a line\nand a longer second line\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        5, "a line\nand a longer second line\n", "")
 
 
 CRASH = """

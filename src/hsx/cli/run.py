@@ -2,19 +2,22 @@
 
 Every FILE becomes a task under one in-process executive, so a single program gets the
 same services (mailboxes, files, values, sleep) as under `hsx execd`.  Task output goes
-to this process's stdout/stderr as it is written; stdin is fed to the first task that
-reads it.
+to this process's stdout/stderr as it is written; stdin is fed, a chunk at a time, to
+the tasks that read it.
 
 Tasks see a sandbox directory of their own as their file system (`--root` chooses
 another); the first time a task uses it, `hsx run` says where it is.  Problems are
 reported the way every `hsx` command reports them (`errors`), never as a traceback.
 
 Exit codes: the first task's exit status & 0xFF; 2 when a file cannot be loaded; 70 when
-the first task faults, or when tasks are left stuck (deadlock, BRK with no debugger);
-124 when --max-steps runs out.  Faults of other tasks are reported and the rest go on.
+the first task faults, or when tasks are left stuck (deadlock, BRK with no debugger: a
+task waiting for anything but a stdin read that stdin may still answer is stuck);
+124 when --max-steps runs out (instructions, not time spent sleeping).  Faults of other
+tasks are reported and the rest go on.
 """
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 import time
@@ -101,39 +104,53 @@ def _write(task: Task, fd: int, data: bytes) -> None:
 
 
 class _StdinPump:
-    """Feeds this process's stdin to the first task that reads fd 0, from a thread, so a
-    task waiting for input never stops the others.  It reads a chunk only when the task
-    has asked for input (`Stdio.input_requested`), so input the task does not take stays
-    in the pipe, where the writer feels the back-pressure, instead of in memory."""
+    """Feeds this process's stdin to the tasks that read fd 0, from a thread, so a task
+    waiting for input never stops the others.  It reads a chunk only when a task has asked
+    for input (`Stdio.input_requested`), and gives it to that task, so input no task takes
+    stays in the pipe, where the writer feels the back-pressure, instead of in memory.
+    Once stdin has ended, every later read gets the end of input too (it returns 0)."""
 
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.started = False
-        self.wanted = threading.Semaphore(0)
+        self.ended = False                          # (kernel thread) the end was delivered
+        self.asks: queue.SimpleQueue[int] = queue.SimpleQueue()   # pids waiting, in order
 
     def __call__(self, task: Task) -> None:
-        self.wanted.release()
+        if self.ended:
+            self.kernel.post(lambda pid=task.pid: self._deliver(pid, b""))
+            return
+        self.asks.put(task.pid)
         if self.started:
             return
         self.started = True
         self.kernel.input_sources += 1
-        threading.Thread(target=self._pump, args=(task.pid,), daemon=True).start()
+        threading.Thread(target=self._pump, daemon=True).start()
 
-    def _pump(self, pid: int) -> None:
+    def _pump(self) -> None:
         source = getattr(sys.stdin, "buffer", None)
         while True:
-            self.wanted.acquire()
-            data = source.read1(4096) if source is not None else sys.stdin.read(4096).encode()
-            self.kernel.post(lambda data=data: self._deliver(pid, data))
+            pid = self.asks.get()
+            try:
+                data = (source.read1(4096) if source is not None
+                        else sys.stdin.read(4096).encode())
+            except Exception:                       # closed or unreadable: no more input
+                data = b""
+            self.kernel.post(lambda pid=pid, data=data: self._deliver(pid, data))
             if not data:
                 return
 
     def _deliver(self, pid: int, data: bytes) -> None:
-        if not data:
+        pids = [pid]
+        if not data and not self.ended:
+            self.ended = True
             self.kernel.input_sources -= 1
-        task = self.kernel.tasks.get(pid)
-        if task is not None and not task.ended:
-            self.kernel.post_stdin(pid, data)
+            while not self.asks.empty():            # asked before the end: they see it too
+                pids.append(self.asks.get_nowait())
+        for pid in pids:
+            task = self.kernel.tasks.get(pid)
+            if task is not None and not task.ended:
+                self.kernel.post_stdin(pid, data)
 
 
 @click.command("run")

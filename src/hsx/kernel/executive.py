@@ -289,8 +289,14 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self._inbox.put(action)
 
     def has_pending_input(self) -> bool:
-        """Whether host input may still arrive to wake a blocked task."""
-        return self.input_sources > 0 or not self._inbox.empty()
+        """Whether host input may still arrive to wake a blocked task: an action posted and
+        not yet run, or a task blocked in a stdin read while a host feeder (`hsx run`'s
+        stdin pump) is attached.  A feeder alone is not enough: its input only ever
+        reaches a stdin read, so tasks waiting for anything else stay stuck (a deadlock)."""
+        if not self._inbox.empty():
+            return True
+        return self.input_sources > 0 and any(
+            isinstance(t.wait, MailboxWait) and t.wait.stdin for t in self.live_tasks())
 
     def _service(self) -> None:
         while True:

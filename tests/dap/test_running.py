@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from dapkit import DapClient, line_of
+from execdkit import readline
 
 
 def test_mvasm_entry_instruction_steps_and_exit(dap, built, execd):
@@ -72,7 +73,7 @@ def test_tcp_port_serves_clients_one_after_another():
     server = subprocess.Popen([sys.executable, "-m", "hsx", "dap", "--port", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = server.stdout.readline()
+        line = readline(server.stdout)
         assert line.startswith("hsx dap listening on 127.0.0.1:"), line
         port = int(line.rsplit(":", 1)[1])
         for _ in range(2):

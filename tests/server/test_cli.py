@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from execdkit import readline
 from serverkit import HELLO, LOOP, Raw
 
 from hsx.client import Client, ConnectionClosed, ProtocolError
@@ -21,7 +22,7 @@ HSX = [sys.executable, "-m", "hsx"]
 def start_execd(*args: str, cwd: Path) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([*HSX, "execd", "--port", "0", *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
+    line = readline(proc.stdout)
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from execdkit import readline
 from hypothesis import given, settings, strategies as st
 
 from hsx.server.errors import RequestError
@@ -133,7 +134,7 @@ def test_the_daemon_answers_hostile_lines_and_keeps_the_connection(tmp_path):
                              "--root", str(tmp_path)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = int(proc.stdout.readline().rsplit(":", 1)[1])
+        port = int(readline(proc.stdout).rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             reader = sock.makefile("rb")
             for line in HOSTILE_LINES:

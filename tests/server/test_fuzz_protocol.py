@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from execdkit import readline
 from hypothesis import HealthCheck, given, settings, strategies as st
 from serverkit import MOTOR, image_b64
 
@@ -110,7 +111,7 @@ class Daemon:
                                       "--state-dir", str(tmp / "state"),
                                       "--root", str(tmp / "fs")],
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True)
-        line = self.proc.stdout.readline()
+        line = readline(self.proc.stdout)
         assert "listening on" in line, line
         self.port = int(line.rsplit(":", 1)[1])
 

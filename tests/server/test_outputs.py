@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from execdkit import readline
 from serverkit import CHATTY, HELLO, LOOP, load, state, wait_event, wait_for
 
 from hsx.server.outputs import PER_TASK
@@ -44,8 +45,8 @@ def test_execd_echo_prints_task_output_on_its_console(tmp_path):
                              "--load", "hello.mvasm", "--root", "fs"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert proc.stdout.readline().startswith("hsx execd listening on")
-        assert proc.stdout.readline() == "[hello 1] hello\n"
+        assert readline(proc.stdout).startswith("hsx execd listening on")
+        assert readline(proc.stdout) == "[hello 1] hello\n"
     finally:
         proc.terminate()
         proc.wait(timeout=20)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+from execdkit import readline
 
 from hsx.image.hxe import write_hxe
 from hsx.image.sym import write_sym
@@ -96,7 +97,7 @@ def start_execd(directory: Path) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0", "--root",
                              str(directory / "fs")], cwd=directory, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
+    line = readline(proc.stdout)
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])
 

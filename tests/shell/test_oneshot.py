@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from execdkit import readline
 from shellkit import DELAYED, MOTOR, REPO, VARS_C, build, build_c
 
 from hsx.client.commands import COMMANDS, parse
@@ -135,11 +136,11 @@ def test_stdio_follows_a_tasks_output_until_interrupted(server, programs):
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "shell", "--port", str(server.port),
                              "--json", "stdio"], stdout=subprocess.PIPE, text=True)
     try:
-        first = json.loads(proc.stdout.readline())
+        first = json.loads(readline(proc.stdout))
         assert "events" in first
         code, docs, _ = one_shot(server, f"load {REPO / 'examples/mvasm/hello.mvasm'}")
         assert code == 0
-        event = json.loads(proc.stdout.readline())
+        event = json.loads(readline(proc.stdout))
         assert event["type"] == "stdout" and event["data"]["text"] == "Hello from HSX\n"
         code, docs, _ = one_shot(server, "output hello")          # kept by the executive
         assert docs[0]["recent"][0]["output"] == [{"stream": "stdout",

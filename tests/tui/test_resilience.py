@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from execdkit import readline
 from tuikit import free_port, load, make_app, run, stopped_at, until
 
 from hsx.tui.screens import Confirm
@@ -14,7 +15,7 @@ from hsx.tui.widgets.status import StatusBar
 def start_execd(port: int, root) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", str(port),
                              "--root", str(root)], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("hsx execd listening on")
+    assert readline(proc.stdout).startswith("hsx execd listening on")
     return proc
 
 

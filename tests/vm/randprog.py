@@ -3,6 +3,8 @@ the native engine): straight-line runs, counted loops, calls and random branches
 ALU, memory, stack and branch instructions, and raw words of every opcode."""
 from __future__ import annotations
 
+import io
+
 from hypothesis import strategies as st
 
 from hsx.isa import BY_MNEMONIC, Form, Group, encode, make
@@ -111,7 +113,9 @@ def program(draw):
 
 
 def fresh(words, translate, regs, data):
-    m = machine(translate)
+    # Quiet, and never sleeping for real: a branch into an LDI32's immediate word runs
+    # random bits, which may be an SVC writing output or sleeping for up to 49 days.
+    m = machine(translate, stdout=io.BytesIO(), stderr=io.BytesIO(), sleep=lambda seconds: None)
     ctx = m.create_context(image(words), mem_size=MEM, stack_size=0x400)
     for i, value in enumerate(regs):
         m.write_register(ctx, i, value)

@@ -5,10 +5,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from hsx.kernel.registry import PersistKey, PersistStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from execdkit import readline  # noqa: E402
 
 KEYS = 40
 
@@ -37,7 +41,7 @@ def test_sigkill_mid_write_leaves_a_consistent_store(tmp_path, delay):
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)],
                               stdout=subprocess.PIPE, text=True)
     try:
-        reported = [int(writer.stdout.readline()) for _ in range(5)]
+        reported = [int(readline(writer.stdout)) for _ in range(5)]
         time.sleep(delay)                       # let it get into the middle of some round
     finally:
         os.kill(writer.pid, signal.SIGKILL)

@@ -125,28 +125,15 @@ def test_a_deadlock_lists_each_task_and_what_it_waits_for(tmp_path):
         "  waiter (pid 1) waits to receive from mailbox app:nobody, which nobody sends to"]
 
 
-READ_THEN_WAIT = """
-.data
-chan: .asciz "app:nobody"
-buf: .zero 16
-.text
-.entry start
-start:
+# A read of stdin into `buf` (R0: the count, 0 at its end).
+READ_STDIN = """
     LDI R1, 0
     LDI32 R2, buf
     LDI R3, 16
-    SVC MOD=4, FN=1          ; READ fd 0: what stdin has (or its end)
-    LDI32 R1, chan
-    LDI R2, 0
-    SVC MOD=5, FN=0          ; OPEN
-    LDI32 R2, buf
-    LDI R3, 16
-    LDI32 R4, 0xFFFF         ; wait for ever
-    LDI R5, 0
-    SVC MOD=5, FN=3          ; RECV: nobody sends
-    LDI R0, 0
-    SVC MOD=1, FN=0
+    SVC MOD=4, FN=1          ; READ fd 0
 """
+# The same waiter, after reading what stdin has (or its end).
+READ_THEN_WAIT = DEADLOCK.replace("start:\n", "start:" + READ_STDIN, 1)
 
 
 @pytest.mark.parametrize("stdin", ["/dev/null", "a closed pipe", "an open pipe"])
@@ -186,12 +173,7 @@ READ_ONE = """
 buf: .zero 16
 .text
 .entry start
-start:
-    LDI R1, 0
-    LDI32 R2, buf
-    LDI R3, 16
-    SVC MOD=4, FN=1          ; READ fd 0
-    SVC MOD=1, FN=0          ; exit with the count read
+start:""" + READ_STDIN + """    SVC MOD=1, FN=0          ; exit with the count read
 """
 
 
@@ -217,12 +199,7 @@ CAT = """
 buf: .zero 16
 .text
 .entry start
-start:
-    LDI R1, 0
-    LDI32 R2, buf
-    LDI R3, 16
-    SVC MOD=4, FN=1          ; READ fd 0
-    CMPI R0, 0
+start:""" + READ_STDIN + """    CMPI R0, 0
     BEQ ended
     MOV R3, R0
     LDI R1, 1

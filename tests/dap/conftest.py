@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from dapkit import PROGRAMS, DapClient  # noqa: E402
 from execdkit import execd_child  # noqa: E402

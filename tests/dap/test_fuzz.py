@@ -3,18 +3,12 @@ a response — success, or a message for a person — never a traceback or an "i
 error", and the adapter keeps serving."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+from execdkit import execd_child
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-
-from execdkit import execd_child  # noqa: E402
-
-from hsx.dap import handlers  # noqa: E402,F401  (registers the handlers)
-from hsx.dap.requests import HANDLERS  # noqa: E402
+from hsx.dap import handlers  # noqa: F401  (registers the handlers)
+from hsx.dap.requests import HANDLERS
 
 # What would end the session or the program under test rather than exercise a handler.
 ENDING = {"launch", "attach", "disconnect", "terminate", "continue", "configurationDone"}

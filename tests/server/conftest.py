@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1]))    # execdkit
 
 from hsx.client import Client  # noqa: E402
 from hsx.server import BackgroundServer, ServerConfig  # noqa: E402

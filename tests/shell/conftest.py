@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1]))    # execdkit
 
 from shellkit import DELAYED, build, start_execd  # noqa: E402
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from tuikit import PROGRAMS, daemon  # noqa: E402
 

@@ -5,14 +5,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from execdkit import readline
 
 from hsx.kernel.registry import PersistKey, PersistStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from execdkit import readline  # noqa: E402
 
 KEYS = 40
 

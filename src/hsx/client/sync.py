@@ -262,12 +262,15 @@ class Client:
                 raise ConnectionClosed("the executive closed the connection")
             if not self._buf and chunk.find(b"\n") == len(chunk) - 1:
                 return decode(chunk)                 # the common case: one whole line
-            self._buf += chunk
-            if b"\n" in chunk:                   # cut every complete line at once
-                lines = self._buf.split(b"\n")
-                self._buf = lines.pop()
-                self._lines.extend(lines)
+            self._received(chunk)
 
+    def _received(self, chunk: bytes) -> None:
+        """Add what arrived: every complete line at once, the rest kept for the next."""
+        self._buf += chunk
+        if b"\n" in chunk:
+            lines = self._buf.split(b"\n")
+            self._buf = lines.pop()
+            self._lines.extend(lines)
 
     def _spin(self) -> None:
         """Look for the reply for up to `spin_s`, yielding the CPU between looks, before
@@ -288,13 +291,8 @@ class Client:
                 os.sched_yield()
             except OSError:
                 return                     # _read reports it
-        if not chunk:
-            return                         # closed: _read reports it
-        self._buf += chunk
-        if b"\n" in chunk:
-            lines = self._buf.split(b"\n")
-            self._buf = lines.pop()
-            self._lines.extend(lines)
+        if chunk:                          # (closed: _read reports it)
+            self._received(chunk)
 
     def _kernel_wait(self, wait: float | None) -> None:
         """Have the next `recv` give up after about `wait` seconds (None: never).  The
@@ -312,28 +310,25 @@ def _timeval(seconds: float) -> bytes:
 
 
 def _writable(sock: socket.socket, seconds: float) -> bool:
-    """Whether `sock` can take more within `seconds` (poll where there is one: select
-    cannot watch a descriptor past FD_SETSIZE)."""
-    if hasattr(select, "poll"):
-        poll = select.poll()
-        poll.register(sock, select.POLLOUT)
-        return bool(poll.poll(max(0, math.ceil(seconds * 1000))))
-    return bool(select.select([], [sock], [], seconds)[1])
+    """Whether `sock` can take more within `seconds`."""
+    return _poller(sock, writing=True)(seconds)
 
 
-def _poller(sock: socket.socket) -> Callable[[float | None], bool]:
-    """`wait(seconds or None) -> readable?` for one socket: `poll` where there is one
-    (registered once), `select` elsewhere (Windows)."""
+def _poller(sock: socket.socket, writing: bool = False) -> Callable[[float | None], bool]:
+    """`wait(seconds or None) -> ready?` for one socket, to read (or write): `poll` where
+    there is one (select cannot watch a descriptor past FD_SETSIZE), registered once,
+    `select` elsewhere (Windows)."""
     if hasattr(select, "poll"):
         poll = select.poll()
-        poll.register(sock, select.POLLIN)
+        poll.register(sock, select.POLLOUT if writing else select.POLLIN)
 
         def wait(seconds: float | None) -> bool:
             return bool(poll.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
         return wait
 
     def wait_select(seconds: float | None) -> bool:
-        return bool(select.select([sock], [], [], seconds)[0])
+        ready = select.select([] if writing else [sock], [sock] if writing else [], [], seconds)
+        return bool(ready[1] if writing else ready[0])
     return wait_select
 
 

@@ -241,9 +241,7 @@ class Server:
             session_id = request.get("session")
             if session_id is not None and command.name != "session.open":
                 session = self.sessions.get(session_id)
-            schema = command.schema
-            call = Call(self, conn, session, request if schema is None else schema.apply(request),
-                        schema)
+            call = Call(self, conn, session, command.arguments(request), command.schema)
             if command.needs_session:
                 call.require_session()
             if command.writes and session is not None:
@@ -254,11 +252,7 @@ class Server:
         if type(result) is not dict and inspect.isawaitable(result):
             return self._complete(result, rid, has_id, request)
         self.clock.wake()
-        reply: dict[str, Any] = {"version": PROTOCOL_VERSION, "status": "ok"}   # _ok, inline
-        if has_id:
-            reply["id"] = rid
-        reply.update(result)
-        return reply
+        return self._ok(result, rid, has_id)
 
     async def _complete(self, pending: Awaitable[dict], rid: Any, has_id: bool,
                         request: dict[str, Any]) -> dict[str, Any]:

@@ -173,10 +173,7 @@ class Call:
 
     def task(self, name: str = "pid") -> Task:
         """The task a PID field names (live or ended), or `unknown_pid`."""
-        pid = self.args.get(name)
-        if not (type(pid) is int and 0 <= pid and (self.schema is None
-                                                    or name in self.schema.fields)):
-            pid = self.int(name, min=0)       # what is not a plain PID: checked, refused
+        pid = self.int(name, min=0)
         task = self.kernel.tasks.get(pid)
         if task is None:
             raise RequestError("unknown_pid", f"no task with pid {pid}")

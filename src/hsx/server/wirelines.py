@@ -31,10 +31,11 @@ class Wire:
         self._line: bytes | None = None
         self._ts_offset = ts_offset
 
-    def envelope(self) -> dict[str, Any]:
+    def envelope(self, ts: float | None = None) -> dict[str, Any]:
+        """The event as the wire has it; `ts` when the caller worked it out already."""
         e = self.event
-        return {"seq": e.seq, "ts": _epoch_us(e.ts, self._ts_offset), "type": e.type,
-                "pid": e.pid, "data": e.data}
+        return {"seq": e.seq, "ts": _epoch_us(e.ts, self._ts_offset) if ts is None else ts,
+                "type": e.type, "pid": e.pid, "data": e.data}
 
     def line(self) -> bytes:
         line = self._line
@@ -80,7 +81,7 @@ def _encode_together(wires: list[Wire]) -> bytes:
             if e.ts != kernel_ts or wire._ts_offset != offset:   # a batch shares one
                 kernel_ts, offset = e.ts, wire._ts_offset
                 ts = _epoch_us(kernel_ts, offset)
-            add({"seq": e.seq, "ts": ts, "type": e.type, "pid": e.pid, "data": e.data})
+            add(wire.envelope(ts))
         try:
             blob = orjson.dumps(envelopes, default=_default)
         except (orjson.JSONEncodeError, TypeError):
@@ -125,6 +126,6 @@ class OutputRun:
 
     def line(self) -> bytes:
         e = self.event
-        return encode({"seq": self.seq, "ts": round(e.ts + self._ts_offset, 6), "type": e.type,
+        return encode({"seq": self.seq, "ts": _epoch_us(e.ts, self._ts_offset), "type": e.type,
                        "pid": e.pid, "data": {"text": "".join(self._texts),
                                               "writes": self.writes}})

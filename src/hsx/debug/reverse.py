@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from hsx.kernel.executive import Kernel
-from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
 from . import errors as E
@@ -14,6 +13,7 @@ from .breakpoints import BreakpointTable
 from .conditions import ConditionError
 from .errors import DebugError
 from .history import DEFAULT_BUDGET, History
+from .stepping import require_stopped
 from .symbols import SymbolService
 
 MIN_BUDGET = 1 << 20
@@ -32,7 +32,7 @@ class ReverseControl:
     # -- recording ----------------------------------------------------------------------
 
     def on(self, pid: int, budget: int | None = None) -> dict[str, Any]:
-        task = self._live(pid)
+        task = self.symbols.live(pid)
         budget = DEFAULT_BUDGET if budget is None else budget
         if not isinstance(budget, int) or isinstance(budget, bool) or not (
                 MIN_BUDGET <= budget <= MAX_BUDGET):
@@ -168,24 +168,13 @@ class ReverseControl:
             span *= 4
 
     def _rewindable(self, pid: int) -> tuple[Task, History]:
-        task = self._live(pid)
+        task = self.symbols.live(pid)
         history = task.ctx.history
         if history is None:
             raise DebugError(E.NOT_RECORDING, f"task {pid} is not being recorded: turn history "
                              "on first (history.on)")
-        if task.state is not TaskState.PAUSED:
-            raise DebugError(E.NOT_STOPPED, f"task {pid} is {task.state.value}: pause it to go "
-                             "back")
-        if task.resume_state not in (None, TaskState.READY):
-            raise DebugError(E.NOT_STOPPED, f"task {pid} is blocked "
-                             f"({task.resume_state.value}): go back from a stop where it runs")
+        require_stopped(task, "go back")
         return task, history
-
-    def _live(self, pid: int) -> Task:
-        task = self.symbols.get(pid).task
-        if task.ended:
-            raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
-        return task
 
     def _where(self, task: Task) -> dict[str, Any]:
         ctx = task.ctx

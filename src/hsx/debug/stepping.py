@@ -63,13 +63,13 @@ class RunControl:
     def pause(self, pid: int | None = None) -> list[int]:
         """Pause one task, or every live task."""
         if pid is not None:
-            self._live(pid)
+            self.symbols.live(pid)
         return [task.pid for task in self.kernel.pause(pid)]
 
     def resume(self, pid: int | None = None) -> list[int]:
         """Resume one paused task, or all; the instruction at each PC runs first, even
         with a breakpoint on it."""
-        targets = [self._live(pid)] if pid is not None else self.kernel.live_tasks()
+        targets = [self.symbols.live(pid)] if pid is not None else self.kernel.live_tasks()
         resumed = []
         for task in targets:
             if task.state is TaskState.PAUSED:
@@ -180,7 +180,7 @@ class RunControl:
 
     def run_to(self, pid: int, where: Where, owner: str | None = None) -> dict[str, Any]:
         """A temporary breakpoint at `where`, then resume: the task runs at full speed."""
-        task = self._live(pid)
+        task = self.symbols.live(pid)
         self.cancel(pid)
         bp_id = self.breakpoints.set(pid, where, temporary=True, owner=owner)
         if task.state is TaskState.PAUSED:
@@ -191,11 +191,8 @@ class RunControl:
         """gdb's `jump`: the paused task's PC moves to `where` and nothing runs.  Only
         within the function it is stopped in: the frame (saved registers, return
         address, the locals' slots) is that function's and would be wrong elsewhere."""
-        task = self._live(pid)
-        if task.state is not TaskState.PAUSED or task.resume_state not in (None, TaskState.READY):
-            state = task.resume_state if task.state is TaskState.PAUSED else task.state
-            raise DebugError(E.NOT_STOPPED, f"task {pid} is {state.value}: jump from a "
-                             "stop where it runs")
+        task = self.symbols.live(pid)
+        require_stopped(task, "jump")
         addr = where if isinstance(where, int) else self.symbols.resolve_code(pid, where)
         if addr & 3 or not 0 <= addr < task.ctx.code_len:
             raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
@@ -259,23 +256,29 @@ class RunControl:
 
     def _park(self, pid: int) -> Task:
         """The task, paused (a new step replaces a pending one)."""
-        task = self._live(pid)
+        task = self.symbols.live(pid)
         self.cancel(pid)
         if task.state is not _PAUSED:
             self.kernel.pause(pid)
         return task
 
-    def _live(self, pid: int) -> Task:
-        task = self.symbols.get(pid).task
-        if task.ended:
-            raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
-        return task
 
     @staticmethod
     def _result(task: Task, **extra: Any) -> dict[str, Any]:
         state = task.state
         return {"pid": task.pid, "pc": task.ctx.pc,          # _value_: .value is a descriptor
                 "state": state._value_ if state else None, **extra}
+
+
+def require_stopped(task: Task, doing: str) -> None:
+    """The task must be paused where it runs (not in a sleep or a mailbox wait): what
+    going back and jumping need (`doing` says which, for the message)."""
+    if task.state is not TaskState.PAUSED:
+        raise DebugError(E.NOT_STOPPED, f"task {task.pid} is {task.state.value}: pause it "
+                         f"to {doing}")
+    if task.resume_state not in (None, TaskState.READY):
+        raise DebugError(E.NOT_STOPPED, f"task {task.pid} is blocked "
+                         f"({task.resume_state.value}): {doing} from a stop where it runs")
 
 
 def _always() -> bool:

@@ -117,6 +117,13 @@ class SymbolService:
         handlers = [c.handler_offset for c in task.image.metadata.commands]
         return CodeMap(ctx.decoded, ctx.code_len, task.image.entry, table, handlers)
 
+    def live(self, pid: int) -> Task:
+        """The task, which must not have ended (control needs a live task)."""
+        task = self.get(pid).task
+        if task.ended:
+            raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
+        return task
+
     def get(self, pid: int) -> TaskSymbols:
         """The task's entry; ended tasks stay inspectable until the kernel forgets them."""
         if type(pid) is int:               # the common case: attached, and still the task

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hsx.client import ProtocolError
+from hsx.client.render import plain, render
 
 from ..debuggee import ENDED
 from ..protocol import DapError
@@ -158,15 +159,10 @@ async def exception_info(adapter, args: dict[str, Any]) -> dict[str, Any]:
         raise DapError(f"PID {pid} has not stopped on a fault")
     kind = fault.get("kind", "unknown")
     message = fault.get("message") or f"{kind} fault at 0x{fault.get('pc', 0):04x}"
-    frames = (await debuggee.request("stack.info", pid=pid, max_frames=32))["stack"]["frames"]
+    stack = await debuggee.request("stack.info", pid=pid, max_frames=32)
     return {"exceptionId": kind, "description": message, "breakMode": "always",
             "details": {"message": message, "typeName": f"{kind} fault",
-                        "stackTrace": "\n".join(_stack_line(f) for f in frames)}}
-
-
-def _stack_line(frame: dict[str, Any]) -> str:
-    where = f" ({frame['file']}:{frame['line']})" if frame.get("file") and frame.get("line") else ""
-    return f"  at {frame.get('function') or '?'}{where} pc 0x{frame['pc']:04x}"
+                        "stackTrace": plain(render("stack", stack))}}   # as `bt` shows it
 
 
 @handles("completions")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from pathlib import PurePosixPath
 from typing import Any
 
 from hsx.client import ProtocolError
@@ -158,5 +159,5 @@ async def source(adapter, args: dict[str, Any]) -> dict[str, Any]:
         raise DapError(f"sourceReference {ref!r} is not one this session gave")
     pid, file = debuggee.remote_sources[ref - 1]
     found = await debuggee.client.read_source(pid, file)
-    suffix = "." + file.rsplit(".", 1)[-1] if "." in file else ""
-    return {"content": found["text"], "mimeType": MIME_TYPES.get(suffix.lower(), "text/plain")}
+    suffix = PurePosixPath(file.replace("\\", "/")).suffix.lower()
+    return {"content": found["text"], "mimeType": MIME_TYPES.get(suffix, "text/plain")}

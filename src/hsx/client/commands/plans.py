@@ -234,16 +234,10 @@ def list_source(invocation: Invocation) -> Plan:
     executive runs (`source.read`), so it works when the files are only there."""
     pid, where = invocation.values["pid"], invocation.values.get("addr")
     at_pc = where is None
-    if at_pc:
-        where = (yield Request("regs", {"pid": pid}))["registers"]["pc"]
-    if isinstance(where, int):
-        found = (yield Request("symbols.lookup", {"pid": pid, "addr": where}))["symbol"]
-    elif re.fullmatch(r".+:\d+", where):
-        file, number = where.rsplit(":", 1)
-        found = (yield Request("symbols.lookup", {"pid": pid, "file": file,
-                                                   "line": int(number)}))["symbol"]
-    else:
-        found = (yield Request("symbols.lookup", {"pid": pid, "name": where}))["symbol"]
+    fields = {"pid": pid, "count": 1, "mode": "from"}    # the executive resolves `where`
+    if not at_pc:                                        # (address, symbol, file:line)
+        fields["addr"] = where
+    found = (yield Request("disasm.read", fields))["disasm"]["instructions"][0]
     file, number = found.get("file"), found.get("line")
     if not file or not number:
         shown = "the PC" if at_pc else where

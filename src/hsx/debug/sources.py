@@ -3,9 +3,9 @@ another machine, where the files the symbols name are not (`source.read`).
 
 Only a file the task's symbols name can be read, only a source file by its suffix (a
 `.sym` is data a client can write: one naming `/etc/shadow` must not make the executive
-read it), and only a regular file of at most `MAX_SOURCE` bytes.  It is looked for where `hsx cc` recorded it (the `.sym`'s
-`sources` map), as named when that is absolute, then beside the `.sym` and beside the
-program.
+read it), and only a regular file of at most `MAX_SOURCE` bytes. It is looked for where
+`hsx cc` recorded it (the `.sym`'s `sources` map), as named when that is absolute, then
+beside the `.sym` and beside the program.
 """
 from __future__ import annotations
 

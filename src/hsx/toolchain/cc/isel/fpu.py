@@ -60,9 +60,8 @@ def arithmetic(sel: Selector, opcode: str, bits: int, a: list[VReg], b: list[VRe
 def compare(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg]) -> VReg:
     """0 or 1 for an fcmp predicate that BRANCHES covers."""
     result = sel.new()
-    pairs = (("u", 0), ("u", 2)) if bits == 64 else ()
-    sel.emit("fcmp", [result], a + b, ("DCMP" if bits == 64 else "FCMPS", len(a),
-                                       BRANCHES[pred])).pairs = pairs
+    mnemonic, pairs = _compare_op(bits)
+    sel.emit("fcmp", [result], a + b, (mnemonic, len(a), BRANCHES[pred])).pairs = pairs
     sel.known[result] = ("z", 1)
     return result
 
@@ -70,9 +69,14 @@ def compare(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg]) -
 def compare_branch(sel: Selector, pred: str, bits: int, a: list[VReg], b: list[VReg],
                    t, f) -> None:
     """Branch to `t` when the fcmp predicate holds, else to `f` (emit.py: `fcbr`)."""
-    pairs = (("u", 0), ("u", 2)) if bits == 64 else ()
-    sel.emit("fcbr", [], a + b, ("DCMP" if bits == 64 else "FCMPS", len(a), BRANCHES[pred],
-                                 BRANCHES[NEGATED[pred]], t, f)).pairs = pairs
+    mnemonic, pairs = _compare_op(bits)
+    sel.emit("fcbr", [], a + b, (mnemonic, len(a), BRANCHES[pred], BRANCHES[NEGATED[pred]],
+                                 t, f)).pairs = pairs
+
+
+def _compare_op(bits: int) -> tuple[str, tuple]:
+    """The compare instruction for `bits`-wide floats, and which operands are pairs."""
+    return ("DCMP", (("u", 0), ("u", 2))) if bits == 64 else ("FCMPS", ())
 
 
 def convert(sel: Selector, mnemonic: str, value: list[VReg], result_words: int) -> list[VReg]:

@@ -2,6 +2,7 @@
 built with -g: attach, breakpoints from the source view, stepping, frames, the end."""
 from __future__ import annotations
 
+import asyncio
 import base64
 import subprocess
 import sys
@@ -261,3 +262,28 @@ async def _rebuild_and_restart(execd, tmp_path, launched, source):
         await until(pilot, lambda: any("nosuch" in str(n.message) for n in app._notifications),
                     timeout=60, what="the compiler's error")
         assert app.task.exit_status == 7                         # still the last task
+
+
+def test_a_restarted_task_does_not_show_where_the_old_one_stopped(execd, walk, tmp_path):
+    run(lambda: _restart_forgets_the_old_place(execd, walk, tmp_path))
+
+
+async def _restart_forgets_the_old_place(execd, walk, tmp_path):
+    held = asyncio.Event()
+
+    async def start_when_let_go(target):
+        if target.pid != first:                   # the restarted task waits for the test
+            await held.wait()
+        await Target.start(target)
+
+    first = load(execd, walk)
+    app = make_app(execd, tmp_path, first, start=start_when_let_go)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: app.pid != first, what="the new task adopted")
+        await pilot.pause(0.2)
+        assert app.location is None and app.frames == ()     # not main:29 of the old task
+        assert not stopped_at(app, 29, "main")()
+        held.set()
+        await until(pilot, stopped_at(app, 29, "main"), what="the new task at main")

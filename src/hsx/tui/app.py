@@ -220,7 +220,8 @@ class DebuggerApp(DebuggerActions, App):
     async def _adopt(self, task: TaskInfo) -> None:
         """Make `task` the one the panels show."""
         self.pid, self.app_name = task.pid, task.app_name
-        self.registers = None
+        self.registers = self.frame_registers = self.location = None   # the old task's
+        self.frames = ()
         self._stop_reason = None
         info = await self.target.symbols_info()
         self.sources.set_context(info.get("path"), task.program)

@@ -25,6 +25,7 @@ MIN_BATCH, MAX_BATCH = 64, 4_000_000
 OVERRUN = 3                      # a batch stops starting turns after this many slices
 RATE_BURST_S = 0.05              # a rate-limited clock catches up at most this much
 _THROTTLED = frozenset({"rate", "backpressure", "sleep"})
+_IDLE = frozenset({"stopped", "blocked", "idle"})     # asleep until something changes
 _STATE = attrgetter("state")
 
 
@@ -82,6 +83,11 @@ class AutoClock:
                                    and self._parked == self._situation()):
             return
         self._wake.set()
+
+    def idle(self) -> bool:
+        """Asleep with nothing to run, no deadline and no events held back by a full
+        subscriber: the loop has nothing to do until a request comes."""
+        return self._parked is not None and self.mode in _IDLE and not self._wake.is_set()
 
     def _situation(self) -> tuple:
         """Everything `run` decides what to do next on (but time: a sleep until a

@@ -16,7 +16,7 @@ loop, an adapter walking the stack) gets it answered without the executive going
 sleep in between: when nothing else waits for the loop, the connection looks for the
 next request for up to `SPIN_S` (yielding the CPU between looks) before returning to
 the loop.  Being woken on an idle CPU costs a virtual machine more than a `step` itself
-(a `step` round trip: 0.047 ms without, 0.033 ms with; benchmarks/README.md).  Only a
+(a `step` round trip: 0.046-0.047 ms without, 0.031 ms with; benchmarks/README.md).  Only a
 connection whose last request came that quickly looks, and only with a CPU to spare.
 """
 from __future__ import annotations

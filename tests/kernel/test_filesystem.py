@@ -98,3 +98,17 @@ def test_seek_moves_the_position(fs):
     assert fs.seek(1, fd, -1, SEEK_SET) == -errno.EINVAL
     assert fs.seek(1, fd, 0, 7) == -errno.EINVAL
     assert fs.seek(1, 99, 0, SEEK_SET) == -errno.EBADF
+
+
+def test_a_kernel_without_a_root_has_a_sandbox_of_its_own_removed_with_it():
+    import gc
+
+    from hsx.kernel.executive import Kernel
+
+    first, second = Kernel(), Kernel()
+    root = first.fs.root
+    assert root.is_dir() and root != second.fs.root
+    (root / "left.txt").write_text("by a task")
+    del first
+    gc.collect()
+    assert not root.exists() and second.fs.root.is_dir()

@@ -186,3 +186,24 @@ def test_token_file_for_the_daemon(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=10) == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the user's data directory is XDG_DATA_HOME on Linux only")
+def test_execd_keeps_guest_files_where_hsx_run_does_unless_told(tmp_path, monkeypatch):
+    """Without --root or --state-dir, tasks' files live in hsx's own sandbox under the
+    user's data directory, as with `hsx run`: what a task wrote is there next time."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    proc, port = start_execd(cwd=tmp_path)
+    try:
+        with Client("127.0.0.1", port) as client:
+            logs = [e["message"] for e in client.request("dmesg")["logs"]]
+            client.request("shutdown")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    sandbox = tmp_path / "data" / "hsx" / "sandbox"
+    assert sandbox.is_dir()
+    assert any(f"guest files in {sandbox}" in message for message in logs), logs

@@ -28,7 +28,8 @@ from .errors import fail, input_file, port_in_use
 @click.option("--load", "load", multiple=True, metavar="FILE",
               help="Program to load at start (.hxe, .mvasm or .c); repeatable.")
 @click.option("--root", type=click.Path(file_okay=False),
-              help="Directory the tasks' sandboxed file system lives in.")
+              help="Directory the tasks' sandboxed file system lives in (default: "
+                   "STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
 @click.option("--profile", default="development", show_default=True,
               type=click.Choice(["minimal", "development", "full"]),
               help="Resource limits of the executive.")
@@ -65,6 +66,9 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         fail("--token", "the token is blank",
              "give a secret with at least one visible character (a blank one would let "
              "anyone in)")
+    if root is None and state_dir is None:
+        from .sandbox import default_root
+        root = str(default_root())
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
                           engine=resolve_engine(engine))

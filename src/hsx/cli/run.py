@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 
 import click
-import platformdirs
 
 from hsx.image.model import HxeImage
 from hsx.image.sym import SymbolTable
@@ -39,15 +38,11 @@ from . import faults
 from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
 from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
+from .sandbox import default_root
 
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
 MAX_DIAGNOSTICS = 20
-
-
-def default_root() -> Path:
-    """Where guests' files live unless --root says otherwise: never the user's own files."""
-    return platformdirs.user_data_path("hsx") / "sandbox"
 
 
 def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:

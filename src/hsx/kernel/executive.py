@@ -12,7 +12,9 @@ from __future__ import annotations
 import errno
 import os
 import queue
+import shutil
 import tempfile
+import weakref
 from collections import deque
 from pathlib import Path
 from time import perf_counter
@@ -69,8 +71,9 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
         self.inputs = InputWatch(self.events.emit)
         self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
-        if fs_root is None:
-            fs_root = Path(tempfile.gettempdir()) / f"hsx-fs-{os.getpid()}"
+        if fs_root is None:             # a sandbox of its own, removed with the kernel
+            fs_root = tempfile.mkdtemp(prefix="hsx-fs-")
+            weakref.finalize(self, shutil.rmtree, fs_root, True)
         self.fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
         self.can = CanModule(self, can_bus or VirtualCanBus())
         self.pin = Pin(pin)

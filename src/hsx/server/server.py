@@ -124,7 +124,7 @@ class Server:
                        asyncio.create_task(self._expire_sessions(), name="hsx-expiry")]
         loop_kind = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
         self.log.log("info", f"listening on {self.address[0]}:{self.address[1]} "
-                     f"({loop_kind} event loop)")
+                     f"({loop_kind} event loop); guest files in {self.kernel.fs.root}")
         return self.address
 
     async def serve(self) -> None:

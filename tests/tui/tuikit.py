@@ -55,11 +55,12 @@ async def at_main(execd, walk, tmp_path):
 
 
 def stopped_at(app, line: int | None = None, function: str | None = None):
-    """A predicate: the app shows the task paused (at that line / in that function)."""
+    """A predicate: the app shows the task paused (at that line / in that function), in
+    its innermost frame (a caller's frame selected in the stack is where it was before)."""
     def check():
         location = app.location
         return (app.task is not None and app.task.state == "paused" and not app.running
-                and location is not None and not app._refreshing
+                and location is not None and location.current and not app._refreshing
                 and (line is None or location.line == line)
                 and (function is None or location.function == function))
     return check

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,21 @@ def start_execd(*args: str, cwd: Path) -> tuple[subprocess.Popen, int]:
     line = readline(proc.stdout)
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])
+
+
+@contextmanager
+def running_execd(*args: str, cwd: Path):
+    """A client of `hsx execd ARGS`, which must then shut down cleanly when asked."""
+    proc, port = start_execd(*args, cwd=cwd)
+    try:
+        with Client("127.0.0.1", port) as client:
+            yield client
+            client.request("shutdown")
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def shell(port: int, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -99,20 +115,12 @@ def test_execd_runs_on_uvloop_where_installed_and_on_the_standard_loop(loop, tmp
         expected = "asyncio"
     monkeypatch.setenv("HSX_EVENT_LOOP", loop)
     (tmp_path / "loop.mvasm").write_text(LOOP)
-    proc, port = start_execd("--load", "loop.mvasm", cwd=tmp_path)
-    try:
-        with Client("127.0.0.1", port) as client:
-            logs = client.request("dmesg")["logs"]
-            assert any(f"({expected} event loop)" in e["message"] for e in logs), logs
-            client.request("pause", pid=1)
-            pcs = {client.request("step", pid=1, count=1)["result"]["pc"] for _ in range(4)}
-            assert len(pcs) == 2                              # ADDI, JMP, ADDI, JMP
-            client.request("shutdown")
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    with running_execd("--load", "loop.mvasm", cwd=tmp_path) as client:
+        logs = client.request("dmesg")["logs"]
+        assert any(f"({expected} event loop)" in e["message"] for e in logs), logs
+        client.request("pause", pid=1)
+        pcs = {client.request("step", pid=1, count=1)["result"]["pc"] for _ in range(4)}
+        assert len(pcs) == 2                              # ADDI, JMP, ADDI, JMP
 
 
 def test_execd_refuses_an_event_loop_it_does_not_know(tmp_path, monkeypatch):
@@ -194,16 +202,8 @@ def test_execd_keeps_guest_files_where_hsx_run_does_unless_told(tmp_path, monkey
     """Without --root or --state-dir, tasks' files live in hsx's own sandbox under the
     user's data directory, as with `hsx run`: what a task wrote is there next time."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    proc, port = start_execd(cwd=tmp_path)
-    try:
-        with Client("127.0.0.1", port) as client:
-            logs = [e["message"] for e in client.request("dmesg")["logs"]]
-            client.request("shutdown")
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    with running_execd(cwd=tmp_path) as client:
+        logs = [e["message"] for e in client.request("dmesg")["logs"]]
     sandbox = tmp_path / "data" / "hsx" / "sandbox"
     assert sandbox.is_dir()
     assert any(f"guest files in {sandbox}" in message for message in logs), logs

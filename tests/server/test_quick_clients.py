@@ -5,6 +5,7 @@ only place it looks (an executive embedded in a program does not)."""
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 from execdkit import execd_child
@@ -18,28 +19,34 @@ def execd(tmp_path):
     yield from execd_child(tmp_path / "fs")
 
 
-def _stepping_in_a_loop(address, pid: int, stop: threading.Event, done: list[int]) -> None:
-    with Client(*address) as quick:
-        while not stop.is_set():
-            quick.request("step", pid=pid, count=1)
-            done[0] += 1
+@contextmanager
+def stepping_in_a_loop(address, pid: int):
+    """Meanwhile another client steps task `pid` back to back; yields [steps so far]."""
+    stop, done = threading.Event(), [0]
+
+    def loop() -> None:
+        with Client(*address) as quick:
+            while not stop.is_set():
+                quick.request("step", pid=pid, count=1)
+                done[0] += 1
+
+    thread = threading.Thread(target=loop)
+    thread.start()
+    try:
+        yield done
+    finally:
+        stop.set()
+        thread.join(timeout=10)
 
 
 def test_a_client_stepping_in_a_loop_does_not_hold_up_another(execd):
     with Client(*execd) as setup:
         pid = load(setup, LOOP, "loop", paused=True)
-    stop, done = threading.Event(), [0]
-    quick = threading.Thread(target=_stepping_in_a_loop, args=(execd, pid, stop, done))
-    quick.start()
-    try:
-        with Client(*execd, timeout=5) as other:
-            other.request("ping")
-            before = done[0]
-            replies = [other.request("ping")["reply"] for _ in range(200)]
-            during = done[0] - before
-    finally:
-        stop.set()
-        quick.join(timeout=10)
+    with stepping_in_a_loop(execd, pid) as done, Client(*execd, timeout=5) as other:
+        other.request("ping")
+        before = done[0]
+        replies = [other.request("ping")["reply"] for _ in range(200)]
+        during = done[0] - before
     assert replies == ["pong"] * 200 and during > 0      # both were answered meanwhile
 
 
@@ -47,20 +54,13 @@ def test_a_subscriber_gets_its_events_while_another_client_steps_in_a_loop(execd
     with Client(*execd) as setup:
         stepped = load(setup, LOOP, "stepped", paused=True)
         watched = load(setup, LOOP, "watched", paused=True)
-    stop, done = threading.Event(), [0]
-    quick = threading.Thread(target=_stepping_in_a_loop, args=(execd, stepped, stop, done))
-    quick.start()
-    try:
-        with Client(*execd, timeout=5) as subscriber:
-            subscriber.subscribe(["task_state"], pids=[watched])
-            states = []
-            for _ in range(20):
-                subscriber.request("resume", pid=watched)
-                subscriber.request("pause", pid=watched)
-                states += [e["data"]["new_state"] for e in _events_until_paused(subscriber)]
-    finally:
-        stop.set()
-        quick.join(timeout=10)
+    with stepping_in_a_loop(execd, stepped) as done, Client(*execd, timeout=5) as subscriber:
+        subscriber.subscribe(["task_state"], pids=[watched])
+        states = []
+        for _ in range(20):
+            subscriber.request("resume", pid=watched)
+            subscriber.request("pause", pid=watched)
+            states += [e["data"]["new_state"] for e in _events_until_paused(subscriber)]
     assert states.count("paused") == 20 and done[0] > 0
 
 

@@ -16,8 +16,9 @@ loop, an adapter walking the stack) gets it answered without the executive going
 sleep in between: when nothing else waits for the loop, the connection looks for the
 next request for up to `SPIN_S` (yielding the CPU between looks) before returning to
 the loop.  Being woken on an idle CPU costs a virtual machine more than a `step` itself
-(a `step` round trip: 0.046-0.047 ms without, 0.031 ms with; benchmarks/README.md).  Only a
-connection whose last request came that quickly looks, and only with a CPU to spare.
+(a `step` round trip: 0.046-0.047 ms without, 0.031 ms with; benchmarks/README.md).
+Only a connection whose last request came that quickly looks, and only with a CPU to
+spare.
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ class Connection(asyncio.BufferedProtocol):
         self._held_flush: asyncio.TimerHandle | None = None   # for output held to coalesce
         self._may_spin = _spare_cpu()                # may look for the next request
         self._peek: socket.socket | None = None      # a duplicate of the socket, to look
-        self._answered_at = -1.0                     # when the last request was answered
+        self._handled_at = -1.0                      # when what it last read was handled
 
     # ------------------------------------------------------------------ asyncio callbacks
 
@@ -105,9 +106,9 @@ class Connection(asyncio.BufferedProtocol):
         if not self._may_spin:
             self.data_received(self._read_buffer[:nbytes].tobytes())
             return
-        quick = time.perf_counter() - self._answered_at < SPIN_S
+        quick = time.perf_counter() - self._handled_at < SPIN_S
         self.data_received(self._read_buffer[:nbytes].tobytes())
-        self._answered_at = time.perf_counter()
+        self._handled_at = time.perf_counter()
         if (quick and not self.busy and not self._lines and not self._flush_pending
                 and not self._write_paused and not self.closed and self.server.clock.idle()):
             self._look_for_next_request()
@@ -121,7 +122,7 @@ class Connection(asyncio.BufferedProtocol):
             if peek is None:
                 self._may_spin = False
                 return
-        until = self._answered_at + SPIN_S
+        until = self._handled_at + SPIN_S
         while True:
             try:
                 peek.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)

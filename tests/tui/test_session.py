@@ -28,6 +28,7 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
     async with at_main(execd, walk, tmp_path) as (app, pilot):
         source = app.query_one(SourceView)
         assert source.file is not None and source.file.path.name == "walk.c"
+        assert app.task.stop_reason == "arrived at main (walk.c:29)"   # not "breakpoint 3"
 
         source.focus()
         source.move_cursor(source.row_of(21))
@@ -37,6 +38,7 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
 
         await pilot.press("c")
         await until(pilot, stopped_at(app, 21, "sum_squares"), what="the breakpoint")
+        assert app.task.stop_reason.startswith("breakpoint ")
         assert [f.function for f in app.frames] == ["sum_squares", "main", "_start"]
         assert "breakpoint" in app.task.stop_reason
         await until(pilot, lambda: values(app.locals_scope) == {"n": "3", "total": "0", "i": "1"})

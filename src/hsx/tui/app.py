@@ -405,7 +405,9 @@ def _describe_stop(data: dict[str, Any]) -> str:
     where = data.get("symbol") or f"{data.get('pc', 0):#06x}"
     if data.get("file"):
         where += f" ({Path(data['file']).name}:{data.get('line')})"
-    if reason == "breakpoint" and data.get("breakpoint_id"):
+    if reason == "breakpoint" and data.get("temporary"):
+        words = "arrived"           # a run-to's own breakpoint (start, run to cursor)
+    elif reason == "breakpoint" and data.get("breakpoint_id"):
         words += f" {data['breakpoint_id']}"
     if reason == "fault":
         words += f" {data.get('kind', '')}: {data.get('message', '')}"

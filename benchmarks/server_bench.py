@@ -8,8 +8,10 @@ GIL, as in real use) and measures over loopback:
 1. `step` round trip: `step {pid, count: 1}` on a paused task, median and p99
    (the prior executive: 0.69 ms median), and the CPU time the daemon and the client
    spend per round trip; beside it its floors on this machine: the same line echoed
-   by a bare server in its own process (no parsing, no work) written three ways: a
-   blocking socket loop, asyncio's own loop, and uvloop (when installed).
+   by a bare server in its own process (no parsing, no work) written four ways: a
+   blocking socket loop, the same with both ends looking for the next line before they
+   sleep (as hsx's client and daemon do), asyncio's own loop, and uvloop (when
+   installed).
 2. Events per second delivered to one subscriber, one `Client` reading (and JSON-decoding)
    as fast as it can: `stdout` of a task printing in a tight loop, and `scheduler` events
    of two tasks switching every instruction (more than any reader takes: the executive
@@ -131,13 +133,36 @@ def bench_step(seconds: float) -> dict[str, float]:
                 "client_cpu_us_per_round_trip": round(client_us, 1), "loop": loop}
 
 
-BLOCKING_ECHO_SERVER = """
+LOOK_S = 0.0002                # how long a "looking" side polls before it sleeps
+
+# `looking`: both ends look for the next line (non-blocking recv, sched_yield between)
+# for up to LOOK_S before they sleep in recv, as hsx's client and daemon do.
+BLOCKING_ECHO_SERVER = f"""
+import os
 import socket
+import sys
+import time
+
+look = sys.argv[1] == "looking"
 server = socket.create_server(("127.0.0.1", 0))
 print(server.getsockname()[1], flush=True)
 conn, _ = server.accept()
 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-while data := conn.recv(65536):
+
+
+def receive():
+    until = time.perf_counter() + {LOOK_S}
+    while look:
+        try:
+            return conn.recv(65536, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            if time.perf_counter() >= until:
+                break
+            os.sched_yield()
+    return conn.recv(65536)
+
+
+while data := receive():
     conn.sendall(data)
 """
 
@@ -166,17 +191,19 @@ asyncio.run(main())
 
 
 def echo_loops() -> list[str]:
+    can_look = hasattr(socket, "MSG_DONTWAIT") and hasattr(os, "sched_yield")
+    looking = ["looking"] if can_look else []
     try:
         import uvloop  # noqa: F401
     except ImportError:
-        return ["blocking", "asyncio"]
-    return ["blocking", "asyncio", "uvloop"]
+        return ["blocking", *looking, "asyncio"]
+    return ["blocking", *looking, "asyncio", "uvloop"]
 
 
 def bench_echo_floor(seconds: float, loop: str = "asyncio") -> dict[str, float]:
     """A `step` line echoed by a bare server: what any daemon's round trip costs here
     before it does anything (two processes, loopback TCP, the loop when there is one)."""
-    code = BLOCKING_ECHO_SERVER if loop == "blocking" else ECHO_SERVER
+    code = BLOCKING_ECHO_SERVER if loop in ("blocking", "looking") else ECHO_SERVER
     proc = subprocess.Popen([sys.executable, "-c", code, loop], stdout=subprocess.PIPE,
                             text=True)
     try:
@@ -189,7 +216,7 @@ def bench_echo_floor(seconds: float, loop: str = "asyncio") -> dict[str, float]:
             while time.perf_counter() < deadline:
                 started = time.perf_counter()
                 sock.sendall(line)
-                received = b""
+                received = _look(sock) if loop == "looking" else b""
                 while not received.endswith(b"\n"):
                     received += sock.recv(4096)
                 samples.append(time.perf_counter() - started)
@@ -197,6 +224,18 @@ def bench_echo_floor(seconds: float, loop: str = "asyncio") -> dict[str, float]:
     finally:
         proc.kill()
         proc.wait()
+
+
+def _look(sock: socket.socket) -> bytes:
+    """What arrives within LOOK_S, looked for without sleeping (b"" if nothing did)."""
+    until = time.perf_counter() + LOOK_S
+    while True:
+        try:
+            return sock.recv(4096, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            if time.perf_counter() >= until:
+                return b""
+            os.sched_yield()
 
 
 def bench_events(seconds: float, category: str) -> dict[str, float]:

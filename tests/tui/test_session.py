@@ -93,7 +93,10 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         await pilot.press("c")
         await until(pilot, lambda: app.task.state == "returned", what="the end")
         assert app.task.exit_status == 0
-        assert "result 14" in "\n".join(app.output)
+        lines = list(app.output)
+        assert "result 14" in lines
+        assert lines[lines.index("result 14") + 1:] == [
+            f"[pid {app.pid} {app.task.app_name} exited with status 0]"]
 
 
 def user_lines(app) -> list[int]:

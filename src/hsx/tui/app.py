@@ -351,6 +351,13 @@ class DebuggerApp(DebuggerActions, App):
         self.frames = frames
         self.select_frame(0)
 
+    def watch_task(self, old: TaskInfo | None, new: TaskInfo | None) -> None:
+        """Say in the Output panel when the task ends, after what it printed."""
+        if (new is not None and new.ended and old is not None and old.pid == new.pid
+                and not old.ended):
+            self.output.note(f"[pid {new.pid} {new.app_name} {new.ending}]")
+            self._logs_changed()
+
     def select_frame(self, index: int) -> None:
         if not self.frames or self.registers is None:
             self.location = Location(pc=self.registers.pc) if self.registers else None

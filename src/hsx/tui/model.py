@@ -34,6 +34,15 @@ class TaskInfo:
         """Its registers hold still: paused by the debugger, or ended."""
         return self.state == "paused" or self.ended
 
+    @property
+    def ending(self) -> str:
+        """How an ended task ended, in words."""
+        if self.state == "faulted":
+            return f"faulted: {self.fault}" if self.fault else "faulted"
+        if self.state == "returned":
+            return f"exited with status {self.exit_status}"
+        return "killed"
+
     @classmethod
     def from_row(cls, row: dict[str, Any], stop_reason: str | None = None) -> TaskInfo:
         fault = row.get("fault")

@@ -31,7 +31,7 @@ class StatusBar(Widget):
             text.append(f" {state.upper()} ", style=STATE_STYLES.get(state, "reverse"))
             text.append(f" pid {task.pid} {task.app_name}", style="bold")
             if task.ended:
-                text.append(f"  {_ending(task)}")
+                text.append(f"  {task.ending}")
             elif task.stop_reason and task.state == "paused":
                 text.append(f"  {task.stop_reason}")
         if self.history is not None and self.history.recording:
@@ -46,10 +46,3 @@ class StatusBar(Widget):
                     style="dim" if connected else "bold red")
         return text
 
-
-def _ending(task: TaskInfo) -> str:
-    if task.state == "faulted":
-        return f"faulted: {task.fault}" if task.fault else "faulted"
-    if task.state == "returned":
-        return f"exited with status {task.exit_status}"
-    return "killed"

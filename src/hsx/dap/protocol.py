@@ -119,19 +119,18 @@ def event(name: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def object_arg(args: dict[str, Any], name: str) -> dict[str, Any]:
     """An optional argument that must be a JSON object (a `source`): {} when absent."""
-    value = args.get(name)
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise DapError(f"\"{name}\" must be an object, not {value!r}")
-    return value
+    return _typed_arg(args, name, dict, "an object")
 
 
 def list_arg(args: dict[str, Any], name: str) -> list[Any]:
     """An optional argument that must be a JSON array (`breakpoints`): [] when absent."""
+    return _typed_arg(args, name, list, "an array")
+
+
+def _typed_arg(args: dict[str, Any], name: str, kind: type, what: str) -> Any:
     value = args.get(name)
     if value is None:
-        return []
-    if not isinstance(value, list):
-        raise DapError(f"\"{name}\" must be an array, not {value!r}")
+        return kind()
+    if not isinstance(value, kind):
+        raise DapError(f"\"{name}\" must be {what}, not {value!r}")
     return value

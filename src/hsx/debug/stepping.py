@@ -262,7 +262,6 @@ class RunControl:
             self.kernel.pause(pid)
         return task
 
-
     @staticmethod
     def _result(task: Task, **extra: Any) -> dict[str, Any]:
         state = task.state

@@ -103,11 +103,11 @@ class Connection(asyncio.BufferedProtocol):
         return self._read_buffer
 
     def buffer_updated(self, nbytes: int) -> None:
-        if not self._may_spin:
-            self.data_received(self._read_buffer[:nbytes].tobytes())
-            return
-        quick = time.perf_counter() - self._handled_at < SPIN_S
+        looking = self._may_spin
+        quick = looking and time.perf_counter() - self._handled_at < SPIN_S
         self.data_received(self._read_buffer[:nbytes].tobytes())
+        if not looking:
+            return
         self._handled_at = time.perf_counter()
         if (quick and not self.busy and not self._lines and not self._flush_pending
                 and not self._write_paused and not self.closed and self.server.clock.idle()):

@@ -28,12 +28,14 @@ _LONG_RUN = b"0" * 19
 
 TOO_LONG = object()         # yielded by LineSplitter in place of an oversized line
 
-_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
-                            default=lambda o: o.to_dict() if hasattr(o, "to_dict") else str(o))
-
 
 def _default(value: Any) -> Any:
+    """What a reply carries for an object JSON has no type for."""
     return value.to_dict() if hasattr(value, "to_dict") else str(value)
+
+
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                            default=_default)
 
 
 def encode(message: dict[str, Any]) -> bytes:

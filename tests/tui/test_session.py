@@ -97,6 +97,11 @@ async def _break_step_frames_and_run_to_exit(execd, walk, tmp_path):
         assert "result 14" in lines
         assert lines[lines.index("result 14") + 1:] == [
             f"[pid {app.pid} {app.task.app_name} exited with status 0]"]
+        # the task ended in exit (crt0's, no line information): the source panel says so
+        # in one short row, and the disassembly comes forward
+        await until(pilot, lambda: app.location is not None and app.location.function == "exit")
+        assert source.render_row(0).plain == "no source line for exit: see Disassembly"
+        assert app.query_one(DisassemblyView).display and not source.display
 
 
 def user_lines(app) -> list[int]:

@@ -197,13 +197,14 @@ class SourceView(LineView):
         return text
 
     def _no_source(self) -> Text:
+        """One short row (a longer one is cut off in a narrow panel): what is missing,
+        then where to look instead."""
         location = self.location
         if location is None:
             return Text("not attached", style="dim")
         if location.file:
-            return Text(f"{location.file}:{location.line} is not on this machine; "
-                        "see the disassembly", style="dim")
+            return Text(f"{location.file} not found (line {location.line}): "
+                        "see Disassembly", style="dim")
         where = location.function or f"{location.pc:#06x}"
-        return Text(f"no source line for {where} (no line information); "
-                    "see the disassembly", style="dim")
+        return Text(f"no source line for {where}: see Disassembly", style="dim")
 

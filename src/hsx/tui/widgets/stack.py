@@ -21,35 +21,27 @@ class StackView(OptionList):
             super().__init__()
             self.index = index
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._updating = False
-
     def watch_frames(self) -> None:
-        self._updating = True
-        try:
-            self.clear_options()
-            self.add_options([Option(_row(frame), id=str(frame.index)) for frame in self.frames])
-            if self.note:
-                self.add_option(Option(Text(f"  ({self.note})", style="dim italic"),
-                                       disabled=True))
-            if self.frames:
-                self.highlighted = min(self.frame, len(self.frames) - 1)
-        finally:
-            self._updating = False
+        self.clear_options()
+        self.add_options([Option(_row(frame), id=str(frame.index)) for frame in self.frames])
+        if self.note:
+            self.add_option(Option(Text(f"  ({self.note})", style="dim italic"),
+                                   disabled=True))
+        if self.frames:
+            self.highlighted = min(self.frame, len(self.frames) - 1)
 
     def watch_frame(self, index: int) -> None:
         if self.frames and self.highlighted != index:
-            self._updating = True
-            try:
-                self.highlighted = index
-            finally:
-                self._updating = False
+            self.highlighted = index
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Only the user's move selects a frame.  The message arrives after the highlight
+        moved, so one that no longer names the highlighted row is stale, and one naming
+        the frame already selected is the echo of the app's own choice."""
         event.stop()
-        if not self._updating and event.option.id is not None:
-            self.post_message(self.FrameSelected(int(event.option.id)))
+        if (event.option_id is not None and event.option_index == self.highlighted
+                and event.option_index != self.frame):
+            self.post_message(self.FrameSelected(int(event.option_id)))
 
 
 def _row(frame: Frame) -> Text:

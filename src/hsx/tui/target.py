@@ -120,9 +120,9 @@ class Target:
 
     # ------------------------------------------------------------------ reading
 
-    async def task_info(self, pid: int | None = None, stop_reason: str | None = None) -> TaskInfo:
+    async def task_info(self, pid: int | None = None) -> TaskInfo:
         reply = await self.request("ps", pid=self.pid if pid is None else pid)
-        return TaskInfo.from_row(reply["tasks"]["tasks"][0], stop_reason)
+        return TaskInfo.from_row(reply["tasks"]["tasks"][0])
 
     async def tasks(self) -> list[dict[str, Any]]:
         return (await self.request("ps"))["tasks"]["tasks"]

@@ -146,3 +146,30 @@ async def _trace_panel(execd, walk, tmp_path):
         assert writes and f"R0={writes[-1]['regs']['R0']:#x}" in changes(writes[-1])
         await pilot.press("ctrl+t")
         await until(pilot, lambda: not app.tracing, what="tracing off")
+
+
+def test_memory_opens_on_the_stack_it_follows(execd, walk, tmp_path):
+    run(lambda: _memory_opens_on_the_stack(execd, walk, tmp_path))
+
+
+async def _memory_opens_on_the_stack(execd, walk, tmp_path):
+    """SP sits near the top of the data space: the window read around it must end there
+    (it read 1 KiB from 256 bytes below SP, past the end: an error, nothing shown)."""
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        memory = app.query_one(MemoryView)
+        app.focus_panel("memory")
+        sp = app.registers.regs[15]
+        await until(pilot, lambda: memory.render_row(0).plain != "not stopped",
+                    what="memory read")
+        assert memory.data, memory.render_row(0).plain
+        with Client(*execd) as client:
+            regions = client.request("memory.regions", pid=app.pid)["memory"]["regions"]
+        end = max(region["end"] for region in regions if region["space"] == "data")
+        assert memory.base + len(memory.data) == end                # up to the very end
+        row = memory.render_row(memory.cursor).plain
+        assert row.startswith(f"{sp & ~15:08x}")                    # the cursor on SP's row
+
+        memory.follow = f"{end:#x}"                                 # past the end: said so
+        await until(pilot, lambda: not memory.data, what="an address past the end")
+        assert memory.render_row(0).plain == (f"{end:#x}: {end:#06x} is outside the data "
+                                               f"space (0x0..{end:#x})")

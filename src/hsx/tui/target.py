@@ -146,6 +146,11 @@ class Target:
             fields["addr"] = addr
         return (await self.request("disasm.read", **fields))["disasm"]["instructions"]
 
+    async def data_size(self) -> int:
+        """Where the task's data space ends (its memory map's last region)."""
+        regions = (await self.request("memory.regions", pid=self.pid))["memory"]["regions"]
+        return max(region["end"] for region in regions if region["space"] == "data")
+
     async def read_memory(self, addr: int, length: int) -> bytes:
         reply = await self.request("peek", pid=self.pid, addr=addr, length=length)
         return bytes.fromhex(reply["data"])

@@ -296,3 +296,40 @@ async def _restart_forgets_the_old_place(execd, walk, tmp_path):
         assert not stopped_at(app, 29, "main")()
         held.set()
         await until(pilot, stopped_at(app, 29, "main"), what="the new task at main")
+
+
+def test_mixed_source_and_disassembly(execd, walk, tmp_path):
+    run(lambda: _mixed_source_and_disassembly(execd, walk, tmp_path))
+
+
+async def _mixed_source_and_disassembly(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        source = app.query_one(SourceView)
+        source.focus()
+        rows = source.row_count
+        await pilot.press("m")                                   # each line's instructions
+        await until(pilot, lambda: source.row_count > rows, what="instructions under lines")
+        assert source.cursor_line() == 29                        # still on the current line
+        with Client(*execd) as client:
+            line22 = client.request("disasm.read", pid=app.pid, file="walk.c", line=22,
+                                    count=1, mode="from")["disasm"]["instructions"][0]
+        row = source.row_of(22)
+        assert source.cursor_location() != line22["pc"]
+        assert source.render_row(row).plain.endswith("counter = counter + 1;")
+        under = source.render_row(row + 1).plain                 # its first instruction
+        assert f"{line22['pc']:#06x}" in under and line22["text"] in under
+        pc_row = next(r for r in range(source.row_count)
+                      if f"{app.location.pc:#06x}" in source.render_row(r).plain)
+        assert "▶" in source.render_row(pc_row).plain and pc_row > source.row_of(29)
+
+        source.move_cursor(row + 1)                              # an instruction: its address
+        assert source.cursor_location() == line22["pc"]
+        await pilot.press("b")
+        await until(pilot, lambda: [bp.address for bp in app.breakpoints
+                                    if bp.kind == "breakpoint"] == [line22["pc"]])
+        assert source.render_row(row + 1).plain.startswith("●")   # marked on its row
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="the breakpoint")
+        await pilot.press("m")                                   # back to lines only
+        await until(pilot, lambda: source.row_count == rows, what="lines only")
+        assert source.cursor_line() == 22

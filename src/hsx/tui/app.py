@@ -133,7 +133,8 @@ class DebuggerApp(DebuggerActions, App):
         """A new widget for panel `name`, bound to the state it shows."""
         app = DebuggerApp
         if name == "source":
-            return SourceView(self.sources, id=name).data_bind(app.location, app.breakpoints)
+            return SourceView(self.sources, self.target, id=name).data_bind(app.location,
+                                                                             app.breakpoints)
         if name == "disassembly":
             return DisassemblyView(self.target, id=name).data_bind(app.location, app.breakpoints)
         if name == "registers":

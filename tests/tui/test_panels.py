@@ -34,8 +34,15 @@ async def _command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
         await pilot.press("c")                                    # stops when x == 2
         await until(pilot, stopped_at(app, 14, "square"), what="the conditional breakpoint")
         assert {v.name: v.value for v in app.locals_scope.items}["x"] == "2"
-        await pilot.press("colon", *"p x * 10", "enter")           # the shell's language
-        await until(pilot, lambda: '"value": "20"' in "\n".join(app.output), what="p x * 10")
+        await pilot.press("colon", *"p x * 10", "enter")           # the shell's language,
+        await until(pilot, lambda: "x * 10 = 20  (int)" in app.output,  # shown as it shows it
+                    what="p x * 10")
+        await pilot.press(*"bt", "enter")
+        await until(pilot, lambda: any(line.startswith("#1  ") and "in sum_squares+" in line
+                                       for line in app.output), what="bt")
+        assert not any('"status"' in line for line in app.output)  # no protocol JSON
+        await pilot.press(*"p x --json", "enter")                   # unless asked for
+        await until(pilot, lambda: '  "result": {' in app.output, what="p x --json")
         await pilot.press(*"help until", "enter", "escape")
         await until(pilot, lambda: "usage: until PID ADDR" in "\n".join(app.output),
                     what="help until")

@@ -4,10 +4,10 @@ watches, writes, going places, switching tasks and layouts.  A mixin of `Debugge
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any, Awaitable, Callable
 
 from hsx.client.launch import LaunchError
+from hsx.client.render import plain, render
 
 from . import commands
 from .screens import Confirm, Prompt
@@ -361,8 +361,9 @@ class DebuggerActions:
         except commands.UsageError as error:
             self.write_output(f"{error}\n")
             return
-        if result is not None:
-            self.write_output(json.dumps(result, indent=1, default=str) + "\n")
+        if result is not None:                 # as the shell shows it (--json: the reply)
+            view = "json" if invocation.json else invocation.command.view
+            self.write_output(plain(render(view, result, self.render_context)) + "\n")
         self.focus_panel("output")
         self.query_one(CommandLine).focus()
         self.request_refresh()

@@ -20,6 +20,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from hsx.client.render import Context
+from hsx.client.sources import SourceFinder
+
 from . import keys
 from .actions import DebuggerActions
 from .layout import Layout, LayoutStore, default_for
@@ -91,6 +94,7 @@ class DebuggerApp(DebuggerActions, App):
         self._flush_scheduled = False
         self._dirty_tables: set[str] = set()
         self.watch_exprs: list[str] = []
+        self.render_context = Context(sources=SourceFinder())   # for the command line's results
         self.tracing = False                       # the task's trace ring records
         self._stop: StopReason | None = None      # why the task is paused (the status line)
         self._refresh_wanted = False
@@ -227,9 +231,19 @@ class DebuggerApp(DebuggerActions, App):
         self._stop = None
         info = await self.target.symbols_info()
         self.sources.set_context(info.get("path"), task.program)
+        self._known_to_renderers(task, info.get("path"))
         self.task = task
         for table in ("tasks", "mailboxes", "values"):
             self._table_dirty(table)
+
+    def _known_to_renderers(self, task: TaskInfo, symbols_path: str | None) -> None:
+        """The command line's results name the task, and show its source lines."""
+        context = self.render_context
+        context.names[task.pid] = task.app_name
+        if task.program:
+            context.programs[task.pid] = task.program
+        if symbols_path:
+            context.symbol_files[task.pid] = symbols_path
 
     async def _same_app(self, pid: int) -> bool:
         try:

@@ -1,8 +1,9 @@
 """The screen as the terminal changes and as layouts switch: what must stay in view."""
 from __future__ import annotations
 
-from tuikit import at_main, run, until
+from tuikit import at_main, run, stopped_at, until
 
+from hsx.tui.widgets.disasm import DisassemblyView
 from hsx.tui.widgets.source import SourceView
 
 
@@ -25,3 +26,27 @@ async def _shrink(execd, walk, tmp_path):
         await until(pilot, lambda: source.scrollable_content_region.height < row,
                     what="the smaller source panel")
         await until(pilot, lambda: in_view(source, row), what="line 29 in view")
+
+
+def test_the_source_comes_back_when_a_restarted_task_has_a_line_again(execd, walk, tmp_path):
+    run(lambda: _source_back_after_restart(execd, walk, tmp_path))
+
+
+async def _source_back_after_restart(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        source, disassembly = app.query_one(SourceView), app.query_one(DisassemblyView)
+        await pilot.press("c")                      # to the end, in exit: no source line
+        await until(pilot, lambda: app.task.state == "returned" and disassembly.display,
+                    what="the end, in the disassembly")
+        assert not source.display
+        first = app.pid
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: app.pid != first and stopped_at(app, 29, "main")(),
+                    what="the restarted task at main")
+        await until(pilot, lambda: source.display, what="the source in front again")
+        assert source.has_focus                     # where the disassembly's focus was
+
+        app.focus_panel("disassembly")              # the user's own choice stays
+        await pilot.press("n")
+        await until(pilot, stopped_at(app, 30, "main"), what="the next line")
+        assert disassembly.display and not source.display

@@ -436,12 +436,17 @@ class DebuggerApp(DebuggerActions, App):
                                  None if watches else "no watches: w adds one")
 
     def watch_location(self, location: Location | None) -> None:
-        """Without a source line to show, bring the disassembly forward."""
-        if location is None or self.sources.get(location.file) is not None:
+        """Without a source line to show, bring the disassembly forward; with one
+        again (a restarted task at main), the source back."""
+        if location is None:
             return
         for area in self.query(PanelArea):
             if "disassembly" in area.panels and "source" in area.panels:
-                area.show("disassembly", focus=self.focused is area.panels["source"])
+                if self.sources.get(location.file) is None:
+                    area.show_instead("disassembly",
+                                      focus=self.focused is area.panels["source"])
+                else:
+                    area.restore(focus=self.focused is area.panels["disassembly"])
 
 def _describe_stop(data: dict[str, Any]) -> str:
     reason = data.get("reason", "")

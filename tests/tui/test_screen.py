@@ -1,8 +1,10 @@
 """The screen as the terminal changes and as layouts switch: what must stay in view."""
 from __future__ import annotations
 
+from textual.widgets import Footer
 from tuikit import at_main, run, stopped_at, until
 
+from hsx.tui.widgets.area import PanelArea
 from hsx.tui.widgets.disasm import DisassemblyView
 from hsx.tui.widgets.source import SourceView
 
@@ -50,3 +52,31 @@ async def _source_back_after_restart(execd, walk, tmp_path):
         await pilot.press("n")
         await until(pilot, stopped_at(app, 30, "main"), what="the next line")
         assert disassembly.display and not source.display
+
+
+def test_the_wide_layout_at_80x24_keeps_the_source_readable_and_the_footer(execd, walk,
+                                                                           tmp_path):
+    run(lambda: _wide_at_80x24(execd, walk, tmp_path))
+
+
+async def _wide_at_80x24(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path, size=(80, 24)) as (app, pilot):
+        assert app.current_layout.name == "compact" and footer_keys(app)
+        await pilot.press("f2")
+        await until(pilot, lambda: app.current_layout.name == "wide" and app.query(SourceView),
+                    what="the wide layout")
+        await until(pilot, lambda: footer_keys(app), what="the footer's keys")
+        assert "Quit" in footer_keys(app)
+        assert isinstance(app.focused, SourceView)              # the focus stays where it was
+        code = app.query_one("#area-code", PanelArea).region
+        top = app.query_one("#top").region
+        assert code.width >= 26 and top.height >= 10             # room for code
+        await pilot.press("f2")                                  # and back
+        await until(pilot, lambda: app.current_layout.name == "compact" and footer_keys(app),
+                    what="compact with its footer")
+
+
+def footer_keys(app) -> list[str]:
+    """The descriptions of the keys the footer shows."""
+    return [key.description for key in app.query_one(Footer).query("FooterKey")
+            if key.description]

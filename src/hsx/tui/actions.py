@@ -10,6 +10,7 @@ from hsx.client.launch import LaunchError
 from hsx.client.render import plain, render
 
 from . import commands
+from .layout import PANELS
 from .screens import Confirm, Prompt
 from .target import ConnectionClosed, ProtocolError
 from .widgets.area import PanelArea
@@ -411,8 +412,16 @@ class DebuggerActions:
         await self.use_layout(name)
 
     async def use_layout(self, name: str) -> None:
+        """Lay the screen out anew; the focus stays with its panel (and with it the
+        footer's keys: a footer composed while nothing has focus shows none)."""
+        focused = self.focused.id if self.focused is not None else None
         self.layout_name = name
         await self.recompose()
+        self.fit_areas()
+        if focused in PANELS and self.query(f"#{focused}"):
+            self.focus_panel(focused)
+        else:
+            self.screen.focus_next()
         self.save_layout()
         self.request_refresh()
 

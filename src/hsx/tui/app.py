@@ -113,12 +113,10 @@ class DebuggerApp(DebuggerActions, App):
             with Horizontal(id="code-row"):
                 yield from self._area(layout, "code")
                 yield from self._area(layout, "code2")
-            with Vertical(id="side-column") as side:
-                side.styles.width = layout.side_width
+            with Vertical(id="side-column"):
                 yield from self._area(layout, "side")
                 yield from self._area(layout, "side2")
-        with Horizontal(id="bottom-row") as bottom:
-            bottom.styles.height = layout.bottom_height
+        with Horizontal(id="bottom-row"):
             yield from self._area(layout, "bottom")
             yield from self._area(layout, "bottom2")
         yield CommandLine(id="command-line")
@@ -164,13 +162,23 @@ class DebuggerApp(DebuggerActions, App):
             return table(id=name).data_bind(items=rows)
         return None
 
+    def fit_areas(self) -> None:
+        """Size the side column and the bottom row for the layout and the terminal."""
+        side, bottom = self.current_layout.fitted(self.size.width, self.size.height)
+        self.query_one("#side-column").styles.width = side
+        self.query_one("#bottom-row").styles.height = bottom
+
     async def on_mount(self) -> None:
         if self.layout_name is None:
             self.layout_name = default_for(self.size.width, self.size.height).name
             await self.recompose()
+        self.fit_areas()
         self.run_session()
         for view in self.query(SourceView):
             view.focus()
+
+    def on_resize(self) -> None:
+        self.fit_areas()
 
     # ------------------------------------------------------------------ the session
 

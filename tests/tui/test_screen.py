@@ -80,3 +80,16 @@ def footer_keys(app) -> list[str]:
     """The descriptions of the keys the footer shows."""
     return [key.description for key in app.query_one(Footer).query("FooterKey")
             if key.description]
+
+
+def test_the_footer_ends_with_the_palette_key(execd, walk, tmp_path):
+    run(lambda: _footer_edge(execd, walk, tmp_path))
+
+
+async def _footer_edge(execd, walk, tmp_path):
+    """The keys that do not fit run under the palette key at the right; its margin let
+    their last letter show at the edge (`^p palettep`)."""
+    async with at_main(execd, walk, tmp_path, size=(80, 24)) as (app, pilot):
+        await until(pilot, lambda: footer_keys(app), what="the footer's keys")
+        widget, _ = app.screen.get_widget_at(app.size.width - 1, app.size.height - 1)
+        assert widget.has_class("-command-palette"), widget

@@ -180,3 +180,21 @@ async def _memory_opens_on_the_stack(execd, walk, tmp_path):
         await until(pilot, lambda: not memory.data, what="an address past the end")
         assert memory.render_row(0).plain == (f"{end:#x}: {end:#06x} is outside the data "
                                                f"space (0x0..{end:#x})")
+
+
+def test_the_breakpoints_table_fits_its_rows(execd, walk, tmp_path):
+    run(lambda: _breakpoints_table_fits(execd, walk, tmp_path))
+
+
+async def _breakpoints_table_fits(execd, walk, tmp_path):
+    """The table's empty-table message sat in its first column: the column kept that
+    width (about 50) once there were breakpoints, before their ids."""
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        table = app.query_one(BreakpointsTable)
+        app.focus_panel("breakpoints")
+        app.break_at_text("walk.c:22")
+        await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
+        await until(pilot, lambda: table.row_count == len(app.breakpoints), what="the rows")
+        mark, ident = table.ordered_columns[:2]
+        assert mark.content_width == 1 and str(ident.label) == "id"
+        assert ident.content_width == max(2, *(len(str(bp.id)) for bp in app.breakpoints))

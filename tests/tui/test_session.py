@@ -15,6 +15,7 @@ from hsx.image.hxe import write_hxe
 from hsx.toolchain.build import build_source
 from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
+from hsx.tui.widgets.registers import RegistersView
 from hsx.tui.widgets.source import SourceView
 from hsx.tui.widgets.stack import StackView
 from hsx.tui.widgets.variables import VariablesView, WatchesView
@@ -134,6 +135,7 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
         await pilot.press("i")                                   # LDI R1, 0: R1 was 0
         await until(pilot, lambda: stopped_at(app)() and app.location.pc == 4)
         assert app.registers.changed == {"PC"}
+        assert app.query_one(RegistersView).render().plain.endswith("\n1 instruction")
         await pilot.press("i")                                   # ADDI R1, R1, 1
         await until(pilot, lambda: stopped_at(app)() and app.location.pc == 8)
         assert app.registers.changed == {"PC", "R1"}

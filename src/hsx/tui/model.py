@@ -12,6 +12,11 @@ ENDED_STATES = frozenset({"returned", "faulted", "killed"})
 FLAG_BITS = (("Z", 1), ("C", 2), ("N", 4), ("V", 8))
 
 
+def counted(count: int, noun: str) -> str:
+    """`1 instruction`, `2 instructions`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 @dataclass(frozen=True)
 class TaskInfo:
     """The attached task: its `ps` row, reduced to what the status bar and title need."""

@@ -15,6 +15,7 @@ from hsx.tui.target import Target
 from hsx.tui.widgets.memory import MemoryView
 from hsx.tui.widgets.tables import BreakpointsTable
 from hsx.tui.widgets.trace import TraceTable, changes
+from hsx.tui.widgets.variables import VariablesView
 
 
 def test_command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
@@ -198,3 +199,23 @@ async def _breakpoints_table_fits(execd, walk, tmp_path):
         mark, ident = table.ordered_columns[:2]
         assert mark.content_width == 1 and str(ident.label) == "id"
         assert ident.content_width == max(2, *(len(str(bp.id)) for bp in app.breakpoints))
+
+
+def test_enter_in_a_freshly_focused_locals_panel_expands_the_first_row(execd, spin, tmp_path):
+    run(lambda: _enter_expands(execd, spin, tmp_path))
+
+
+async def _enter_expands(execd, spin, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, spin), start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 16, "main"), what="start at main's first line")
+        view = app.query_one("#locals", VariablesView)
+        await until(pilot, lambda: [n.data.name for n in view.root.children if n.data][:1]
+                    == ["it"], what="the struct local listed first")
+        app.focus_panel("locals")
+        await until(pilot, lambda: view.has_focus)
+        await pilot.press("enter")
+        first = view.root.children[0]
+        await until(pilot, lambda: first.is_expanded and
+                    [n.data.name for n in first.children] == ["id", "qty"],
+                    what="its fields shown")

@@ -196,9 +196,9 @@ async def _breakpoints_table_fits(execd, walk, tmp_path):
         app.break_at_text("walk.c:22")
         await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
         await until(pilot, lambda: table.row_count == len(app.breakpoints), what="the rows")
-        mark, ident = table.ordered_columns[:2]
-        assert mark.content_width == 1 and str(ident.label) == "id"
-        assert ident.content_width == max(2, *(len(str(bp.id)) for bp in app.breakpoints))
+        ids = max(2, *(len(str(bp.id)) for bp in app.breakpoints))    # "id" or the widest
+        await until(pilot, lambda: [c.content_width for c in table.ordered_columns[:2]]
+                    == [1, ids], what="columns as wide as the rows")   # laid out when idle
 
 
 def test_enter_in_a_freshly_focused_locals_panel_expands_the_first_row(execd, spin, tmp_path):

@@ -91,20 +91,35 @@ class DebuggerActions:
         self.request_refresh()
 
     def action_restart(self) -> None:
+        """One restart at a time: two at once restarted the same task twice, and the
+        task the debugger ended on had lost the breakpoints to the other one."""
+        if self._restarting:
+            self.notify("a restart is under way", severity="warning", timeout=3)
+            return
+        self._restarting = True
+        self.clear_notifications()             # an earlier build's error is not this one's
         self._run(self._restart)
 
     async def _restart(self) -> None:
         """Build the program again (when hsx dbg built it), load it as a new task with the
         breakpoints kept, and start it as at the beginning (to main for C)."""
-        if self.rebuild is not None:
-            self.notify("rebuilding…", timeout=2)
-            try:
-                await asyncio.to_thread(self.rebuild)
-            except LaunchError as error:
-                self.notify(str(error), title="the build failed", severity="error", timeout=15)
-                return
-        await self._adopt(await self.target.restart())
+        try:
+            if self.rebuild is not None:
+                self.notify("rebuilding…", timeout=2)
+                try:
+                    await asyncio.to_thread(self.rebuild)
+                except LaunchError as error:
+                    self.notify(str(error), title="the build failed", severity="error",
+                                timeout=15)
+                    return
+            task, warnings = await self.target.restart()
+            await self._adopt(task)
+        finally:
+            self._restarting = False
         self.output.note(f"[restarted as PID {self.pid}]")
+        for warning in warnings:                 # a breakpoint that did not carry over
+            self.output.note(f"[{warning}]")
+            self.notify(warning, severity="warning", timeout=10)
         self._logs_changed()
         if self.start_action is not None:
             await self.start_action(self.target)

@@ -100,6 +100,7 @@ class DebuggerApp(DebuggerActions, App):
         self._refresh_wanted = False
         self._refreshing = False
         self._busy = 0
+        self._restarting = False                   # a ctrl+r is building or restarting
 
     # ------------------------------------------------------------------ composition
 

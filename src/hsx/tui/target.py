@@ -83,12 +83,13 @@ class Target:
         self.pid, self.app_name = pid, task.app_name
         return task
 
-    async def restart(self) -> TaskInfo:
+    async def restart(self) -> tuple[TaskInfo, list[str]]:
         """Load the attached task's program again (from its file: a new build is picked
-        up) as a new task, paused at its entry; the lock and the breakpoints move to it."""
+        up) as a new task, paused at its entry; the lock and the breakpoints move to it.
+        The new task, and warnings for breakpoints that no longer resolve."""
         reply = await self.request("restart", pid=self.pid, paused=True)
         self.pid = reply["reload"]["new_pid"]
-        return await self.task_info(self.pid)
+        return await self.task_info(self.pid), list(reply.get("warnings") or ())
 
     async def find_app(self, name: str) -> int:
         """The PID of the live task called `name` (the newest one)."""

@@ -166,8 +166,10 @@ class DebuggerApp(DebuggerActions, App):
     def fit_areas(self) -> None:
         """Size the side column and the bottom row for the layout and the terminal."""
         side, bottom = self.current_layout.fitted(self.size.width, self.size.height)
-        self.query_one("#side-column").styles.width = side
-        self.query_one("#bottom-row").styles.height = bottom
+        for column in self.query("#side-column"):       # none yet while composing
+            column.styles.width = side
+        for row in self.query("#bottom-row"):
+            row.styles.height = bottom
 
     async def on_mount(self) -> None:
         if self.layout_name is None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
 from hsx.client.locations import function_body
+from hsx.client.sources import same_file
 
 from .model import ENDED_STATES, Breakpoint, Frame, History, Registers, TaskInfo
 
@@ -26,6 +27,7 @@ EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "d
                     "mailbox_timeout", "mailbox_overrun", "mailbox_backpressure",
                     "mailbox_exhausted", "mailbox_error"]
 
+MAX_DISASM = 1024               # instructions one disasm.read returns at most
 REGISTER_NAMES = frozenset({f"R{n}" for n in range(16)} | {"SP", "FP", "PC", "PSW"})
 
 __all__ = ["Target", "ConnectionClosed", "ProtocolError"]
@@ -81,12 +83,13 @@ class Target:
         self.pid, self.app_name = pid, task.app_name
         return task
 
-    async def restart(self) -> TaskInfo:
+    async def restart(self) -> tuple[TaskInfo, list[str]]:
         """Load the attached task's program again (from its file: a new build is picked
-        up) as a new task, paused at its entry; the lock and the breakpoints move to it."""
+        up) as a new task, paused at its entry; the lock and the breakpoints move to it.
+        The new task, and warnings for breakpoints that no longer resolve."""
         reply = await self.request("restart", pid=self.pid, paused=True)
         self.pid = reply["reload"]["new_pid"]
-        return await self.task_info(self.pid)
+        return await self.task_info(self.pid), list(reply.get("warnings") or ())
 
     async def find_app(self, name: str) -> int:
         """The PID of the live task called `name` (the newest one)."""
@@ -120,9 +123,9 @@ class Target:
 
     # ------------------------------------------------------------------ reading
 
-    async def task_info(self, pid: int | None = None, stop_reason: str | None = None) -> TaskInfo:
+    async def task_info(self, pid: int | None = None) -> TaskInfo:
         reply = await self.request("ps", pid=self.pid if pid is None else pid)
-        return TaskInfo.from_row(reply["tasks"]["tasks"][0], stop_reason)
+        return TaskInfo.from_row(reply["tasks"]["tasks"][0])
 
     async def tasks(self) -> list[dict[str, Any]]:
         return (await self.request("ps"))["tasks"]["tasks"]
@@ -145,6 +148,37 @@ class Target:
         if addr is not None:
             fields["addr"] = addr
         return (await self.request("disasm.read", **fields))["disasm"]["instructions"]
+
+    async def data_size(self) -> int:
+        """Where the task's data space ends (its memory map's last region)."""
+        regions = (await self.request("memory.regions", pid=self.pid))["memory"]["regions"]
+        return max(region["end"] for region in regions if region["space"] == "data")
+
+    async def source_instructions(self, file: str) -> dict[int, list[dict[str, Any]]]:
+        """The instructions compiled from each line of source `file` (as the symbols
+        name it), in address order: those of the functions defined in it."""
+        by_line: dict[int, list[dict[str, Any]]] = {}
+        for function in (await self.symbols("functions"))["symbols"]:
+            if not (function.get("file") and same_file(function["file"], file)):
+                continue
+            for instruction in await self.disasm_range(function["address"], function["size"]):
+                if instruction.get("line") and same_file(instruction.get("file") or "", file):
+                    by_line.setdefault(instruction["line"], []).append(instruction)
+        return by_line
+
+    async def disasm_range(self, start: int, size: int) -> list[dict[str, Any]]:
+        """Every instruction in code bytes [start, start + size)."""
+        instructions: list[dict[str, Any]] = []
+        address, end = start, start + size
+        while address < end:
+            read = await self.disasm(address, count=min(MAX_DISASM, (end - address) // 4 + 1),
+                                     mode="from")
+            read = [ins for ins in read if ins["pc"] < end]
+            if not read:
+                break
+            instructions += read
+            address = read[-1]["pc"] + read[-1]["size"]
+        return instructions
 
     async def read_memory(self, addr: int, length: int) -> bytes:
         reply = await self.request("peek", pid=self.pid, addr=addr, length=length)

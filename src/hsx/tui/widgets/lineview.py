@@ -131,6 +131,11 @@ class LineView(ScrollView, can_focus=True):
     def row_clicked(self, row: int, x: int) -> None:
         """A mouse click on `row` at column `x` (the gutter of source views toggles)."""
 
+    def on_resize(self) -> None:
+        """A panel made smaller (the terminal shrank, another layout) keeps the cursor
+        row -- after a stop, the current line -- in view."""
+        self.call_after_refresh(self._scroll_to_cursor, True)
+
     def on_focus(self) -> None:
         self.refresh()
 

@@ -220,8 +220,9 @@ again:
 
 
 def output_accounts(events: list[dict]) -> tuple[int, int]:
-    """Writes delivered in coalesced `stdout` events, and events reported lost."""
-    delivered = sum(e["data"]["writes"] for e in events if e["type"] == "stdout")
+    """Writes delivered in `stdout` events (a run of one write is a plain event, without
+    `writes`), and events reported lost."""
+    delivered = sum(e["data"].get("writes", 1) for e in events if e["type"] == "stdout")
     lost = sum(e["data"]["dropped"] for e in events if e["type"] == "warning")
     return delivered, lost
 

@@ -112,6 +112,17 @@ def test_assignment_splits_at_the_assigning_equals():
     assert split_assignment("x = y == 3") == ("x", "y == 3")
     assert split_assignment("p->v=-1") == ("p->v", "-1")
     assert split_assignment("x >= 1") == ("x >= 1", "")
+    assert split_assignment("x != 1") == ("x != 1", "")
+    assert split_assignment("c == '='") == ("c == '='", "")         # a character literal
+    assert split_assignment("c = '\\''") == ("c", "'\\''")
+    assert split_assignment("a[i = 1]") == ("a[i = 1]", "")         # not at the top level
+
+
+def test_a_compound_assignment_becomes_a_plain_one():
+    assert split_assignment("it->qty -= 2") == ("it->qty", "it->qty - (2)")
+    assert split_assignment("x <<= n + 1") == ("x", "x << (n + 1)")
+    assert split_assignment("x>>=1") == ("x", "x >> (1)")
+    assert split_assignment("m[2] |= 0x10") == ("m[2]", "m[2] | (0x10)")
 
 
 def test_other_lines_are_protocol_requests():

@@ -206,6 +206,27 @@ def test_an_expression_watch_resolves_its_address_when_set(connect, tmp_path):
     assert int.from_bytes(bytes.fromhex(update["data"]["new"]), "little") == 209
 
 
+def test_a_watch_on_a_c_object_says_which_part_changed_from_what_to_what(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    client.subscribe(["watch_update", "debug_break"], pids=[pid])
+    shape = client.add_watch(pid, "global_shape", stop=True)
+    result = client.add_watch(pid, "r", frame=3)             # main's, three frames out
+    assert shape["length"] == 36 and result["symbol"] == "r"        # 8 + 3 * 8 + 4
+    client.request("resume", pid=pid)
+    updates = {}
+    while True:
+        event = client.next_event(timeout=10)
+        assert event is not None, "the watch did not stop the task"
+        if event["type"] == "debug_break":
+            break
+        if event["type"] == "watch_update":
+            updates[event["data"]["id"]] = event["data"]["change"]
+    expected = {"what": "global_shape.pts[2].y", "old": "6", "new": "209"}
+    assert event["data"]["reason"] == "watch" and event["data"]["change"] == expected
+    assert updates[shape["id"]] == expected
+    assert updates[result["id"]]["what"] == "r" and updates[result["id"]]["new"] == "209"
+
+
 def test_optimised_build_reports_what_it_knows(connect, tmp_path):
     client, pid = stopped_in_depth3(connect, tmp_path, opt=2)
     f0 = client.frame_variables(pid, 0)

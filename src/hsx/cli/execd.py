@@ -2,15 +2,18 @@
 
 Prints `hsx execd listening on HOST:PORT` once it accepts connections (scripts wait for
 that line; with `--port 0` it is how they learn the port).  SIGINT, SIGTERM and the
-`shutdown` command all end it cleanly with exit status 0.
+`shutdown` command all end it cleanly with exit status 0; so does the end of stdin with
+`--exit-on-eof`, which ties an executive to the process that started it.
 """
 from __future__ import annotations
 
 import asyncio
 import errno
 import gc
+import os
 import signal
 import sys
+import threading
 
 import click
 
@@ -44,10 +47,14 @@ from .errors import fail, input_file, port_in_use
               help="Also print every task's output here, each line prefixed [app pid].")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
+@click.option("--exit-on-eof", is_flag=True,
+              help="Shut down when stdin ends: a program that starts an executive for "
+                   "itself passes a pipe and keeps its other end, so the executive ends "
+                   "with it, even when it is killed.")
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, echo: bool, engine: str | None) -> None:
+                  pin: str | None, echo: bool, exit_on_eof: bool, engine: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -78,12 +85,12 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     except ValueError as error:
         fail(ENV, str(error), "unset it: the daemon then uses uvloop where it is installed")
     try:
-        sys.exit(run(_serve(config), loop))
+        sys.exit(run(_serve(config, exit_on_eof), loop))
     except KeyboardInterrupt:        # a second Ctrl-C while shutting down
         sys.exit(130)
 
 
-async def _serve(config) -> int:
+async def _serve(config, exit_on_eof: bool) -> int:
     from hsx.server import Server
     _tune_gc()
     try:
@@ -101,10 +108,31 @@ async def _serve(config) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, server.request_shutdown)
+    if exit_on_eof:
+        _when_stdin_ends(loop, server.request_shutdown)
     click.echo(f"hsx execd listening on {host}:{port}")
     sys.stdout.flush()
     await server.serve()
     return 0
+
+
+def _when_stdin_ends(loop: asyncio.AbstractEventLoop, shut_down) -> None:
+    """Call `shut_down` in `loop` once stdin ends: when every holder of the pipe's other
+    end has closed it or died (the process that started us, even one killed outright; a
+    pipe works the same on every OS, unlike PR_SET_PDEATHSIG).  A thread reads the file
+    descriptor with `os.read`: blocked in `sys.stdin`'s buffered reader it would hold a
+    lock that Python's shutdown then fails to take (a SIGABRT at exit)."""
+    def watch() -> None:
+        try:
+            while os.read(0, 4096):                # descriptor 0: stdin
+                pass                               # what is written is ignored
+        except OSError:
+            pass
+        try:
+            loop.call_soon_threadsafe(shut_down)
+        except RuntimeError:                       # the loop is closed: shut down already
+            pass
+    threading.Thread(target=watch, name="execd-stdin", daemon=True).start()
 
 
 def _tune_gc() -> None:

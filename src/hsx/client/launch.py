@@ -8,7 +8,8 @@ A `.c` is compiled with `-g -O0` (or `optimise`), a `.mvasm` assembled, by `hsx 
 `.sym` beside the image gives the executive names, lines and where the source files
 are.  The image is loaded paused before its first instruction.  Without an executive
 listening on host:port, one is started there and belongs to the launch: `close()` stops
-it and removes the build.  Shared by `hsx dbg` and `hsx dap`; no UI here.
+it and removes the build, and it ends by itself when this process does, however that
+ends (`start_executive`).  Shared by `hsx dbg` and `hsx dap`; no UI here.
 """
 from __future__ import annotations
 
@@ -112,11 +113,15 @@ def listening(host: str, port: int) -> bool:
 
 
 def start_executive(host: str, port: int) -> subprocess.Popen:
-    """`hsx execd` on host:port in a child process, once it listens."""
+    """`hsx execd` on host:port in a child process, once it listens.  Its stdin is a pipe
+    only this process holds the other end of (`--exit-on-eof`): when this process ends,
+    even killed with SIGKILL, the pipe closes and the executive shuts down rather than
+    linger on the port for the next debugging session to find."""
     errors = tempfile.TemporaryFile("w+")          # a file: a full pipe would stall it
     daemon = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--host", host,
-                               "--port", str(port)], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=errors, text=True)
+                               "--port", str(port), "--exit-on-eof"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                              text=True)
     assert daemon.stdout is not None
     line = daemon.stdout.readline()
     daemon.stdout.close()                 # it prints nothing more
@@ -142,13 +147,17 @@ def _build(source: Path, out_dir: Path, optimise: int) -> Path:
 
 
 def _stop(daemon: subprocess.Popen | None) -> None:
-    if daemon is not None and daemon.poll() is None:
+    if daemon is None:
+        return
+    if daemon.poll() is None:
         daemon.terminate()
         try:
             daemon.wait(timeout=10)
         except subprocess.TimeoutExpired:
             daemon.kill()
             daemon.wait()
+    if daemon.stdin is not None:
+        daemon.stdin.close()
 
 
 def _cleanup(daemon: subprocess.Popen | None, build_dir: Path | None) -> None:

@@ -39,6 +39,8 @@ MAX_SYM_FILE = 64 << 20          # bytes of a .sym symbols.load reads
 # a code location: an address (or text the debugger parses), a symbol, or file and line
 WHERE = {"addr|address": LOCATION, "symbol": Str(MAX_TEXT, empty=False),
          "file": Str(MAX_TEXT, empty=False), "line": Int(1, 10_000_000)}
+# the frame a C expression is evaluated in (0: the innermost)
+FRAME = {"frame|frame_id": Int(0, MAX_FRAMES - 1)}
 
 
 def debugger(call: Call) -> Debugger:
@@ -48,6 +50,10 @@ def debugger(call: Call) -> Debugger:
 def owner(call: Call) -> str | None:
     """Who owns what this request sets: the session's handle (None without a session)."""
     return call.session.handle if call.session is not None else None
+
+
+def frame_of(call: Call) -> int:
+    return call.int("frame", 0, min=0, max=MAX_FRAMES - 1, aliases=("frame_id",))
 
 
 def controlled_pid(call: Call) -> int:
@@ -254,13 +260,15 @@ def memory_regions(call: Call) -> dict[str, Any]:
 # -- watches ----------------------------------------------------------------------------
 
 @group.command("watch.add", "watch.create", writes=True, args={
-    "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool()})
+    "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool(),
+    **FRAME})
 def watch_add(call: Call) -> dict[str, Any]:
     pid = controlled_pid(call)
     return {"watch": debugger(call).watch_add(pid, _data_where(call),
                                               call.int("length", None, min=1,
                                                        aliases=("size",)),
-                                              stop=call.bool("stop"), owner=owner(call))}
+                                              stop=call.bool("stop"), owner=owner(call),
+                                              frame=frame_of(call))}
 
 
 def _data_where(call: Call) -> int | str:

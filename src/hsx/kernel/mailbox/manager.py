@@ -315,6 +315,16 @@ class MailboxManager:
 
     # -- tools -------------------------------------------------------------------------
 
+    def target_name(self, descriptor_id: int) -> str | None:
+        """The target a descriptor serves ("app:readings"), or None once it is freed."""
+        descriptor = self._descriptors.get(descriptor_id)
+        return str(descriptor.target) if descriptor is not None else None
+
+    def handle_target(self, pid: int, handle: int) -> str | None:
+        """The target `pid`'s `handle` is open on, or None."""
+        found = self._handles.get(pid, {}).get(handle)
+        return str(found.descriptor.target) if found is not None else None
+
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready view of every descriptor plus pool statistics."""
         all_d = sorted(self._descriptors.values(), key=lambda d: d.id)
@@ -505,7 +515,8 @@ class MailboxManager:
         info = result.info
         self._emit(event, waiter.pid, descriptor=wake.descriptor_id, handle=wake.handle,
                    status=int(info.status), length=info.length, flags=info.flags,
-                   channel=info.channel, src_pid=info.src_pid)
+                   channel=info.channel, src_pid=info.src_pid,
+                   seq=result.message.seq if result.message is not None else None)
         return wake
 
     def _remove_waiter(self, waiter: Waiter) -> None:

@@ -1,4 +1,5 @@
-"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [-O… -g -I… -D…]` (DESIGN.md §7).
+"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [--timeline F] [-O… -g -I… -D…]`
+(DESIGN.md §7).
 
 Every FILE becomes a task under one in-process executive, so a single program gets the
 same services (mailboxes, files, values, sleep) as under `hsx execd`.  Task output goes
@@ -39,6 +40,7 @@ from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
 from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
 from .sandbox import default_root
+from .timeline import TimelineOutput, timeline_options
 
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
@@ -163,18 +165,22 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@timeline_options
 @compiler_options(default_opt="2")
 @engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                opt: str, debug: bool, include_dirs: tuple[str, ...],
-                defines: tuple[str, ...], engine: str | None) -> None:
+                timeline_path: str | None, timeline_format: str | None,
+                timeline_values: tuple[str, ...], opt: str, debug: bool,
+                include_dirs: tuple[str, ...], defines: tuple[str, ...],
+                engine: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
     A .c is compiled as `hsx cc` would with the same -O, -g, -I and -D (default -O2).
     """
     cflags = (opt, debug, include_dirs, defines)
+    timeline = TimelineOutput(timeline_path, timeline_format, timeline_values)
     images = [(path, *_build(path, cflags)) for path in files]
     sandbox = Path(root) if root is not None else default_root()
     try:
@@ -187,6 +193,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
         kernel.fs.on_first_use = lambda where: report(
             "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)
+    timeline.start(kernel)
     tasks = []
     symbols: dict[int, SymbolTable | None] = {}
     for path, image, table in images:
@@ -208,6 +215,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
         stuck = faults.deadlock_report(kernel, tasks)       # before shutdown ends them
     finally:
         seconds = time.perf_counter() - started
+        timeline.finish()
         kernel.shutdown()
     if stats:
         sys.stdout.flush()

@@ -97,7 +97,11 @@ def build(recording: Recording) -> Timeline:
                 close(pid, at)
                 begin(pid, at, wall)
 
-    for pid, record in sorted(recording.baseline.items()):
+    cpu = recording.baseline.get(None)
+    if cpu is not None:
+        on_cpu = (cpu[3],) if cpu[2] == RUN else cpu[4]
+    for pid, record in sorted(item for item in recording.baseline.items()
+                              if item[0] is not None):
         if record[4] not in _ENDED:
             states[pid] = (record[4], record[5], record[6])
             begin(pid, origin, record[1])

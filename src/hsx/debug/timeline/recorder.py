@@ -57,7 +57,8 @@ _OTHER_EVENTS = ("value_registered", "value_changed", "stdout", "stderr", "debug
 class Recording(NamedTuple):
     """What a recorder holds, as of one moment: what exporters and views read."""
     records: list[tuple]
-    baseline: dict[int, tuple]          # pid -> its last STATE record before `records`
+    baseline: dict[int | None, tuple]   # pid -> its last STATE record before `records`,
+                                        # None -> the last RUN or BURST record before them
     names: dict[int, str]               # pid -> app name
     values: dict[int, str]              # oid -> "group.name" (or "value 0x0201")
     start: int                          # instruction clock where recording started
@@ -78,7 +79,7 @@ class Recorder:
         self.ring: deque[tuple] = deque()
         self.bytes = 0
         self.dropped = 0
-        self.baseline: dict[int, tuple] = {}
+        self.baseline: dict[int | None, tuple] = {}
         self.names: dict[int, str] = {}
         self.values: dict[int, str] = {}
         self.recording = False
@@ -90,6 +91,12 @@ class Recorder:
         self._mailbox_names: dict[int, str | None] = {} # descriptor -> target, while it lives
         self._anchor: tuple[int, Any, int] = (kernel.total_instructions, None, 0)
         self._turns: dict[int, tuple[int, int]] = {}    # pid -> (at, its steps then)
+        # Bound once: the bus tells listeners apart by identity, and each `self.method`
+        # is a new bound method.
+        self._listeners = ((self._on_mailbox, set(_MAILBOX_EVENTS)),
+                           (self._on_state, {"task_state"}),
+                           (self._on_event, set(_OTHER_EVENTS)))
+        self._on_trace = self._on_trace_event
 
     # ------------------------------------------------------------------ control
 
@@ -120,13 +127,10 @@ class Recorder:
             self._add((self.start_at, self.start_wall, VALUE, info.owner_pid, info.oid,
                        f16_to_float(info.raw), None))
         kernel.timeline = self
-        events = kernel.events
-        events.subscribe(self._on_mailbox, set(_MAILBOX_EVENTS))
-        events.subscribe(self._on_state, {"task_state"})
-        events.subscribe(self._on_event, set(_OTHER_EVENTS))
+        for listener, types in self._listeners:
+            kernel.events.subscribe(listener, types)
         if self.instructions:
-            kernel.events.subscribe(self._on_trace_event, {"trace_step"},
-                                    batch=self._on_trace_batch)
+            kernel.events.subscribe(self._on_trace, {"trace_step"}, batch=self._on_trace_batch)
         self.recording = True
 
     def stop(self) -> None:
@@ -135,9 +139,9 @@ class Recorder:
             return
         self.stop_at, self.stop_wall = self.now(), time.time()
         self.kernel.timeline = None
-        for listener in (self._on_mailbox, self._on_state, self._on_event,
-                         self._on_trace_event):
+        for listener, _ in self._listeners:
             self.kernel.events.unsubscribe(listener)
+        self.kernel.events.unsubscribe(self._on_trace)
         self.recording = False
 
     def now(self) -> int:
@@ -292,6 +296,8 @@ class Recorder:
             self.bytes -= RECORD_BYTES + (len(record[5]) if record[2] == OUTPUT else 0)
             if record[2] == STATE:
                 baseline[record[3]] = record
+            elif record[2] == RUN or record[2] == BURST:
+                baseline[None] = record         # who was on the CPU
 
     def _intern(self, text: str) -> str:
         return self._strings.setdefault(text, text)

@@ -150,12 +150,27 @@ class Recorder:
         at, ctx, steps = self._anchor
         return at if ctx is None else at + ctx.steps - steps
 
-    def snapshot(self) -> Recording:
+    def snapshot(self, since: int | None = None) -> Recording:
+        """What is recorded now; with `since`, only the records from that instruction
+        on (the state of each task then in `baseline`)."""
         end, end_wall = (self.now(), time.time()) if self.recording else (self.stop_at,
                                                                           self.stop_wall)
-        return Recording(list(self.ring), dict(self.baseline), dict(self.names),
-                         dict(self.values), self.start_at, end, self.start_wall, end_wall,
-                         self.dropped)
+        baseline = dict(self.baseline)
+        records = list(self.ring)
+        if since is not None:
+            first = 0
+            for first, record in enumerate(records):
+                if record[0] >= since:
+                    break
+                if record[2] == STATE:
+                    baseline[record[3]] = record
+                elif record[2] == RUN or record[2] == BURST:
+                    baseline[None] = record
+            else:
+                first = len(records)
+            records = records[first:]
+        return Recording(records, baseline, dict(self.names), dict(self.values),
+                         self.start_at, end, self.start_wall, end_wall, self.dropped)
 
     def status(self) -> dict[str, Any]:
         end = self.now() if self.recording else self.stop_at

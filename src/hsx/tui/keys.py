@@ -25,6 +25,7 @@ BREAK = [
     ("B", "add_breakpoint", "Add breakpoint…", False),
     ("w", "add_watch", "Add watch…", False),
     ("ctrl+t", "trace", "Trace instructions on/off", False),
+    ("ctrl+e", "timeline", "Timeline recording on/off", False),
 ]
 NAVIGATE = [
     ("g", "go_to", "Go to…", False),

@@ -29,7 +29,7 @@ PANELS = {
     "source": "Source", "disassembly": "Disassembly", "registers": "Registers",
     "stack": "Stack", "locals": "Locals", "watches": "Watches", "breakpoints": "Breakpoints",
     "memory": "Memory", "output": "Output", "events": "Events", "tasks": "Tasks",
-    "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace",
+    "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace", "timeline": "Timeline",
 }
 WIDE_FROM = (140, 40)            # columns, rows from which `wide` is the default
 SIDE_FLOOR = 28                  # columns the registers need for two columns of them
@@ -72,7 +72,7 @@ COMPACT = Layout("compact", {
     "code": ("source", "disassembly"),
     "side": ("registers",),
     "bottom": ("locals", "watches", "stack", "breakpoints", "output", "memory", "trace",
-               "events", "tasks", "mailboxes", "values"),
+               "timeline", "events", "tasks", "mailboxes", "values"),
 }, side_width=28, bottom_height=9)
 
 WIDE = Layout("wide", {
@@ -81,7 +81,7 @@ WIDE = Layout("wide", {
     "side": ("registers",),
     "side2": ("stack", "breakpoints"),
     "bottom": ("locals", "watches", "memory"),
-    "bottom2": ("output", "trace", "events", "tasks", "mailboxes", "values"),
+    "bottom2": ("output", "timeline", "trace", "events", "tasks", "mailboxes", "values"),
 }, side_width=44, bottom_height=16)
 
 LAYOUTS = {layout.name: layout for layout in (COMPACT, WIDE)}

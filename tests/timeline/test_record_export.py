@@ -4,7 +4,6 @@ Perfetto trace, decoded with Perfetto's own protobuf classes, and the Chrome JSO
 VCD files, read back independently, hold the events the executive emitted."""
 from __future__ import annotations
 
-import io
 import json
 import tracemalloc
 from collections import defaultdict
@@ -14,7 +13,8 @@ from vcd.reader import TokenKind, tokenize
 
 from hsx.debug import Debugger
 from hsx.debug.timeline import Recorder, build_timeline, export
-from hsx.debug.timeline.recorder import MIN_BUDGET, RECORD_BYTES, SEND
+from hsx.debug.timeline.recorder import (MIN_BUDGET, RECORD_BYTES, RECV, SEND, STATE,
+                                         Recording)
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
 from hsx.kernel.runner import run_to_completion
@@ -110,6 +110,49 @@ def test_the_same_programs_give_the_same_timeline(tmp_path):
                 for name, rows in trace.slices.items()}, trace.flows(), dict(trace.counters)
     first = without_wall_time(perfetto(run()[1], tmp_path))
     assert without_wall_time(perfetto(run()[1], tmp_path)) == first
+
+
+def test_wall_time_is_the_executives_clock_as_unix_time(tmp_path):
+    """On a virtual clock (sleeps take no real time) every wall time, whatever record it
+    comes from, is that clock's reading, in order, from when recording started."""
+    kernel, recorder, _ = run()
+    recording = recorder.snapshot()
+    assert recording.end_wall - recording.start_wall == pytest.approx(kernel.clock.now())
+    assert kernel.clock.now() >= 0.25                       # the producer's five sleeps
+    walls = [record[1] for record in recording.records]
+    assert walls == sorted(walls) and walls[-1] <= recording.end_wall
+    trace = perfetto(recorder, tmp_path)
+    begins = sorted((start, args["wall_time"]) for rows in trace.slices.values()
+                    for start, _, _, args in rows)
+    assert [wall for _, wall in begins] == sorted(wall for _, wall in begins)
+
+
+def test_a_message_received_by_several_or_by_none_and_late_timestamps(tmp_path):
+    """A broadcast received twice has two flows; a message nobody received, or whose
+    send was not recorded, none; a time past 2**28 instructions is written whole."""
+    late = 0x1234_5678_9
+    records = [(0, 1.0, STATE, pid, "waiting_mbx", "mailbox_wait", "app:news")
+               for pid in (2, 3)] + [
+        (10, 1.1, SEND, 1, 7, 1, "app:news"),
+        (12, 1.2, RECV, 2, 7, 1, "app:news"),
+        (13, 1.3, RECV, 3, 7, 1, "app:news"),
+        (20, 1.4, SEND, 1, 7, 2, "app:news"),           # nobody receives it
+        (30, 1.5, RECV, 2, 7, 0, "app:news"),           # its send came before recording
+        (late, 1.6, SEND, 1, 7, 3, "app:news"),
+        (late + 1, 1.7, RECV, 3, 7, 3, "app:news")]
+    recording = Recording(records, {}, {1: "radio", 2: "a", 3: "b"}, {}, 0, late + 2,
+                          1.0, 1.8, 0)
+    export(recording, tmp_path / "t.pftrace")
+    trace = decode_perfetto((tmp_path / "t.pftrace").read_bytes())
+    radio, a, b = "radio (pid 1)", "a (pid 2)", "b (pid 3)"
+    assert trace.flows() == [(radio, 10, a, 12), (radio, 10, b, 13),
+                             (radio, late, b, late + 1)]
+    assert [(ts, name, out) for ts, _, name, out, _ in trace.instants[radio]] == \
+        [(10, "send app:news", [1, 2]), (20, "send app:news", []),
+         (late, "send app:news", [3])]
+    assert [(ts, into) for ts, _, _, _, into in trace.instants[a]] == [(12, [1]), (30, [])]
+    assert [s[3]["wall_time"] for s in trace.slices[a]] == [1.0]
+    assert max(trace.timestamps) == late + 2
 
 
 def test_chrome_json_has_the_same_tasks_slices_flows_and_counters(tmp_path):
@@ -212,20 +255,37 @@ def test_the_ring_stays_within_its_budget_and_keeps_each_tasks_state():
     assert first[0] == 0 and first[1] == recorder.ring[0][0] and first[4] == "running"
 
 
-def test_a_record_costs_at_most_what_the_budget_counts():
-    kernel = Kernel(clock=VirtualClock())
-    kernel.load(build_source(PING, filename="ping.mvasm", app_name="ping"))
+LINE = "✓" * 100 + "\n"              # kept as 2 bytes a character
+LINE_BYTES = "".join(f"\\x{byte:02x}" for byte in LINE.encode())
+PRINTER = f"""
+.data
+line: .ascii "{LINE_BYTES}"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, line
+    LDI R3, {len(LINE.encode())}
+    SVC MOD=4, FN=2
+    JMP start
+"""
+
+
+@pytest.mark.parametrize("program", [PING, PRINTER], ids=["messages", "non-ASCII output"])
+def test_a_record_costs_at_most_what_the_budget_counts(program):
+    kernel = Kernel(clock=VirtualClock(), output=lambda task, fd, data: None)
+    kernel.load(build_source(program, filename="p.mvasm", app_name="p"))
     recorder = Recorder(kernel)
     recorder.start()
-    kernel.run(20_000)                          # warm up: names, caches
+    kernel.run(20_000)                          # warm up: names, caches, the event history
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    count = len(recorder.ring)
+    count, counted = len(recorder.ring), recorder.bytes
     kernel.run(200_000)
     grown = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    records = len(recorder.ring) - count
-    assert records > 1000 and grown / records <= RECORD_BYTES
+    assert len(recorder.ring) - count > 1000 and not recorder.dropped
+    assert grown <= recorder.bytes - counted
 
 
 def test_instruction_level_trace_records_go_on_a_track_of_their_own(tmp_path):

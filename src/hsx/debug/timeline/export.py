@@ -62,5 +62,7 @@ def export(recording: Recording, path: str | Path, format_: str | None = None,
                 writer = write_perfetto if chosen == "perfetto" else write_chrome
                 writer(timeline, out)
             count = len(timeline.events)
+        del timeline        # freed while collection is off: else the first collection
+                            # after would still find (and scan) its tuples
     return {"path": str(path), "format": chosen, "bytes": path.stat().st_size,
             "events": count}

@@ -105,22 +105,28 @@ def build(recording: Recording) -> Timeline:
         if record[4] not in _ENDED:
             states[pid] = (record[4], record[5], record[6])
             begin(pid, origin, record[1])
-    labels: dict[tuple[str, str], str] = {}         # ("send", mailbox) -> "send mailbox"
+    send_labels: dict[str, str] = {}                # mailbox -> "send mailbox"
+    recv_labels: dict[str, str] = {}
     for at, wall, kind, pid, a, b, c in records:
         if kind == SEND:
-            label = labels.get(("send", c)) or labels.setdefault(("send", c), f"send {c}")
+            label = send_labels.get(c)
+            if label is None:
+                label = send_labels[c] = f"send {c}"
             out: list[int] = []
             sends[(a << 32) + b] = (at, pid, out)
             emit((INSTANT, at, wall, pid, "send", label, out, None))
         elif kind == RECV:
-            label = labels.get(("recv", c)) or labels.setdefault(("recv", c), f"recv {c}")
+            label = recv_labels.get(c)
+            if label is None:
+                label = recv_labels[c] = f"recv {c}"
             sent = sends.get((a << 32) + b)
-            flow_id = None
-            if sent is not None:
+            if sent is None:
+                emit((INSTANT, at, wall, pid, "recv", label, None, None))
+            else:
                 flow_id = len(flows) + 1
                 sent[2].append(flow_id)
                 flows.append((flow_id, sent[1], sent[0], pid, at, c, b))
-            emit((INSTANT, at, wall, pid, "recv", label, None, flow_id))
+                emit((INSTANT, at, wall, pid, "recv", label, None, flow_id))
         elif kind == STATE:
             close(pid, at)
             states[pid] = (a, b, c)

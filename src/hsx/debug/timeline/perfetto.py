@@ -22,6 +22,7 @@ from .model import BEGIN, COUNT, END, INSTANT, STEP, Timeline, task_label
 
 _DOUBLE = Struct("<d").pack
 _FIXED64 = Struct("<Q").pack
+_WALL_AND_FLOW = Struct("<d2sQ").pack    # a wall time (double), then a flow id's tag and id
 _SMALL = [bytes([n]) if n < 0x80 else bytes([n & 0x7F | 0x80, n >> 7]) for n in range(1 << 14)]
 _LOW14 = [bytes([n & 0x7F | 0x80, (n >> 7) | 0x80]) for n in range(1 << 14)]
 
@@ -113,72 +114,105 @@ def write_perfetto(timeline: Timeline, out: BinaryIO) -> int:
     for rank, oid in enumerate(sorted(timeline.values), len(timeline.tasks)):
         parts.append(_descriptor(VALUE_TRACKS + oid, timeline.values[oid], parent=ROOT_TRACK,
                                  counter=True, rank=rank))
-    parts.extend(_events(timeline.events))
-    data = b"".join(parts)
-    out.write(data)
-    return len(data)
+    head = b"".join(parts)
+    packets = _events(timeline.events)
+    out.write(head)
+    out.write(packets)
+    return len(head) + len(packets)
 
 
-def _events(events: list[tuple]) -> list[bytes]:
-    """The packets of `events`, in their order (the hot loop of an export)."""
-    out: list[bytes] = []
-    add = out.append
+def _events(events: list[tuple]) -> bytearray:
+    """The packets of `events`, in their order (the hot loop of an export).  Each packet
+    is its track event, the sequence id, then the timestamp (protobuf takes fields in
+    any order).  All of a track event but its last numbers (a wall time, a counter's
+    value, a message's flow id) is the same for every event of a kind on a track and is
+    built once, its length included: the numbers after it have a fixed size."""
+    out = bytearray()
     small, low14, double, fixed64 = _SMALL, _LOW14, _DOUBLE, _FIXED64
+    wall_flow, tail = _WALL_AND_FLOW, _SEQUENCE + _TIMESTAMP
     begins: dict[tuple, bytes] = {}          # (pid, name, reason) -> the event up to wall_time
-    ends: dict[int, bytes] = {}              # pid -> its slice-end event
-    instants: dict[tuple, bytes] = {}        # (pid, category, name) -> the instant event
-    counters: dict[int, bytes] = {}
-    steps: dict[tuple, bytes] = {}
+    ends: dict[int, bytes] = {}              # pid -> its slice end, up to the timestamp
+    instants: dict[tuple, bytes] = {}        # (pid, category, name, flows) -> ... up to wall_time
+    counters: dict[int, bytes] = {}          # oid -> the event up to the value
+    steps: dict[tuple, bytes] = {}           # (pid, pc, text) -> ... up to the timestamp
     for event in events:
         kind, at = event[0], event[1]
-        if kind == END:
-            body = ends.get(event[2])
-            if body is None:
-                body = ends[event[2]] = _message(
-                    _TRACK_EVENT, _TYPE + b"\x02" + _TRACK_UUID + varint(TASK_TRACKS + event[2]))
-        elif kind == BEGIN:
-            key = event[3:6]
-            head = begins.get(key)
-            if head is None:
-                head = begins[key] = (_TYPE + b"\x01" + _TRACK_UUID + varint(TASK_TRACKS + key[0])
-                                      + _string(_NAME, key[1]) + _reason(key[2]) + _WALL)
-            body = _TRACK_EVENT + small[len(head) + 8] + head + double(event[2])
-        elif kind == INSTANT:
-            key = event[3:6]
-            head = instants.get(key)
-            if head is None:
-                head = instants[key] = (
-                    _TYPE + b"\x03" + _TRACK_UUID + varint(TASK_TRACKS + key[0])
-                    + _string(_CATEGORY, key[1]) + _string(_NAME, key[2]) + _WALL)
-            head += double(event[2])
-            flows = event[6]
-            if flows:
-                head += _FLOW + fixed64(flows[0]) if len(flows) == 1 else \
-                    b"".join(_FLOW + fixed64(flow) for flow in flows)
-            if event[7] is not None:
-                head += _FLOW_END + fixed64(event[7])
-            size = len(head)
-            body = _TRACK_EVENT + (small[size] if size < 0x4000 else varint(size)) + head
-        elif kind == COUNT:
-            head = counters.get(event[3])
-            if head is None:
-                head = counters[event[3]] = (_TYPE + b"\x04" + _TRACK_UUID
-                                             + varint(VALUE_TRACKS + event[3]) + _COUNTER_DOUBLE)
-            body = _TRACK_EVENT + small[len(head) + 8] + head + double(event[4])
-        else:                                                   # STEP
-            key = event[2:5]
-            body = steps.get(key)
-            if body is None:
-                body = steps[key] = _message(_TRACK_EVENT, (
-                    _TYPE + b"\x03" + _TRACK_UUID + varint(STEP_TRACKS + key[0])
-                    + _string(_NAME, key[2])))
         if at < 0x4000:
             stamp = small[at]
         elif at < 0x10000000:
             stamp = low14[at & 0x3FFF] + small[at >> 14]
         else:
             stamp = varint(at)
-        size = len(stamp) + len(body) + 3
-        add(_PACKET + (small[size] if size < 0x4000 else varint(size)) + _TIMESTAMP + stamp
-            + body + _SEQUENCE)
+        if kind == INSTANT:
+            flows_out, flow_in = event[6], event[7]
+            if not flows_out:
+                if flow_in is None:                             # output, stop, end
+                    key = event[3:6]
+                    head = instants.get(key)
+                    if head is None:
+                        head = instants[key] = _instant_head(key, 8)
+                    body = head + double(event[2]) + tail + stamp
+                else:                                           # a reception
+                    key = event[3:6] + (_FLOW_END,)
+                    head = instants.get(key)
+                    if head is None:
+                        head = instants[key] = _instant_head(key, 18)
+                    body = head + wall_flow(event[2], _FLOW_END, flow_in) + tail + stamp
+            elif len(flows_out) == 1 and flow_in is None:        # a send, received once
+                key = event[3:6] + (_FLOW,)
+                head = instants.get(key)
+                if head is None:
+                    head = instants[key] = _instant_head(key, 18)
+                body = head + wall_flow(event[2], _FLOW, flows_out[0]) + tail + stamp
+            else:                                               # ... received by several
+                numbers = double(event[2]) + b"".join(_FLOW + fixed64(flow) for flow in flows_out)
+                if flow_in is not None:
+                    numbers += _FLOW_END + fixed64(flow_in)
+                body = _instant_head(event[3:6], len(numbers)) + numbers + tail + stamp
+        elif kind == END:
+            body = ends.get(event[2])
+            if body is None:
+                body = ends[event[2]] = _message(_TRACK_EVENT, _TYPE + b"\x02" + _TRACK_UUID
+                                                 + varint(TASK_TRACKS + event[2])) + tail
+            body += stamp
+        elif kind == BEGIN:
+            key = event[3:6]
+            head = begins.get(key)
+            if head is None:
+                head = begins[key] = _head(_TYPE + b"\x01" + _TRACK_UUID
+                                           + varint(TASK_TRACKS + key[0]) + _string(_NAME, key[1])
+                                           + _reason(key[2]) + _WALL, 8)
+            body = head + double(event[2]) + tail + stamp
+        elif kind == COUNT:
+            head = counters.get(event[3])
+            if head is None:
+                head = counters[event[3]] = _head(_TYPE + b"\x04" + _TRACK_UUID
+                                                  + varint(VALUE_TRACKS + event[3])
+                                                  + _COUNTER_DOUBLE, 8)
+            body = head + double(event[4]) + tail + stamp
+        else:                                                   # STEP
+            key = event[2:5]
+            body = steps.get(key)
+            if body is None:
+                body = steps[key] = _message(_TRACK_EVENT, (
+                    _TYPE + b"\x03" + _TRACK_UUID + varint(STEP_TRACKS + key[0])
+                    + _string(_NAME, key[2]))) + tail
+            body += stamp
+        size = len(body)
+        out += _PACKET
+        out += small[size] if size < 0x4000 else varint(size)
+        out += body
     return out
+
+
+def _head(fields: bytes, rest: int) -> bytes:
+    """The start of a track event of `fields` and `rest` bytes more: its tag and length."""
+    return _TRACK_EVENT + varint(len(fields) + rest) + fields
+
+
+def _instant_head(key: tuple, rest: int) -> bytes:
+    """An instant on task `key[0]`'s track, category `key[1]`, named `key[2]`, up to its
+    wall time: `rest` bytes (the wall time, and any flow ids) follow."""
+    pid, category, name = key[:3]
+    return _head(_TYPE + b"\x03" + _TRACK_UUID + varint(TASK_TRACKS + pid)
+                 + _string(_CATEGORY, category) + _string(_NAME, name) + _WALL, rest)

@@ -5,7 +5,8 @@ each turn starts (`Kernel.timeline`), and it listens to the event stream for sta
 changes, mailbox messages, value changes, output and breakpoint stops.  Each fact
 becomes one record, stamped with the executive's instruction clock (the count of
 instructions retired by all tasks: exact, and the same on every run of the same
-programs) and the wall time beside it.
+programs) and the wall time beside it (the executive's clock as Unix seconds: real
+time in `hsx run` and `hsx execd`).
 
 Off, it costs nothing: no hook in the run loop, no event listener.  The ring is
 bounded in bytes (`budget`, 64 MiB by default): when full, the oldest records go, and
@@ -39,14 +40,12 @@ OUTPUT = 6      # "stdout"/"stderr", text, -
 BREAK = 7       # reason, pc, where ("main+8", "prog.c:12") or None
 TRACE = 8       # pc, instruction text, -
 
-KIND_NAMES = ("state", "run", "burst", "send", "recv", "value", "output", "break", "trace")
-
 DEFAULT_BUDGET = 64 << 20       # bytes of ring memory
 MIN_BUDGET = 64 << 10
 MAX_BUDGET = 1 << 30
 # What one record costs at most, text aside: the 7-tuple, its timestamp and wall time
-# and a sequence number, plus the deque slot (tests/debug/test_timeline_ring.py checks
-# it against tracemalloc).  Output text adds its length.
+# and a sequence number, plus the deque slot (tests/timeline/test_record_export.py checks
+# it against tracemalloc).  Output text adds its size (`_text_bytes`).
 RECORD_BYTES = 240
 MAX_TEXT = 512                  # characters of an output line kept
 
@@ -86,9 +85,13 @@ class Recorder:
         self.start_at = self.stop_at = kernel.total_instructions
         self.start_wall = self.stop_wall = time.time()
         self._strings: dict[str, str] = {}
+        self._clock = kernel.clock.now  # the executive's clock, which events carry ...
+        self._wall_offset = 0.0         # ... and Unix time minus it
         self._running: int | None = None                # the pid on the CPU, if one
         self._sharing: frozenset[int] = frozenset()     # ... or those round robin at quantum 1
         self._mailbox_names: dict[int, str | None] = {} # descriptor -> target, while it lives
+        # (instruction clock at a turn's start, the running context's step counter
+        # (`Context.step_counter`) or None between turns, its steps then)
         self._anchor: tuple[int, Any, int] = (kernel.total_instructions, None, 0)
         self._turns: dict[int, tuple[int, int]] = {}    # pid -> (at, its steps then)
         # Bound once: the bus tells listeners apart by identity, and each `self.method`
@@ -114,6 +117,7 @@ class Recorder:
         self._turns.clear()
         self.start_at = kernel.total_instructions
         self.start_wall = time.time()
+        self._wall_offset = self.start_wall - kernel.clock.now()
         self._anchor = (self.start_at, None, 0)
         for task in kernel.tasks.values():
             self.names[task.pid] = task.app_name
@@ -137,7 +141,7 @@ class Recorder:
         """Stop recording; what was recorded stays readable until the next `start`."""
         if not self.recording:
             return
-        self.stop_at, self.stop_wall = self.now(), time.time()
+        self.stop_at, self.stop_wall = self.now(), self._wall()
         self.kernel.timeline = None
         for listener, _ in self._listeners:
             self.kernel.events.unsubscribe(listener)
@@ -147,14 +151,14 @@ class Recorder:
     def now(self) -> int:
         """The instruction clock: instructions retired by all tasks so far, exact also
         in the middle of a turn (a system call the running task is making)."""
-        at, ctx, steps = self._anchor
-        return at if ctx is None else at + ctx.steps - steps
+        at, counter, steps = self._anchor
+        return at if counter is None else at + counter.steps - steps
 
     def snapshot(self, since: int | None = None) -> Recording:
         """What is recorded now; with `since`, only the records from that instruction
         on (the state of each task then in `baseline`)."""
-        end, end_wall = (self.now(), time.time()) if self.recording else (self.stop_at,
-                                                                          self.stop_wall)
+        end, end_wall = (self.now(), self._wall()) if self.recording else (self.stop_at,
+                                                                            self.stop_wall)
         baseline = dict(self.baseline)
         records = list(self.ring)
         if since is not None:
@@ -185,15 +189,15 @@ class Recorder:
         """A turn starts.  Recorded only when another task takes the CPU: a turn of
         one of the tasks a quantum-1 round robin interleaves is part of that round
         robin (the task's system call, run on its own), not a switch."""
-        ctx = task.ctx
-        steps = ctx.steps
-        self._anchor = (at, ctx, steps)
+        counter = task.ctx.step_counter
+        steps = counter.steps
+        self._anchor = (at, counter, steps)
         pid = task.pid
         if self.instructions:
             self._turns[pid] = (at, steps)
         if pid != self._running and pid not in self._sharing:
             self._running, self._sharing = pid, frozenset()
-            self._add((at, time.time(), RUN, pid, None, None, None))
+            self._add((at, self._wall(), RUN, pid, None, None, None))
 
     def burst(self, pids: list[int], at: int, executed: int) -> None:
         """Quantum-1 round robin among `pids`: recorded when they are not the ones
@@ -202,14 +206,14 @@ class Recorder:
         sharing = frozenset(pids)
         if sharing != self._sharing:
             self._running, self._sharing = None, sharing
-            self._add((at, time.time(), BURST, None, tuple(sorted(sharing)), executed, None))
+            self._add((at, self._wall(), BURST, None, tuple(sorted(sharing)), executed, None))
 
     # ------------------------------------------------------------------ events
 
     def _on_event(self, event: Event) -> None:
         """Value changes, output lines and debugger stops."""
         type_, pid, data = event.type, event.pid, event.data
-        at, wall = self.now(), time.time()
+        at, wall = self.now(), event.ts + self._wall_offset
         if type_ == "value_changed" or type_ == "value_registered":
             oid = data["oid"]
             if oid not in self.values:
@@ -226,7 +230,7 @@ class Recorder:
                        data.get("pc"), self._intern(where) if where else None))
         else:                                               # stdout, stderr
             text = data.get("text", "")[:MAX_TEXT]
-            self._add((at, wall, OUTPUT, pid, type_, text, None), len(text))
+            self._add((at, wall, OUTPUT, pid, type_, text, None), _text_bytes(text))
 
     def _on_state(self, event: Event) -> None:
         pid, data = event.pid, event.data
@@ -247,8 +251,9 @@ class Recorder:
             detail = f"{data.get('how', 'exit')} {data.get('exit_status')}"
         elif reason == "faulted":
             detail = data.get("kind")
-        self._add((self.now(), time.time(), STATE, pid, self._intern(data["new_state"]),
-                   self._intern(reason), self._intern(detail) if detail is not None else None))
+        self._add((self.now(), event.ts + self._wall_offset, STATE, pid,
+                   self._intern(data["new_state"]), self._intern(reason),
+                   self._intern(detail) if detail is not None else None))
 
     def _on_mailbox(self, event: Event) -> None:
         """Sends and receptions of messages between tasks (the hot path: a message
@@ -271,12 +276,12 @@ class Recorder:
             names[descriptor] = name = self._intern(name) if name is not None else None
         if name is None:
             return
-        at, ctx, steps = self._anchor
-        if ctx is not None:
-            at += ctx.steps - steps
-        ring = self.ring
-        ring.append((at, time.time(), SEND if event.type == "mailbox_send" else RECV, pid,
-                     descriptor, seq, name))
+        at, counter, steps = self._anchor
+        if counter is not None:
+            at += counter.steps - steps
+        self.ring.append((at, event.ts + self._wall_offset,
+                          SEND if event.type == "mailbox_send" else RECV, pid, descriptor, seq,
+                          name))
         self.bytes += RECORD_BYTES
         if self.bytes > self.budget:
             self._evict()
@@ -285,14 +290,15 @@ class Recorder:
         self._on_trace_batch([event])
 
     def _on_trace_batch(self, events: list[Event]) -> None:
-        wall = time.time()
+        offset = self._wall_offset
         for event in events:
             pid, data = event.pid, event.data
             turn = self._turns.get(pid)
             if turn is None:
                 continue
             at = turn[0] + data["steps"] - 1 - turn[1]       # when the instruction began
-            self._add((at, wall, TRACE, pid, data["pc"], self._intern(data["text"]), None))
+            self._add((at, event.ts + offset, TRACE, pid, data["pc"], self._intern(data["text"]),
+                       None))
 
     # ------------------------------------------------------------------ the ring
 
@@ -308,11 +314,15 @@ class Recorder:
         while self.bytes > self.budget and ring:
             record = ring.popleft()
             self.dropped += 1
-            self.bytes -= RECORD_BYTES + (len(record[5]) if record[2] == OUTPUT else 0)
+            self.bytes -= RECORD_BYTES + (_text_bytes(record[5]) if record[2] == OUTPUT else 0)
             if record[2] == STATE:
                 baseline[record[3]] = record
             elif record[2] == RUN or record[2] == BURST:
                 baseline[None] = record         # who was on the CPU
+
+    def _wall(self) -> float:
+        """The executive's clock now, as Unix seconds (the wall time of records)."""
+        return self._clock() + self._wall_offset
 
     def _intern(self, text: str) -> str:
         return self._strings.setdefault(text, text)
@@ -332,6 +342,12 @@ class Recorder:
             name = qualified_name(info.descriptor.group_name, info.descriptor.name)
         group, ident = split_oid(oid)
         return name or f"value {group}:{ident}"
+
+
+def _text_bytes(text: str) -> int:
+    """What `text` costs beyond a record: a byte a character, up to four when it is not
+    ASCII (CPython keeps a string in 1, 2 or 4 bytes a character)."""
+    return len(text) if text.isascii() else 4 * len(text)
 
 
 def _number(value: Any) -> float:

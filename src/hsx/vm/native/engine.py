@@ -129,6 +129,7 @@ class NativeContext(Context):
                    lambda self, value: setattr(self.task, "psw", value))
     steps = property(lambda self: self.task.steps,
                      lambda self, value: setattr(self.task, "steps", value))
+    step_counter = property(lambda self: self.task)  # its `steps`, without the property
 
     @property
     def skip_breakpoint(self) -> int | None:

@@ -1,5 +1,6 @@
 """The Timeline panel: one lane per task over the last instructions of the executive's
-timeline recording (`timeline.view`), read again at every stop.
+timeline recording (`timeline.view`), read when the debugger attaches to a task and
+again at every stop.
 
 Each character of a lane covers a stretch of instructions and shows what the task did
 most of that stretch, by colour and by glyph (so it reads without colour too); marks
@@ -132,7 +133,9 @@ class TimelineView(Widget, can_focus=True):
         view = self.view
         out = Text(no_wrap=True, overflow="crop")
         status = (view or {}).get("status") or {}
-        if not view or (not status.get("recording") and not view.get("tasks")):
+        if not view:
+            return out                          # not read yet
+        if not status.get("recording") and not view.get("tasks"):
             out.append("not recording: ctrl+e records what every task does "
                        "(or :timeline start)", style="dim italic")
             return out
@@ -169,8 +172,11 @@ class TimelineView(Widget, can_focus=True):
     def watch_detail(self) -> None:
         self.refresh()
 
-    def watch_task(self) -> None:
-        self.refresh()
+    def watch_task(self, old: Any, new: Any) -> None:
+        if new is not None and (old is None or old.pid != new.pid):
+            self.reload()                       # attached (maybe to a running task)
+        else:
+            self.refresh()
 
 
 def lane(view: dict, pid: int, start: int, end: int, columns: int) -> list[tuple[str, str]]:

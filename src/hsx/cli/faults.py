@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hsx.debug.code import CodeMap
 from hsx.debug.stack import walk
+from hsx.debug.symbols import code_place
 from hsx.image.sym import SymbolTable
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
@@ -22,28 +23,13 @@ def fault_report(task: Task, symbols: SymbolTable | None) -> list[str]:
         return lines
     ctx = task.ctx
     code = CodeMap(ctx.decoded, ctx.code_len, task.image.entry, symbols)
-
-    def describe(pc: int) -> dict:
-        out: dict = {}
-        function = code.function_at(pc)
-        if function is not None and function.name is not None:
-            out["symbol"], out["offset"] = function.name, pc - function.start
-        line = symbols.line_for(pc)
-        if line is not None:
-            out["file"], out["line"] = line.file, line.line
-        return out
-
     saved_pc = ctx.pc
     ctx.pc = fault.pc                       # the walk starts at the faulting instruction
     try:
-        stack = walk(ctx, code, describe, MAX_FRAMES)
+        stack = walk(ctx, code, lambda pc: code_place(code, symbols, pc), MAX_FRAMES)
     finally:
         ctx.pc = saved_pc
     for frame in stack["frames"]:
-        if frame["index"]:                  # a caller: the line of its call, not the return
-            line = symbols.line_for(frame["pc"] - 4)
-            if line is not None:
-                frame.update(file=line.file, line=line.line)
         where = f" at {frame['file']}:{frame['line']}" if frame.get("file") else ""
         name = frame.get("function") or "??"
         lines.append(f"  #{frame['index']} 0x{frame['pc']:04X} in {name}{where}")

@@ -157,14 +157,7 @@ class SymbolService:
         entry = self.get(pid)
         out = entry.described.get(pc)
         if out is None:                   # every step's debug_break asks: remembered
-            out = {}
-            function = entry.code.function_at(pc)
-            if function is not None and function.name is not None:
-                out["symbol"], out["offset"] = function.name, pc - function.start
-            if entry.table is not None:
-                line = entry.table.line_for(pc)
-                if line is not None:
-                    out["file"], out["line"] = line.file, line.line
+            out = code_place(entry.code, entry.table, pc)
             if len(entry.described) < MAX_DESCRIBED:
                 entry.described[pc] = out
         return out
@@ -293,6 +286,19 @@ class SymbolService:
         else:
             out["warnings"] = list(entry.warnings)
         return out
+
+
+def code_place(code: CodeMap, table: SymbolTable | None, pc: int) -> dict[str, Any]:
+    """`symbol`/`offset` (the function holding code address `pc`) and its `file`/`line`;
+    keys are left out when unknown."""
+    out: dict[str, Any] = {}
+    function = code.function_at(pc)
+    if function is not None and function.name is not None:
+        out["symbol"], out["offset"] = function.name, pc - function.start
+    line = table.line_for(pc) if table is not None else None
+    if line is not None:
+        out["file"], out["line"] = line.file, line.line
+    return out
 
 
 def code_hash(task: Task) -> str:

@@ -40,3 +40,22 @@ def test_callers_show_the_line_of_their_call_in_the_stack_and_the_exception(dap,
     shown = dap.ok("exceptionInfo", threadId=pid)["details"]["stackTrace"]
     assert f"faults.c:{line_of(source, 'call store')}" in shown
     assert f"faults.c:{line_of(source, 'after the call')}" not in shown
+
+
+def test_a_breakpoint_on_a_function_s_opening_line_stops_with_its_arguments(dap, built,
+                                                                            execd):
+    """The line of `static int twice(int x) {` verifies on the body's first line (as
+    gdb moves it) and stops there with `x` readable, not before the prologue."""
+    source = built / "prog.c"
+    opening = line_of(source, "twice body") - 1
+    assert source.read_text().splitlines()[opening - 1].startswith("static int twice(")
+    pid = dap.launch(built / "prog.hxe", execd, stopOnEntry=True)
+    dap.stopped("entry")
+    result = dap.ok("setBreakpoints", source={"path": str(source)},
+                    breakpoints=[{"line": opening}])["breakpoints"]
+    assert result[0]["verified"] and result[0]["line"] == line_of(source, "twice body")
+    dap.ok("continue", threadId=pid)
+    dap.stopped("breakpoint")
+    top = dap.top_frame(pid)
+    assert (top["name"], top["line"]) == ("twice", line_of(source, "twice body"))
+    assert dap.scope_variables(top["id"], "Arguments")["x"]["value"] == "10"

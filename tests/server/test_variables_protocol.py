@@ -396,3 +396,26 @@ def test_callers_are_on_the_line_of_their_call(connect, tmp_path, opt):
     for f in frames[1:]:                 # pc is still the return address, offset of it
         assert f["pc"] == frames[f["index"] - 1]["return_pc"]
     assert client.frame_variables(pid, 1, "arguments")["line"] == frames[1]["line"]
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_a_breakpoint_on_a_function_stops_past_its_prologue(connect, tmp_path, opt):
+    """On depth3's opening line, or by its name: the breakpoint lands where its body
+    begins (`symbols.lookup` says where), and its arguments are readable there."""
+    client = connect()
+    pid = client.request("load", path=build(tmp_path, opt), paused=True)["pid"]
+    client.subscribe(["debug_break"], pids=[pid])
+    opening = SOURCE.splitlines().index("KEEP int depth3(int a, struct node *n) {") + 1
+    body = client.request("symbols.lookup", pid=pid, name="depth3")["symbol"]["body"]
+    by_line = client.request("bp.set", pid=pid, file="prog.c", line=opening)["breakpoint"]
+    by_name = client.request("bp.set", pid=pid, symbol="depth3")["breakpoint"]
+    assert by_line["id"] == by_name["id"] and by_line["address"] == body
+    if opt == 0:
+        assert by_line["line"] == opening + 1               # `int local = a + n->value;`
+    client.request("resume", pid=pid)
+    stop = wait(client, "debug_break")["data"]
+    assert (stop["pc"], stop["breakpoint_id"]) == (body, by_line["id"])
+    assert named(client.frame_variables(pid, 0, "arguments")["arguments"])["a"] == "5"
+    assert client.evaluate(pid, "n->value")["value"] == "40"
+    cleared = client.request("bp.clear", pid=pid, symbol="depth3")["cleared"]
+    assert [bp["id"] for bp in cleared] == [by_line["id"]]

@@ -11,6 +11,7 @@ from . import ctype as C
 from . import errors as E
 from .changes import describe_change
 from .cvalue import EvalError, TValue
+from .code import frame_code_pc
 from .errors import DebugError
 from .symbols import SymbolService, TaskSymbols
 from .variables import (DEFAULT_PAGE, Frame, FrameScope, Presenter, RefTable, frame_fp,
@@ -104,7 +105,8 @@ class Inspector:
         entry, fs = self.scope(pid, frame)
         present = self._presenter(pid, entry, fs)
         out: dict[str, Any] = {"pid": pid, "frame": frame, "pc": fs.frame.pc,
-                               "function": fs.frame.function, **self.symbols.describe(pid, fs.frame.pc)}
+                               "function": fs.frame.function,
+                               **self.symbols.describe(pid, frame_code_pc(fs.frame.pc, frame))}
         out.pop("symbol", None)
         out.pop("offset", None)
         if scope in ("all", "arguments", "locals"):

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
-from hsx.image.sym import LineInfo, SymbolTable
+from hsx.image.sym import SymbolTable
 from hsx.kernel.task import Task
 
 from . import errors as E
@@ -35,7 +35,6 @@ Announce = Callable[..., None]
 HOST_STEPS = 10_000              # `step` counts up to this run on the host, synchronously
 LINE_MODES = ("over", "into", "out")
 _PAUSED = TaskState.PAUSED       # read once: a class attribute read is slow on Python 3.11
-ASSEMBLY = (".mvasm", ".s", ".asm")
 
 
 @dataclass
@@ -190,10 +189,13 @@ class RunControl:
     def jump(self, pid: int, where: Where) -> dict[str, Any]:
         """gdb's `jump`: the paused task's PC moves to `where` and nothing runs.  Only
         within the function it is stopped in: the frame (saved registers, return
-        address, the locals' slots) is that function's and would be wrong elsewhere."""
+        address, the locals' slots) is that function's and would be wrong elsewhere.
+        Its name or opening line means its body, as for a breakpoint: running the
+        prologue again in the frame it made would break the frame."""
         task = self.symbols.live(pid)
         require_stopped(task, "jump")
-        addr = where if isinstance(where, int) else self.symbols.resolve_code(pid, where)
+        addr = where if isinstance(where, int) else \
+            self.symbols.resolve_code(pid, where, past_prologue=True)
         if addr & 3 or not 0 <= addr < task.ctx.code_len:
             raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
         here = self.symbols.describe(pid, task.ctx.pc).get("symbol")
@@ -285,22 +287,16 @@ def _always() -> bool:
 
 
 def _bodies(code: CodeMap, table: SymbolTable) -> set[int]:
-    """Where `step_line(mode="into")` stops in a called function: its first line after
-    the prologue (the compiler gives the prologue the function's opening line), or its
-    first instruction when every instruction is a line of its own (MVASM) or when it
-    does not begin with the prologue (no frame, or a quick path before the frame)."""
-    starts: dict[int, list[LineInfo]] = {}
+    """Where `step_line(mode="into")` stops in a called function: where its body begins,
+    past the prologue, as the compiler recorded it (C built with -g); else its first
+    instruction with a line (MVASM, where every instruction is a line of its own)."""
+    firsts: dict[int, int] = {}
     for line in table.lines:
         function = code.function_at(line.pc)
         if function is not None:
-            starts.setdefault(function.start, []).append(line)
+            firsts.setdefault(function.start, line.pc)
     bodies = set()
-    for start, lines in starts.items():
-        first = lines[0]
-        if first.pc != start or first.file.endswith(ASSEMBLY) or \
-                code.function_at(start).prologue != start:
-            bodies.add(first.pc)
-            continue
-        body = next((e for e in lines if e.line != first.line or e.file != first.file), first)
-        bodies.add(body.pc)
+    for start, first in firsts.items():
+        body = table.body_of(start)
+        bodies.add(first if body is None else body)
     return bodies

@@ -107,7 +107,7 @@ def bp_clear(call: Call) -> dict[str, Any]:
     if not call.has("pid"):
         raise bad_argument("bp.clear requires 'breakpoint_id' (or 'pid' and 'addr')")
     pid = controlled_pid(call)
-    addr = debugger(call).symbols.resolve_code(pid, where(call))
+    addr = debugger(call).symbols.resolve_code(pid, where(call), past_prologue=True)
     return {"cleared": [breakpoints.clear(bp.id) for bp in breakpoints.at(pid, addr)
                         if bp.kind == "breakpoint"]}
 
@@ -214,15 +214,17 @@ def symbols_list(call: Call) -> dict[str, Any]:
                      "space": Str(choices=("code", "data"))})
 def symbols_lookup(call: Call) -> dict[str, Any]:
     """By `name` (the symbol); by `addr` (what holds it: function, line, label); by
-    `file` and `line` (as `addr`, for the first instruction of that line, or of the next
-    line with code, as a breakpoint there lands)."""
+    `file` and `line` (as `addr`, where a breakpoint on that line lands: its first
+    instruction, or the next line's with code, or past the prologue of the function
+    whose opening line it is)."""
     pid = call.task().pid
     if call.has("name"):
         key: int | str = call.str("name")
     elif call.has("addr") or call.has("address"):
         key = call.int("addr", min=0, aliases=("address",))
     elif call.has("file"):
-        key = debugger(call).symbols.line_start(pid, call.str("file"), call.int("line", min=1))[0]
+        key = debugger(call).symbols.resolve_code(
+            pid, (call.str("file"), call.int("line", min=1)), past_prologue=True)
     else:
         raise bad_argument("symbols.lookup requires 'name', 'addr', or 'file' and 'line'")
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}

@@ -146,6 +146,7 @@ class DebugCollector:
         self.types = TypeTable(module.metadata)
         self.globals: list[dict] = []
         self.locals: list[dict] = []
+        self.bodies: list[dict] = []         # where each function's body begins
         self._placing: tuple[Function, set[int]] | None = None
 
     def file_of(self, node: MDNode | None) -> str | None:
@@ -184,12 +185,18 @@ class DebugCollector:
 
     def placed(self, mf: MFunction, start: int, end: int) -> None:
         """The function's code is lines [start, end) of the listing: place the variables
-        clang tracks by value (`lines` ranges, turned into code offsets after assembly)."""
+        clang tracks by value and where its body begins (`lines` ranges, turned into
+        code offsets after assembly)."""
         if self._placing is None:
             return
         fn, seen = self._placing
         self._placing = None
         self.locals.extend(value_locals(fn, mf, start, end, seen, self.describe))
+        body = mf.debug.get("body")
+        if body is not None:
+            self.bodies.append({"function": mf.symbol, "static": fn.local,
+                                "file": fn.loc.file if fn.loc is not None else None,
+                                "lines": [body, body]})
 
     def finish(self) -> dict:
         for g in self.module.globals:
@@ -212,4 +219,4 @@ class DebugCollector:
                                      "type": self.types.ref(var.fields.get("type")),
                                      "file": file, "line": line})
         return {"declarations": self.declarations, "types": self.types.types,
-                "globals": self.globals, "locals": self.locals}
+                "globals": self.globals, "locals": self.locals, "bodies": self.bodies}

@@ -25,10 +25,16 @@ __all__ = ["CompiledUnit", "Options", "assemble_unit", "build_c", "build_c_file"
 
 
 def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) -> SymbolTable:
-    """`table` with the C types, globals and locals of the -g `units` (addresses from the
-    linked labels: a global or function that is not in the image is left out)."""
+    """`table` with the C types, globals and locals of the -g `units`, and where each of
+    their functions' body begins (addresses from the linked labels: a global or function
+    that is not in the image is left out)."""
     types, globals_, locals_ = list(table.types), list(table.globals), list(table.locals)
+    bodies: dict[int, int] = {}                  # function address -> its body's
     for unit in units:
+        for b in unit.debug.get("bodies", ()):
+            fn = _linked(table.functions, b["function"], b["static"], b["file"])
+            if fn is not None and "range" in b:
+                bodies[fn.address] = fn.address + b["range"][0]
         facts = unit.debug
         if not facts.get("types") and not facts.get("globals") and not facts.get("locals"):
             continue
@@ -64,7 +70,9 @@ def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) ->
                         v["function"], v["name"], ref(v["type"]), location,
                         fn.address + low, fn.address + high, v["file"], v["line"],
                         v.get("arg")))
-    return replace(table, types=types, globals=globals_, locals=locals_)
+    functions = [replace(f, body=bodies[f.address]) if f.address in bodies else f
+                 for f in table.functions]
+    return replace(table, functions=functions, types=types, globals=globals_, locals=locals_)
 
 
 def _linked(symbols, name: str, static: bool, file: str | None):

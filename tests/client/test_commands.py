@@ -62,6 +62,57 @@ def test_the_current_task_fills_a_left_out_pid():
     assert parse("print pid=4 x", default_pid=3).values == {"pid": 4, "expr": "x"}
 
 
+# a value of each kind of argument, for lines that give every argument
+SAMPLES = {"int": "3", "number": "3", "code": "main", "data": "counter", "hex": "01 02",
+           "register": "R3", "pid": "6", "text": "hello", "expression": "x + 1",
+           "remote path": "/tmp/x.sym"}
+
+
+def _full_line(command) -> str:
+    """The command with its PID (5) and a value for every other positional argument."""
+    words = [command.name, "5"]
+    for arg in [a for a in command.args if a.slot][1:]:
+        words.append(arg.choices[0] if arg.choices else
+                     "x = 1" if arg.key == "assignment" else SAMPLES[arg.kind.name])
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c.args and c.args[0].slot
+                                     and c.args[0].kind.name == "pid"], ids=lambda c: c.name)
+def test_a_line_that_names_its_pid_means_it_whatever_the_current_task(command):
+    line = _full_line(command)
+    alone = parse(line).values
+    assert alone["pid"] == 5, line
+    assert parse(line, default_pid=4).values == alone, line
+
+
+@pytest.mark.parametrize("line, values", [
+    ("stdin 5 hello world", {"pid": 5, "data": "hello world"}),
+    ("stdin 2 hello", {"pid": 2, "data": "hello"}),
+    ("stdin 5 --eof", {"pid": 5, "eof": True}),
+    ("stdin 5", {"pid": 4, "data": "5"}),                 # a number to the current task
+    ('stdin "5 apples"', {"pid": 4, "data": "5 apples"}),
+    ("stdin hello world", {"pid": 4, "data": "hello world"}),
+    ("stdin --eof", {"pid": 4, "eof": True}),
+    ("p 2 *it", {"pid": 2, "expr": "*it"}),
+    ("p 2", {"pid": 4, "expr": "2"}),
+    ("p (2 * x)", {"pid": 4, "expr": "(2 * x)"}),
+    ("set 5 x = 1", {"pid": 5, "assignment": "x = 1"}),
+    ("reg 5 R3 42", {"pid": 5, "register": "R3", "value": "42"}),
+    ("reg R3 42", {"pid": 4, "register": "R3", "value": "42"}),
+    ("poke 5 counter 01", {"pid": 5, "addr": "counter", "data": "01"}),
+    ("poke 0x4000 de ad", {"pid": 4, "addr": 0x4000, "data": "dead"}),
+])
+def test_with_a_current_task_a_leading_number_before_the_rest_of_the_line_is_the_pid(
+        line, values):
+    assert parse(line, default_pid=4).values == values
+
+
+def test_stdin_needs_text_or_eof():
+    with pytest.raises(UsageError, match="stdin needs TEXT or --eof"):
+        parse("stdin", default_pid=4)
+
+
 def test_locations_are_numbers_or_text_the_executive_resolves():
     assert parse("bp set 1 0x40").fields() == {"pid": 1, "addr": 0x40}
     assert parse("break 1 prog.c:12").fields() == {"pid": 1, "addr": "prog.c:12"}

@@ -93,6 +93,7 @@ class Sources:
         return {"pids": [("1", "prog"), ("2", "blink")], "apps": [("blink", "pid 2")],
                 "code": [("main", "function"), ("prog.c:", "source file")] if pid == 1 else [],
                 "data": [("counter", "variable")] if pid == 1 else [],
+                "expr": [("stock", "Item[4]"), ("sum", "int")] if pid == 1 else [],
                 "values": [("motor.rpm", "0x0102")]}.get(what, [])
 
 
@@ -120,6 +121,26 @@ def test_completion_of_commands_sub_commands_and_arguments():
     assert words("help pe") == ["peek"]
     candidate = complete("bp set 1 ma", Sources())[0]
     assert (candidate.start, candidate.meta) == (9, "function")
+
+
+def test_completion_follows_the_parsers_pid_rule_with_a_current_task():
+    assert words("bp set 1 ma", default_pid=2) == ["main"]      # task 1's, named first
+    assert words("bp set ma", default_pid=1) == ["main"]         # the current task's
+    assert words("bp set ma", default_pid=2) == []
+    assert words("p 1 sto", default_pid=2) == ["stock"]
+    assert words("regs ", default_pid=2) == ["1", "2"]
+
+
+def test_expressions_complete_the_variable_being_typed():
+    assert words("p sto", default_pid=1) == ["stock"]
+    assert words("print 1 s") == ["stock", "sum"]
+    assert words("p &st", default_pid=1) == ["stock"]
+    candidate = complete("p x + su", Sources(), default_pid=1)[0]
+    assert (candidate.text, candidate.start) == ("sum", 6)
+    assert words("p it->s", default_pid=1) == []               # a field, not a variable
+    assert words("p stock[1].s", default_pid=1) == []
+    assert words("bp set 1 main if s") == ["stock", "sum"]
+    assert words("set 1 sto") == ["stock"]
 
 
 def test_paths_complete_from_the_local_disk(tmp_path):

@@ -72,6 +72,23 @@ int main(void) {
 }
 """
 
+# shows each piece of input as it arrives (a read returns what one write sent)
+ECHO_C = r"""
+#include <stdio.h>
+#include <hsx_fs.h>
+
+int main(void) {
+    char buf[64];
+    int n;
+    while ((n = hsx_fs_read(0, buf, sizeof buf - 1)) > 0) {
+        buf[n] = 0;
+        printf("got [%s]\n", buf);
+    }
+    printf("input ended\n");
+    return 0;
+}
+"""
+
 
 def build(directory: Path, source: str, name: str) -> Path:
     """directory/name.hxe with its .sym (as `hsx asm` writes them)."""

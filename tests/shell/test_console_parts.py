@@ -17,6 +17,9 @@ def test_the_toolbar_underlines_the_argument_being_typed():
     assert underlined(toolbar_fragments("peek 1 counter ", None, "", "h:1")) == ["[LENGTH]"]
     assert underlined(toolbar_fragments("peek ", 3, "3 blink", "h:1")) == ["ADDR"]
     assert underlined(toolbar_fragments("pee", None, "", "h:1")) == []   # still the name
+    assert underlined(toolbar_fragments("bp set 4 ma", 3, "3 blink", "h:1")) == ["ADDR"]
+    assert underlined(toolbar_fragments("stdin 4 hel", 3, "3 blink", "h:1")) == ["[TEXT...]"]
+    assert underlined(toolbar_fragments("p x + ", 3, "3 blink", "h:1")) == ["EXPR..."]
     bar = "".join(text for _, text in toolbar_fragments("bp set 1 main ", None, "", "h:1"))
     assert bar.startswith(" bp set PID ADDR [if CONDITION] [--temporary]")
     idle = "".join(text for _, text in toolbar_fragments("", 3, "3 blink", "h:1"))

@@ -178,6 +178,7 @@ CODE = Kind("code", _location, "code",
             help="address, symbol, symbol+offset or file:line")           # sent as is: the executive resolves it
 DATA = Kind("data", _location, "data",
             help="address, symbol[+offset], register (SP, R3) or C expression")           # resolved here (resolve.py)
+EXPR = Kind("expression", str, "expr", help="a C expression")   # completes variables
 HEX = Kind("hex", _hex, help="hex bytes: 01ff or \"01 ff\"")
 PATH = Kind("path", _path, "paths", help="a file here (sent as an absolute path)")
 REMOTE_PATH = Kind("remote path", str, "paths", help="a file on the executive's machine")
@@ -209,11 +210,25 @@ class Arg:
     choices: tuple[str, ...] = ()
     rest: bool = False                   # takes the rest of the line
     keyword: str | None = None           # introduced by a word (`if COND`)
-    flag: bool = False                   # `--NAME`, True when given
+    flag: bool = False                   # `--NAME` (or `short`), True when given
+    short: str | None = None             # a flag's short spelling (`-n`)
+    option: str | None = None            # `-O LEVEL` / `-O2`: an option with a value
+    repeat: bool = False                 # an option given again adds to a list
+    unless: str | None = None            # a required argument a flag makes optional
 
     @property
     def key(self) -> str:
         return self.field or self.name
+
+    @property
+    def switch(self) -> bool:
+        """Given by its spelling (a flag or an option), not by its place."""
+        return self.flag or self.option is not None
+
+    @property
+    def slot(self) -> bool:
+        """Given by its place among the positional values (not the `if COND` kind)."""
+        return not self.switch and not self.keyword
 
     @property
     def description(self) -> str:
@@ -228,13 +243,15 @@ class Arg:
 
     def usage(self) -> str:
         if self.flag:
-            return f"[--{self.name}]"
+            return f"[{self.short}|--{self.name}]" if self.short else f"[--{self.name}]"
         text = self.name.upper() + ("..." if self.rest and not self.keyword else "")
-        if self.choices:
+        if self.choices and not self.option:
             text = "|".join(self.choices)
         if self.keyword:
             text = f"{self.keyword} {text}"
-        return f"[{text}]" if self.optional else text
+        if self.option:
+            return f"[{self.option} {text}]" + ("..." if self.repeat else "")
+        return f"[{text}]" if self.optional or self.unless else text
 
     def convert(self, text: str) -> Any:
         if self.choices and text not in self.choices:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from . import plans
 from .parse import Table
-from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, FLAG, HEX,
-                     INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET, TEXT,
-                     VALUE, WATCH, Arg, Command, Request, UsageError)
+from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, EXPR, FLAG,
+                     HEX, INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET,
+                     TEXT, VALUE, WATCH, Arg, Command, Request, UsageError)
 
 PID_ARG = Arg("pid", PID)
 ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
@@ -40,10 +40,7 @@ def _trace(invocation):
 
 def _stdin(invocation):
     """stdin PID TEXT | --eof: the writing form of stdio."""
-    fields = invocation.fields()
-    if "data" not in fields and not fields.get("eof"):
-        raise UsageError("stdin needs DATA or --eof", invocation.command.usage)
-    return (yield Request("stdio", fields))
+    return (yield Request("stdio", invocation.fields()))
 
 
 def _lookup(invocation):
@@ -146,7 +143,7 @@ COMMANDS = [
       examples=("bp", "bp list 1"), group=BREAK, view="breakpoints"),
     C("bp set", "Set a breakpoint at an address, symbol or file:line, with a condition.",
       PID_ARG, Arg("addr", CODE),
-      Arg("condition", TEXT, optional=True, rest=True, keyword="if"),
+      Arg("condition", EXPR, optional=True, rest=True, keyword="if"),
       Arg("temporary", FLAG, flag=True, help="removed at its first hit"), cmd="bp.set",
       aliases=("break", "b", "bp add", "bp.set"),
       examples=("bp set 1 main", "break 1 prog.c:12", "bp set 1 loop if R1 == 5"),
@@ -208,7 +205,7 @@ COMMANDS = [
       examples=("poke 1 counter 2a000000", "poke 1 0x4000 de ad be ef"), group=LOOK,
       view="written"),
     C("reg", "Set a register (R0..R15, SP, FP, PC, PSW) to a value or expression.", PID_ARG,
-      Arg("register", REGISTER), Arg("value", TEXT, rest=True), plan=plans.set_register,
+      Arg("register", REGISTER), Arg("value", EXPR, rest=True), plan=plans.set_register,
       aliases=("setreg",), confirm="write", examples=("reg 1 R3 42", "reg 1 PC main"),
       group=LOOK, view="value"),
     C("memory", "A task's memory map: code, data sections, heap, stack, registers.", PID_ARG,
@@ -241,11 +238,11 @@ COMMANDS = [
       cmd="frame.variables", aliases=("variables",), examples=("vars 1 0 globals",),
       group=VARS, view="variables"),
     C("print", "Evaluate a C expression in a task (frame=N for an outer frame).", PID_ARG,
-      Arg("expr", TEXT, rest=True), cmd="evaluate", aliases=("p", "eval", "evaluate"),
+      Arg("expr", EXPR, rest=True), cmd="evaluate", aliases=("p", "eval", "evaluate"),
       extras=("frame",), examples=("print 1 list->head->value", "p 1 buf[2] + 1"),
       group=VARS, view="value"),
     C("set", "Store a value into a variable, field, element or register.", PID_ARG,
-      Arg("assignment", TEXT, rest=True, help="LVALUE = VALUE"), plan=plans.assign,
+      Arg("assignment", EXPR, rest=True, help="LVALUE = VALUE"), plan=plans.assign,
       aliases=("set var",), confirm="write", extras=("frame",),
       examples=("set 1 total = 5", "set 1 p->next = 0"), group=VARS, view="value"),
     C("expand", "The children of a value (its ref from locals/print).", Arg("ref", INT),
@@ -277,8 +274,8 @@ COMMANDS = [
       aliases=("grant.stdio",), examples=("grant 2 3", "grant 2 3 --revoke"), group=MAIL,
       view="reply"),
     C("stdin", "Write a line to a task's stdin (--eof ends its input).", PID_ARG,
-      Arg("data", TEXT, optional=True, rest=True), Arg("eof", FLAG, flag=True), plan=_stdin,
-      examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
+      Arg("text", TEXT, rest=True, field="data", unless="eof"), Arg("eof", FLAG, flag=True),
+      plan=_stdin, examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
     # ---------------------------------------------------------------- values, commands
     C("values", "The value registry (of one owner task, or all).", ANY_PID, cmd="val.list",
       aliases=("val list", "val.list", "vals"), extras=("group", "name", "oid"),

@@ -108,6 +108,13 @@ def test_with_a_current_task_a_leading_number_before_the_rest_of_the_line_is_the
     assert parse(line, default_pid=4).values == values
 
 
+def test_double_quotes_take_c_escapes_single_quotes_take_text_as_it_is():
+    assert [w.text for w in split_words(r'"a\tb\n" "\x41\101\0" "\\ \" \q"')] == [
+        "a\tb\n", "AA\0", '\\ " \\q']
+    assert [w.text for w in split_words(r"'C:\new\x41'")] == [r"C:\new\x41"]
+    assert parse(r'stdin 2 "line\n"').values["data"] == "line\n"
+
+
 def test_stdin_needs_text_or_eof():
     with pytest.raises(UsageError, match="stdin needs TEXT or --eof"):
         parse("stdin", default_pid=4)

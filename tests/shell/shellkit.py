@@ -89,6 +89,26 @@ int main(void) {
 }
 """
 
+# reads lines with the C library's fgets until the end of its input
+LINES_C = r"""
+#include <stdio.h>
+#include <string.h>
+
+int main(void) {
+    char buf[64];
+    int n = 0;
+    while (fgets(buf, sizeof buf, stdin)) {
+        size_t len = strlen(buf);
+        int whole = len > 0 && buf[len - 1] == '\n';
+        if (whole)
+            buf[--len] = 0;
+        printf("line %d: [%s]%s\n", ++n, buf, whole ? "" : " (no newline)");
+    }
+    printf("done after %d lines\n", n);
+    return n;
+}
+"""
+
 
 def build(directory: Path, source: str, name: str) -> Path:
     """directory/name.hxe with its .sym (as `hsx asm` writes them)."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .parse import Table
-from .syntax import Command, UsageError
+from .syntax import Arg, Command, UsageError
 
 
 def describe(command: Command) -> str:
@@ -12,8 +12,7 @@ def describe(command: Command) -> str:
         lines += ["", command.details]
     described = [a for a in command.args if a.description]
     if described:
-        lines += [""] + [f"  {('--' + a.name) if a.flag else a.name.upper():<14} "
-                         f"{a.description}" for a in described]
+        lines += [""] + [f"  {_label(a):<18} {a.description}" for a in described]
     if command.takes_pid and not command.local:
         lines += ["", "PID may be left out for the current task (`use PID`)."]
     if command.confirm:
@@ -23,6 +22,14 @@ def describe(command: Command) -> str:
     if command.examples:
         lines += ["", "examples:"] + [f"  {example}" for example in command.examples]
     return "\n".join(lines)
+
+
+def _label(arg: Arg) -> str:
+    if arg.flag:
+        return f"{arg.short}, --{arg.name}" if arg.short else f"--{arg.name}"
+    if arg.option:
+        return f"{arg.option} {arg.name.upper()}"
+    return arg.name.upper()
 
 
 def overview(table: Table) -> str:

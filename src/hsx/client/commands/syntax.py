@@ -3,8 +3,9 @@
 A line is a command name (one word, or a group and its sub-command: `bp set`), then
 positional values, `field=value` pairs and flags (`--json`, `-y`/`--force`, and the
 command's own, such as `--paused`).  Quoting follows the shell: "two words" or 'two
-words'.  An argument of kind `rest` takes the remainder of the line as typed (C
-expressions keep their quotes and spaces).  Every wrong argument is a `UsageError` that
+words'; inside double quotes C's escapes work ("a line\n", "\t", "\x41", "\\", "\""),
+single quotes take everything as it is.  An argument of kind `rest` takes the remainder
+of the line as typed (C expressions keep their quotes and spaces).  Every wrong argument is a `UsageError` that
 carries the command's usage line, never a bare type error.
 """
 from __future__ import annotations
@@ -32,8 +33,26 @@ class Word(NamedTuple):
     end: int
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+            "e": "\x1b", "\\": "\\", '"': '"', "'": "'", "?": "?"}
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)", re.S)
+
+
+def unescape(text: str) -> str:
+    """C's escapes in `text` (what double quotes hold); an unknown one (`\\q`) stays as
+    it is."""
+    def one(match: re.Match) -> str:
+        code = match.group(1)
+        if code[0] == "x":
+            return chr(int(code[1:], 16))
+        if code[0] in "01234567":
+            return chr(int(code, 8))
+        return _ESCAPES.get(code, match.group(0))
+    return _ESCAPE.sub(one, text)
+
+
 def split_words(line: str) -> list[Word]:
-    """Words with their positions; quotes group, a backslash escapes inside "..."."""
+    """Words with their positions; quotes group, C's escapes work inside "..."."""
     words: list[Word] = []
     i, n = 0, len(line)
     while i < n:
@@ -52,7 +71,7 @@ def split_words(line: str) -> list[Word]:
                 if close >= n:
                     raise UsageError(f"no closing {quote} in: {line[start:]}")
                 body = line[i + 1:close]
-                text.append(re.sub(r"\\(.)", r"\1", body) if quote == '"' else body)
+                text.append(unescape(body) if quote == '"' else body)
                 i = close + 1
             else:
                 text.append(quote)

@@ -39,8 +39,19 @@ def _trace(invocation):
 
 
 def _stdin(invocation):
-    """stdin PID TEXT | --eof: the writing form of stdio."""
-    return (yield Request("stdio", invocation.fields()))
+    """stdin PID TEXT [-n] [--eof]: TEXT as a line (a newline is added unless it ends
+    with one, or -n), then the end of the input with --eof."""
+    values = invocation.values
+    pid, text, eof = values["pid"], values.get("data"), values.get("eof", False)
+    if text is not None and not values.get("no_newline") and not text.endswith("\n"):
+        text += "\n"
+    if not text and not eof:
+        raise UsageError("stdin -n with no TEXT writes nothing (--eof ends the input)",
+                         invocation.command.usage)
+    written = (yield Request("stdio", {"pid": pid, "data": text}))["written"] if text else 0
+    if eof:
+        yield Request("stdio", {"pid": pid, "eof": True})
+    return {"pid": pid, "written": written, "eof": eof}
 
 
 def _lookup(invocation):
@@ -274,8 +285,16 @@ COMMANDS = [
       aliases=("grant.stdio",), examples=("grant 2 3", "grant 2 3 --revoke"), group=MAIL,
       view="reply"),
     C("stdin", "Write a line to a task's stdin (--eof ends its input).", PID_ARG,
-      Arg("text", TEXT, rest=True, field="data", unless="eof"), Arg("eof", FLAG, flag=True),
-      plan=_stdin, examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
+      Arg("text", TEXT, rest=True, field="data", unless="eof",
+          help='sent with a newline after it; "..." takes C escapes: "a\\tb\\n"'),
+      Arg("no-newline", FLAG, flag=True, short="-n", field="no_newline",
+          help="send TEXT as it is, without a newline"),
+      Arg("eof", FLAG, flag=True, help="then end the input: reads return 0 from then on"),
+      plan=_stdin, examples=("stdin 2 hello", 'stdin 2 "two\\nlines"',
+                             "stdin 2 -n partial --eof", "stdin 2 --eof"),
+      details="A newline is added unless TEXT ends with one (or -n is given): `stdin 2 "
+              "hello`\nsends \"hello\\n\", a line that a program reading lines gets at once.",
+      group=MAIL, view="stdin"),
     # ---------------------------------------------------------------- values, commands
     C("values", "The value registry (of one owner task, or all).", ANY_PID, cmd="val.list",
       aliases=("val list", "val.list", "vals"), extras=("group", "name", "oid"),

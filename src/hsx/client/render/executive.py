@@ -133,6 +133,15 @@ def written(data: dict[str, Any], ctx: Context) -> list[Line]:
                  f" in pid {ctx.task(data['pid'])}")]
 
 
+def stdin(data: dict[str, Any], ctx: Context) -> list[Line]:
+    task = ctx.task(data["pid"])
+    wrote = f"wrote {data['written']} bytes to the stdin of {task}" if data["written"] else ""
+    if not data.get("eof"):
+        return [line(wrote)]
+    return [line(f"{wrote} and ended it" if wrote else f"ended the input of {task}",
+                 s("dim", " (its reads return 0 from now on)"))]
+
+
 def stdio(data: dict[str, Any], ctx: Context) -> list[Line]:
     """What tasks wrote lately (`recent`), and -- after a subscribe -- who is followed."""
     out = []

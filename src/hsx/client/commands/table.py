@@ -54,6 +54,23 @@ def _stdin(invocation):
     return {"pid": pid, "written": written, "eof": eof}
 
 
+OPT_LEVELS = ("0", "1", "2", "3", "s", "z")        # hsx cc's -O (the executive checks too)
+CC_FIELDS = ("opt", "debug", "include", "define")
+
+
+def _load(invocation):
+    """load PATH [-O LEVEL] [-g] [-I DIR] [-D MACRO]: a .c is built with -g, and -O0
+    unless told (what a debugging console wants); the options are for a .c only."""
+    fields = invocation.fields()
+    compiler = {key: fields.pop(key) for key in CC_FIELDS if key in fields}
+    if fields["path"].lower().endswith(".c"):
+        fields["cc"] = {"opt": "0", **compiler, "debug": True}
+    elif compiler:
+        raise UsageError(f"-O, -g, -I and -D are for a .c file, not {fields['path']}",
+                         invocation.command.usage)
+    return (yield Request("load", fields))
+
+
 def _lookup(invocation):
     """sym PID ADDR|NAME: by address (what is there) or by name (where it is)."""
     what = invocation.values["what"]
@@ -81,10 +98,20 @@ COMMANDS = [
     C("load", "Load an image (.hxe, or .mvasm/.c built on the fly) as a new task.",
       Arg("path", PATH),
       Arg("paused", FLAG, flag=True, help="pause before its first instruction"),
+      Arg("level", TEXT, option="-O", field="opt", choices=OPT_LEVELS,
+          help="a .c: optimisation, 0 (the default here), 1, 2, 3, s or z"),
+      Arg("debug", FLAG, flag=True, short="-g", help="a .c: debug information (always here)"),
+      Arg("dir", PATH, option="-I", field="include", repeat=True,
+          help="a .c: an include directory"),
+      Arg("macro", TEXT, option="-D", field="define", repeat=True,
+          help="a .c: define NAME or NAME=VALUE"),
       Arg("name", TEXT, optional=True, help="app name"),
-      cmd="load", aliases=("exec",), examples=("load examples/mvasm/hello.mvasm",
-                                               "load prog.c --paused"),
-      group=TASKS, view="load"),
+      plan=_load, aliases=("exec",),
+      examples=("load examples/mvasm/hello.mvasm", "load prog.c --paused",
+                "load prog.c -O2 -I include -D LIMIT=8"),
+      details="A .c is built as a debugger wants it, with -g -O0: every line has code "
+              "and every\nvariable a home. -O1/-O2 debug the optimised build (hsx run "
+              "builds -O2).", group=TASKS, view="load"),
     C("kill", "End a task (killing an ended task removes it from ps).", PID_ARG, cmd="kill",
       confirm="danger", examples=("kill 2",), group=TASKS, view="task"),
     C("pause", "Pause a task, or every task.", ANY_PID, cmd="pause",

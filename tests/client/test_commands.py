@@ -22,15 +22,30 @@ def test_every_example_parses_to_its_command(command):
         assert parse(example).command is command, example
 
 
-def test_help_lists_every_command_and_describes_one():
-    overview = help_text()
-    assert all(c.name in overview for c in COMMANDS)
+def test_help_shows_the_groups_on_a_screen_and_a_group_or_every_command_on_request():
+    overview = help_text().splitlines()
+    assert len(overview) < 24 and max(map(len, overview)) <= 80
+    assert any(line.split()[:2] == ["run", "Run"] and "finish" in line for line in overview)
+    run = help_text("run")
+    assert "finish" in run and "peek" not in run
+    every = help_text("all")
+    assert all(c.name in every for c in COMMANDS)
+    with pytest.raises(UsageError, match="no command or group 'frobnicate'"):
+        help_text("frobnicate")
+
+
+def test_help_describes_one_command():
     peek = help_text("peek")
     assert peek.startswith("usage: peek PID ADDR [LENGTH]")
     assert "peek 1 counter 32" in peek and "register" in peek
     assert help_text("bt").startswith("usage: stack")          # by an alias
-    with pytest.raises(UsageError, match="no command 'frobnicate'"):
-        help_text("frobnicate")
+
+
+def test_use_alone_forgets_and_ps_lists_every_task_whatever_the_current_task():
+    assert parse("use", default_pid=3).values == {}
+    assert parse("ps", default_pid=3).values == {}
+    assert parse("info", default_pid=3).values == {}
+    assert parse("bp", default_pid=3).values == {"pid": 3}     # the current task's
 
 
 # ------------------------------------------------------------------ arguments

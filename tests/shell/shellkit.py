@@ -109,6 +109,26 @@ int main(void) {
 }
 """
 
+# an inventory with a function to finish and globals to complete
+INV_C = """\
+typedef struct { int id; int qty; } Item;
+
+Item stock[4] = {{1, 5}, {2, 3}, {3, 0}, {4, 9}};
+
+int take(Item *it, int count) {
+    if (it->qty < count)
+        return 0;
+    it->qty -= count;
+    return count;
+}
+
+int main(void) {
+    int got = take(&stock[0], 2);
+    got += take(&stock[3], 4);
+    return got;
+}
+"""
+
 
 def build(directory: Path, source: str, name: str) -> Path:
     """directory/name.hxe with its .sym (as `hsx asm` writes them)."""
@@ -172,13 +192,16 @@ class Terminal:
         self.child.expect(pattern)
         return self.child.before + self.child.after
 
-    def run(self, line: str, *patterns: str) -> None:
-        """Type a line and Enter, see each pattern (in any order), then the prompt."""
+    def run(self, line: str, *patterns: str) -> str:
+        """Type a line and Enter, see each pattern (in any order), then the prompt; the
+        text seen meanwhile."""
         self.child.sendline(line)
-        waiting = list(patterns)
+        waiting, seen = list(patterns), []
         while waiting:
             del waiting[self.child.expect(waiting)]
+            seen.append(self.child.before + self.child.after)
         self.prompt()
+        return "".join(seen) + self.child.before
 
     def close(self) -> int:
         self.child.sendline("quit")

@@ -35,6 +35,7 @@ class Symbol:
     scope: str = "local"            # 'global' when exported
     file: str | None = None
     line: int | None = None
+    type: int | None = None          # a C function's type (-g): an index into `types`
 
     @property
     def space(self) -> str:
@@ -212,9 +213,12 @@ def _same_file(stored: str, wanted: str) -> bool:
 
 
 def _symbol_json(symbol: Symbol) -> dict[str, Any]:
-    return {"name": symbol.name, "address": symbol.address, "size": symbol.size,
-            "section": symbol.section, "scope": symbol.scope, "file": symbol.file,
-            "line": symbol.line}
+    out = {"name": symbol.name, "address": symbol.address, "size": symbol.size,
+           "section": symbol.section, "scope": symbol.scope, "file": symbol.file,
+           "line": symbol.line}
+    if symbol.type is not None:
+        out["type"] = symbol.type
+    return out
 
 
 def write_sym(table: SymbolTable) -> bytes:
@@ -266,4 +270,4 @@ def _symbols(entries: Iterable[dict] | None, section: str) -> Iterable[Symbol]:
     for e in entries or []:
         yield Symbol(name=str(e["name"]), address=int(e["address"]), size=int(e.get("size") or 0),
                      section=e.get("section", section), scope=e.get("scope") or "local",
-                     file=e.get("file"), line=e.get("line"))
+                     file=e.get("file"), line=e.get("line"), type=_ref(e.get("type")))

@@ -111,8 +111,9 @@ def toolbar_fragments(text: str, pid: int | None, task: str, where: str) -> list
     given = [w.text for w in value_words(command, done[used:])]
     slots = [a for a in command.args if a.slot]
     index = len(given) if len(done) >= used else -1
-    if index >= 0 and pid is not None and slots and slots[0].kind is PID and not names_pid(
-            slots, given + ["" if typing else words[-1].text], set(), pid):
+    current = pid if command.current else None
+    if index >= 0 and current is not None and slots and slots[0].kind is PID and not names_pid(
+            slots, given + ["" if typing else words[-1].text], set(), current):
         index += 1
     index = min(index, next((i for i, a in enumerate(slots) if a.rest), index))
     current_arg = slots[index] if 0 <= index < len(slots) else None

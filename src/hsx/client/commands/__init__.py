@@ -31,7 +31,7 @@ def parse(line: str, default_pid: int | None = None, table: Table = TABLE) -> In
 
 
 def help_text(words: str = "") -> str:
-    """`help` (every command) or `help CMD`."""
+    """`help` (the groups), `help GROUP`, `help all` or `help CMD`."""
     return topic(TABLE, words) if words.strip() else overview(TABLE)
 
 

@@ -63,7 +63,8 @@ def complete(text: str, sources: Sources | None = None, default_pid: int | None 
             names, aliases = _command_words(table)
             out += _match(names, current, start) or _match(aliases, current, start)
         return out
-    return out + _arguments(command, done[used:], current, start, sources, default_pid)
+    return out + _arguments(command, done[used:], current, start, sources,
+                            default_pid if command.current else None)
 
 
 def line_task(text: str, default_pid: int | None = None, table: Table = TABLE) -> int | None:

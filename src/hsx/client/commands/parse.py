@@ -52,10 +52,11 @@ class Invocation:
 
 
 class Table:
-    """The commands by every name they answer to."""
+    """The commands by every name they answer to, and the titles of their groups."""
 
-    def __init__(self, commands: list[Command]) -> None:
+    def __init__(self, commands: list[Command], titles: dict[str, str] | None = None) -> None:
         self.commands = commands
+        self.titles = titles or {}
         self.by_name: dict[str, Command] = {}
         for command in commands:
             for name in (command.name, *command.aliases):
@@ -100,7 +101,7 @@ def parse(line: str, table: Table, default_pid: int | None = None) -> Invocation
             raise UsageError(f"{command.name} takes no /FORMAT", command.usage)
         invocation.format = head.partition("/")[2]
         parse_format(invocation.format, command.usage)
-    _bind(invocation, text, words[used:], default_pid)
+    _bind(invocation, text, words[used:], default_pid if command.current else None)
     return invocation
 
 

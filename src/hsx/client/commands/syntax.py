@@ -5,8 +5,8 @@ positional values, `field=value` pairs and flags (`--json`, `-y`/`--force`, and 
 command's own, such as `--paused`).  Quoting follows the shell: "two words" or 'two
 words'; inside double quotes C's escapes work ("a line\n", "\t", "\x41", "\\", "\""),
 single quotes take everything as it is.  An argument of kind `rest` takes the remainder
-of the line as typed (C expressions keep their quotes and spaces).  Every wrong argument is a `UsageError` that
-carries the command's usage line, never a bare type error.
+of the line as typed (C expressions keep their quotes and spaces).  Every wrong argument
+is a `UsageError` that carries the command's usage line, never a bare type error.
 """
 from __future__ import annotations
 
@@ -305,6 +305,8 @@ class Command:
     local: bool = False
     formats: bool = False                # takes /FMT after its name (x/16xw)
     details: str = ""
+    current: bool = True                 # a left-out PID means the current task (not
+                                         # for overviews: ps, info; nor for `use`)
 
     @property
     def usage(self) -> str:

@@ -79,22 +79,20 @@ def _lookup(invocation):
                                                    key: what, **invocation.extra}))
 
 
-TASKS = "tasks"
-RUN = "run control"
-BREAK = "breakpoints and watches"
-LOOK = "inspect"
-VARS = "variables"
-MAIL = "mailboxes and stdio"
-VALS = "values and commands"
-SESS = "sessions and events"
-SHELL = "the console"
+# the groups `help` shows, by the word `help GROUP` takes
+TASKS, RUN, BREAK, LOOK, VARS = "tasks", "run", "breakpoints", "inspect", "variables"
+MAIL, VALS, SESS, SHELL = "mailboxes", "values", "sessions", "console"
+GROUPS = {TASKS: "Tasks", RUN: "Run control", BREAK: "Breakpoints and watches",
+          LOOK: "Inspecting a task", VARS: "Variables (C built with -g)",
+          MAIL: "Mailboxes and stdio", VALS: "Values and commands",
+          SESS: "Sessions and events", SHELL: "The console"}
 
 COMMANDS = [
     # ---------------------------------------------------------------- tasks
     C("ps", "List the tasks (or one).", ANY_PID, cmd="ps", aliases=("list_tasks", "tasks"),
-      examples=("ps", "ps 2"), group=TASKS, view="tasks"),
+      examples=("ps", "ps 2"), group=TASKS, view="tasks", current=False),
     C("info", "The executive: version, limits, clock, sessions (with PID: its registers).",
-      ANY_PID, cmd="info", examples=("info",), group=TASKS, view="info"),
+      ANY_PID, cmd="info", examples=("info",), group=TASKS, view="info", current=False),
     C("load", "Load an image (.hxe, or .mvasm/.c built on the fly) as a new task.",
       Arg("path", PATH),
       Arg("paused", FLAG, flag=True, help="pause before its first instruction"),
@@ -117,7 +115,8 @@ COMMANDS = [
     C("pause", "Pause a task, or every task.", ANY_PID, cmd="pause",
       examples=("pause 1", "pause"), group=TASKS, view="task"),
     C("resume", "Resume a task (past a breakpoint), or every task.", ANY_PID, cmd="resume",
-      aliases=("continue", "cont", "c"), examples=("resume 1", "c"), group=RUN, view="task"),
+      aliases=("continue", "cont", "c"), examples=("resume 1", "c"), group=RUN,
+      view="resumed"),
     C("restart", "Load a task's image again (a rebuilt file is picked up) as a new PID.",
       PID_ARG, Arg("paused", FLAG, flag=True), cmd="restart", aliases=("reload",),
       examples=("restart 1 --paused",), group=TASKS, view="load"),
@@ -360,12 +359,14 @@ COMMANDS = [
       examples=("events", "events off stdout", "events on stdout 2", "events off all"),
       group=SESS, view="events"),
     # ---------------------------------------------------------------- the console itself
-    C("help", "Every command, or one command with its usage and examples.",
-      Arg("command", COMMAND_NAME, optional=True, rest=True), local=True, aliases=("?",),
-      examples=("help", "help peek"), group=SHELL, view="help"),
+    C("help", "The groups of commands, a group's commands, every command (all), or one "
+      "command with its usage and examples.",
+      Arg("command", COMMAND_NAME, optional=True, rest=True, help="a command, a group or all"),
+      local=True, aliases=("?",), examples=("help", "help run", "help peek", "help all"),
+      group=SHELL, view="help"),
     C("use", "Make PID the current task (commands may then leave it out); `use` alone "
       "forgets it.", Arg("pid", PID, optional=True), local=True, examples=("use 2", "use"),
-      group=SHELL, view="use"),
+      group=SHELL, view="use", current=False),
     C("wait", "Wait until a task stops (breakpoint, step, fault, end), at most SECONDS.",
       PID_ARG, Arg("seconds", NUMBER, optional=True), local=True,
       examples=("wait 1", "wait 1 5"), group=SHELL, view="stopped"),
@@ -374,4 +375,4 @@ COMMANDS = [
 ]
 
 
-TABLE = Table(COMMANDS)
+TABLE = Table(COMMANDS, GROUPS)

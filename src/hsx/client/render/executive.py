@@ -48,6 +48,17 @@ def task(data: dict[str, Any], ctx: Context) -> list[Line]:
     return generic(data)
 
 
+def resumed(data: dict[str, Any], ctx: Context) -> list[Line]:
+    """`resume` says which tasks go on, not their rows: a row would be out of date at
+    once (what happens next -- a stop, the end -- is announced when it happens)."""
+    rows = [data["task"]] if "task" in data else data.get("tasks") or []
+    for row in rows:
+        ctx.names[row["pid"]] = row["app_name"]
+    if not rows:
+        return [line(s("dim", "no task to continue"))]
+    return [line("continuing ", ", ".join(ctx.task(row["pid"]) for row in rows))]
+
+
 def load(data: dict[str, Any], ctx: Context) -> list[Line]:
     image = data["image"]
     ctx.names[data["pid"]] = image["app_name"]

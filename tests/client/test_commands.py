@@ -130,6 +130,15 @@ def test_double_quotes_take_c_escapes_single_quotes_take_text_as_it_is():
     assert parse(r'stdin 2 "line\n"').values["data"] == "line\n"
 
 
+def test_a_quoted_word_or_a_negative_number_is_a_value_not_an_option():
+    assert parse('stdin "--eof"', default_pid=4).values == {"pid": 4, "data": "--eof"}
+    assert parse('stdin "-n"', default_pid=4).values == {"pid": 4, "data": "-n"}
+    assert parse("stdin -5 degrees", default_pid=4).values == {"pid": 4, "data": "-5 degrees"}
+    assert parse("reg 1 R3 -5").values["value"] == "-5"
+    with pytest.raises(UsageError, match="unknown option -x"):
+        parse("stdin -x", default_pid=4)
+
+
 def test_stdin_needs_text_or_eof():
     with pytest.raises(UsageError, match="stdin needs TEXT or --eof"):
         parse("stdin", default_pid=4)

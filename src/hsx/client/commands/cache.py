@@ -95,7 +95,6 @@ class CompletionCache:
         self._symbols[pid] = {"code": code + [(f"{f}:", "source file") for f in files],
                               "data": data}
 
-
     async def _load_variables(self, pid: int) -> None:
         """The arguments, locals and globals the innermost frame sees (none while the
         task runs)."""

@@ -75,7 +75,8 @@ def line_task(text: str, default_pid: int | None = None, table: Table = TABLE) -
     command, used = table.find([w.text for w in done])
     if command is None:
         return default_pid
-    return line_pid(command, done[used:], "" if typing else words[-1].text, default_pid)
+    return line_pid(command, done[used:], "" if typing else words[-1].text,
+                    default_pid if command.current else None)
 
 
 def _words(text: str) -> list[Word]:

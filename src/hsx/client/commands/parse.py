@@ -159,13 +159,17 @@ def switches(command: Command) -> dict[str, Arg]:
     return out
 
 
-def option(command: Command, text: str) -> tuple[Arg, str | None] | None:
+def option(command: Command, word: Word) -> tuple[Arg, str | None] | None:
     """An option word: its argument and the value written onto it (`-O2`), or None when
     the value is the next word (`-O 2`)."""
     for arg in command.args:
-        if arg.option and text.startswith(arg.option):
-            return arg, text[len(arg.option):] or None
+        if arg.option and word.switch and word.text.startswith(arg.option):
+            return arg, word.text[len(arg.option):] or None
     return None
+
+
+def _flag(flags: dict[str, Arg], word: Word) -> Arg | None:
+    return flags.get(word.text) if word.switch else None
 
 
 def value_words(command: Command, words: list[Word]) -> list[Word]:
@@ -176,20 +180,21 @@ def value_words(command: Command, words: list[Word]) -> list[Word]:
     out: list[Word] = []
     i = 0
     while i < len(words) and words[i].text not in keywords:
-        text = words[i].text
-        found = option(command, text)
+        word = words[i]
+        found = option(command, word)
         if found is not None:
             i += 1 if found[1] is not None else 2
             continue
-        if text not in GLOBAL_FLAGS and text not in flags and _named(command, text) is None:
-            out.append(words[i])
+        if not (word.switch and (word.text in GLOBAL_FLAGS or word.text in flags)) \
+                and _named(command, word.text) is None:
+            out.append(word)
         i += 1
     return out
 
 
 def given_flags(command: Command, words: list[Word]) -> set[str]:
     flags = switches(command)
-    return {flags[w.text].key for w in words if w.text in flags}
+    return {flag.key for w in words if (flag := _flag(flags, w)) is not None}
 
 
 def _bind(invocation: Invocation, text: str, words: list[Word],
@@ -213,17 +218,17 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
                 raise UsageError(f"{word.text} needs {arg.name.upper()}", command.usage)
             values[arg.key] = _convert(command, arg, _rest(text, words, i + 1, end))
             i = end
-        elif word.text in GLOBAL_FLAGS:
+        elif word.switch and word.text in GLOBAL_FLAGS:
             setattr(invocation, GLOBAL_FLAGS[word.text], True)
             i += 1
-        elif word.text in flags:
-            values[flags[word.text].key] = True
+        elif (flag := _flag(flags, word)) is not None:
+            values[flag.key] = True
             i += 1
-        elif (found := option(command, word.text)) is not None:
+        elif (found := option(command, word)) is not None:
             i = _take_option(invocation, words, i, *found)
-        elif word.text.startswith("-") and len(word.text) > 1 and (
-                word.text.startswith("--") or _has_short_switches(command)):
-            raise UsageError(f"unknown option {word.text}", command.usage)
+        elif word.switch and (word.text.startswith("--") or _has_short_switches(command)):
+            raise UsageError(f"unknown option {word.text} (quote a value that starts with "
+                             "-)", command.usage)
         elif (named := _named(command, word.text)) is not None:
             arg, key, value = named
             if arg is None:
@@ -295,7 +300,8 @@ def _rest_end(words: list[Word], start: int, keywords: dict[str, Arg],
     end = next((i for i in range(start, len(words)) if words[i].text in keywords),
                len(words))
     flags = switches(invocation.command)
-    while end > start and (words[end - 1].text in GLOBAL_FLAGS or words[end - 1].text in flags):
+    while end > start and words[end - 1].switch and (
+            words[end - 1].text in GLOBAL_FLAGS or words[end - 1].text in flags):
         word = words[end - 1].text
         if word in flags:
             invocation.values[flags[word].key] = True

@@ -31,6 +31,13 @@ class Word(NamedTuple):
     text: str       # unquoted
     start: int      # where it begins in the line
     end: int
+    quoted: bool = False    # written with quotes: a value, never a flag ("--eof", "-n")
+
+    @property
+    def switch(self) -> bool:
+        """Written like a flag or an option: `--eof`, `-n`, `-O2` (not `-5`, not quoted)."""
+        return (not self.quoted and self.text.startswith("-") and len(self.text) > 1
+                and not self.text[1:2].isdigit())
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
@@ -59,7 +66,7 @@ def split_words(line: str) -> list[Word]:
         if line[i].isspace():
             i += 1
             continue
-        start, text = i, []
+        start, text, quoted = i, [], False
         while i < n and not line[i].isspace():
             quote = line[i]
             if quote in "\"'":
@@ -72,11 +79,11 @@ def split_words(line: str) -> list[Word]:
                     raise UsageError(f"no closing {quote} in: {line[start:]}")
                 body = line[i + 1:close]
                 text.append(unescape(body) if quote == '"' else body)
-                i = close + 1
+                i, quoted = close + 1, True
             else:
                 text.append(quote)
                 i += 1
-        words.append(Word("".join(text), start, i))
+        words.append(Word("".join(text), start, i, quoted))
     return words
 
 

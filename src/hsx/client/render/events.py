@@ -116,7 +116,8 @@ def _task_state(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: A
     new = data.get("new_state")
     style = {"faulted": "err", "paused": "warn", "returned": "dim", "killed": "dim"}
     if data.get("prev_state") is None:                   # it has just been loaded
-        return line(tag, s("dim", f"{data.get('reason') or 'new'}, "), s(style.get(new, "ok"), new))
+        return line(tag, s("dim", f"{data.get('reason') or 'new'}, "),
+                    s(style.get(new, "ok"), new))
     detail = ""
     if new == "returned":
         detail = f" with status {data.get('exit_status')}"

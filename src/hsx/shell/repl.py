@@ -26,7 +26,6 @@ from hsx.client.commands.cache import CompletionCache
 from .core import EXIT_OK, EXIT_USAGE, QUIT, Shell
 from .output import STYLE
 
-READY_S = 2.0                   # the longest a Tab waits for what it completes from
 FORGET = {"load", "restart", "kill", "sym load", "bp set", "bp clear", "bp clearall",
           "watch add", "watch rm"}
 
@@ -48,8 +47,8 @@ def open_history() -> tuple[History, str | None]:
 
 class ShellCompleter(Completer):
     """Completes from what the cache knows; when the line wants what a task offers (its
-    symbols, the variables where it stopped), Tab first brings that up to date, waiting
-    at most READY_S for the executive."""
+    symbols, the variables where it stopped), Tab first asks the executive for that (the
+    prompt stays live meanwhile, and typing on abandons the completion)."""
 
     def __init__(self, shell: Shell, cache: CompletionCache) -> None:
         self.shell, self.cache = shell, cache
@@ -62,9 +61,8 @@ class ShellCompleter(Completer):
         asked = _Asked(self.cache)
         found = list(self._completions(text, asked))
         if asked.task_items:
-            with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
-                await asyncio.wait_for(self.cache.ready(line_task(text, self.shell.pid)),
-                                       READY_S)
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
+                await self.cache.task_ready(line_task(text, self.shell.pid))
             found = list(self._completions(text, self.cache))
         for completion in found:
             yield completion

@@ -38,11 +38,14 @@ class CompletionCache:
         return self._items.get(what, [])
 
     async def ready(self, pid: int | None = None) -> None:
-        """Make `items` current now (and task `pid`'s symbols and the variables where it
-        stopped known)."""
+        """Make `items` current now (and what task `pid` offers known)."""
         if time.monotonic() - self._stamp > FRESH_S:
             self._stamp = time.monotonic()
             await self.refresh()
+        await self.task_ready(pid)
+
+    async def task_ready(self, pid: int | None) -> None:
+        """Know task `pid`'s symbols, and the variables where it is stopped now."""
         if pid is not None:
             if not self._symbols.get(pid):
                 await self._load_symbols(pid)

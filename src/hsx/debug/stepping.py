@@ -43,6 +43,7 @@ class PendingStep:
     task: Task
     stops: dict[int, Guard]          # address -> is the task really done when it gets here?
     start: int = 0                   # ctx.steps when a counted step began
+    leaving: str | None = None       # step_out: the function it runs out of
 
 
 class RunControl:
@@ -132,7 +133,9 @@ class RunControl:
             raise DebugError(E.OUTERMOST_FRAME, f"task {pid} is in its outermost frame (or its "
                              "frame cannot be located): there is no caller to return to")
         ret, entry = found
-        return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry})
+        function = self.symbols.get(pid).code.function_at(ctx.pc)
+        return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry},
+                           leaving=function.name if function is not None else None)
 
     def step_line(self, pid: int, mode: str = "over") -> dict[str, Any]:
         """Run to another source line.  `over`: until the line changes in this frame,
@@ -210,15 +213,15 @@ class RunControl:
 
     # -- what the debugger calls at stops -------------------------------------------------
 
-    def reached(self, task: Task, addr: int) -> bool:
-        """At a machine breakpoint: whether the task's pending step ends here (it is
-        then finished); False lets the step go on."""
+    def reached(self, task: Task, addr: int) -> PendingStep | None:
+        """At a machine breakpoint: the task's pending step if it ends here (it is then
+        finished); None lets the step go on."""
         pending = self._pending.get(task.pid)
         guard = pending.stops.get(addr) if pending is not None else None
         if guard is None or not guard():
-            return False
+            return None
         self.cancel(task.pid)
-        return True
+        return pending
 
     def counted(self, task: Task) -> int:
         """A counted step reached its count (the kernel's budget stop): how many
@@ -245,12 +248,13 @@ class RunControl:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _start(self, task: Task, kind: str, stops: dict[int, Guard]) -> dict[str, Any]:
+    def _start(self, task: Task, kind: str, stops: dict[int, Guard],
+               leaving: str | None = None) -> dict[str, Any]:
         for addr in stops:
             self.machine.acquire(task, addr)
-        self._pending[task.pid] = PendingStep(kind, task, stops)
+        self._pending[task.pid] = PendingStep(kind, task, stops, leaving=leaving)
         self._go(task)
-        return self._result(task, pending=kind)
+        return self._result(task, pending=kind, **({"function": leaving} if leaving else {}))
 
     def _go(self, task: Task) -> None:
         task.ctx.skip_breakpoint = task.ctx.pc

@@ -37,6 +37,7 @@ class Symbol:
     line: int | None = None
     body: int | None = None         # a -g C function: where its body begins, past the
                                     # prologue (breakpoints on the function stop there)
+    type: int | None = None          # a C function's type (-g): an index into `types`
 
     @property
     def space(self) -> str:
@@ -225,6 +226,8 @@ def _symbol_json(symbol: Symbol) -> dict[str, Any]:
            "line": symbol.line}
     if symbol.body is not None:
         out["body"] = symbol.body
+    if symbol.type is not None:
+        out["type"] = symbol.type
     return out
 
 
@@ -278,4 +281,4 @@ def _symbols(entries: Iterable[dict] | None, section: str) -> Iterable[Symbol]:
         yield Symbol(name=str(e["name"]), address=int(e["address"]), size=int(e.get("size") or 0),
                      section=e.get("section", section), scope=e.get("scope") or "local",
                      file=e.get("file"), line=e.get("line"),
-                     body=_ref(e.get("body")))
+                     body=_ref(e.get("body")), type=_ref(e.get("type")))

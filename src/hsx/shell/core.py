@@ -44,6 +44,10 @@ class Shell:
         self._stops: dict[int, dict[str, Any]] = {}
         self._waiters: list[tuple[int, asyncio.Future]] = []
         self._pump: asyncio.Task | None = None
+        # Events that come while a command runs are shown after its result: a run
+        # command's reply ("running") always before the stop it causes, whichever of the
+        # two the console happens to read first.
+        self._held: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ life
 
@@ -78,6 +82,16 @@ class Shell:
         refused = await self._refused(invocation)
         if refused is not None:
             return refused
+        self._held = []
+        try:
+            return await self._carry_out(invocation)
+        finally:
+            held, self._held = self._held, None
+            for event in held:
+                self._print_event(event)
+
+    async def _carry_out(self, invocation: Invocation) -> int:
+        """Run a command and show its result (or why not)."""
         try:
             result = await self._run(invocation)
         except UsageError as error:
@@ -93,7 +107,7 @@ class Shell:
         if self.out.as_json:
             self.out.json(result)
         else:
-            self.out.lines(render(command.view, result, self.ctx))
+            self.out.lines(render(invocation.command.view, result, self.ctx))
         return EXIT_OK
 
     async def _refused(self, invocation: Invocation) -> int | None:
@@ -245,12 +259,18 @@ class Shell:
             self.out.error("the executive closed the connection")
 
     def show_event(self, event: dict[str, Any]) -> None:
+        self._note_stop(event)
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            self._print_event(event)
+
+    def _print_event(self, event: dict[str, Any]) -> None:
         if self.filter.wants(event):
             if self.out.as_json:
                 self.out.json(event)
             else:
                 self.out.lines(event_lines(event, self.ctx))
-        self._note_stop(event)
 
     def _note_stop(self, event: dict[str, Any]) -> None:
         pid = event.get("pid")

@@ -14,9 +14,9 @@ commands (`NAME field=value ...`, or a JSON object).
 """
 from __future__ import annotations
 
-from .complete import Candidate, Sources, complete, complete_path
+from .complete import Candidate, Sources, complete, complete_path, line_task
 from .help import describe, overview, topic
-from .parse import RAW, Invocation, Table
+from .parse import RAW, Invocation, Table, names_pid, value_words
 from .parse import parse as _parse
 from .plans import split_assignment, task_pid
 from .run import drive_async, run, run_async
@@ -31,10 +31,11 @@ def parse(line: str, default_pid: int | None = None, table: Table = TABLE) -> In
 
 
 def help_text(words: str = "") -> str:
-    """`help` (every command) or `help CMD`."""
+    """`help` (the groups), `help GROUP`, `help all` or `help CMD`."""
     return topic(TABLE, words) if words.strip() else overview(TABLE)
 
 
 __all__ = ["Arg", "COMMANDS", "Candidate", "Command", "Invocation", "Kind", "RAW", "REGISTERS", "Request",
-           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe", "drive_async", "help_text", "parse", "parse_format",
-           "run", "run_async", "split_assignment", "split_words", "task_pid"]
+           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe",
+           "drive_async", "help_text", "line_task", "names_pid", "parse", "parse_format",
+           "run", "run_async", "split_assignment", "split_words", "task_pid", "value_words"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from . import plans
 from .parse import Table
-from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, FLAG, HEX,
-                     INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET, TEXT,
-                     VALUE, WATCH, Arg, Command, Request, UsageError)
+from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, EXPR, FLAG,
+                     HEX, INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET,
+                     TEXT, VALUE, WATCH, Arg, Command, Request, UsageError)
 
 PID_ARG = Arg("pid", PID)
 ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
@@ -39,11 +39,36 @@ def _trace(invocation):
 
 
 def _stdin(invocation):
-    """stdin PID TEXT | --eof: the writing form of stdio."""
+    """stdin PID TEXT [-n] [--eof]: TEXT as a line (a newline is added unless it ends
+    with one, or -n), then the end of the input with --eof."""
+    values = invocation.values
+    pid, text, eof = values["pid"], values.get("data"), values.get("eof", False)
+    if text is not None and not values.get("no_newline") and not text.endswith("\n"):
+        text += "\n"
+    if not text and not eof:
+        raise UsageError("stdin -n with no TEXT writes nothing (--eof ends the input)",
+                         invocation.command.usage)
+    written = (yield Request("stdio", {"pid": pid, "data": text}))["written"] if text else 0
+    if eof:
+        yield Request("stdio", {"pid": pid, "eof": True})
+    return {"pid": pid, "written": written, "eof": eof}
+
+
+OPT_LEVELS = ("0", "1", "2", "3", "s", "z")        # hsx cc's -O (the executive checks too)
+CC_FIELDS = ("opt", "debug", "include", "define")
+
+
+def _load(invocation):
+    """load PATH [-O LEVEL] [-g] [-I DIR] [-D MACRO]: a .c is built with -g, and -O0
+    unless told (what a debugging console wants); the options are for a .c only."""
     fields = invocation.fields()
-    if "data" not in fields and not fields.get("eof"):
-        raise UsageError("stdin needs DATA or --eof", invocation.command.usage)
-    return (yield Request("stdio", fields))
+    compiler = {key: fields.pop(key) for key in CC_FIELDS if key in fields}
+    if fields["path"].lower().endswith(".c"):
+        fields["cc"] = {"opt": "0", **compiler, "debug": True}
+    elif compiler:
+        raise UsageError(f"-O, -g, -I and -D are for a .c file, not {fields['path']}",
+                         invocation.command.usage)
+    return (yield Request("load", fields))
 
 
 def _lookup(invocation):
@@ -54,35 +79,44 @@ def _lookup(invocation):
                                                    key: what, **invocation.extra}))
 
 
-TASKS = "tasks"
-RUN = "run control"
-BREAK = "breakpoints and watches"
-LOOK = "inspect"
-VARS = "variables"
-MAIL = "mailboxes and stdio"
-VALS = "values and commands"
-SESS = "sessions and events"
-SHELL = "the console"
+# the groups `help` shows, by the word `help GROUP` takes
+TASKS, RUN, BREAK, LOOK, VARS = "tasks", "run", "breakpoints", "inspect", "variables"
+MAIL, VALS, SESS, SHELL = "mailboxes", "values", "sessions", "console"
+GROUPS = {TASKS: "Tasks", RUN: "Run control", BREAK: "Breakpoints and watches",
+          LOOK: "Inspecting a task", VARS: "Variables (C built with -g)",
+          MAIL: "Mailboxes and stdio", VALS: "Values and commands",
+          SESS: "Sessions and events", SHELL: "The console"}
 
 COMMANDS = [
     # ---------------------------------------------------------------- tasks
     C("ps", "List the tasks (or one).", ANY_PID, cmd="ps", aliases=("list_tasks", "tasks"),
-      examples=("ps", "ps 2"), group=TASKS, view="tasks"),
+      examples=("ps", "ps 2"), group=TASKS, view="tasks", current=False),
     C("info", "The executive: version, limits, clock, sessions (with PID: its registers).",
-      ANY_PID, cmd="info", examples=("info",), group=TASKS, view="info"),
+      ANY_PID, cmd="info", examples=("info",), group=TASKS, view="info", current=False),
     C("load", "Load an image (.hxe, or .mvasm/.c built on the fly) as a new task.",
       Arg("path", PATH),
       Arg("paused", FLAG, flag=True, help="pause before its first instruction"),
+      Arg("level", TEXT, option="-O", field="opt", choices=OPT_LEVELS,
+          help="a .c: optimisation, 0 (the default here), 1, 2, 3, s or z"),
+      Arg("debug", FLAG, flag=True, short="-g", help="a .c: debug information (always here)"),
+      Arg("dir", PATH, option="-I", field="include", repeat=True,
+          help="a .c: an include directory"),
+      Arg("macro", TEXT, option="-D", field="define", repeat=True,
+          help="a .c: define NAME or NAME=VALUE"),
       Arg("name", TEXT, optional=True, help="app name"),
-      cmd="load", aliases=("exec",), examples=("load examples/mvasm/hello.mvasm",
-                                               "load prog.c --paused"),
-      group=TASKS, view="load"),
+      plan=_load, aliases=("exec",),
+      examples=("load examples/mvasm/hello.mvasm", "load prog.c --paused",
+                "load prog.c -O2 -I include -D LIMIT=8"),
+      details="A .c is built as a debugger wants it, with -g -O0: every line has code "
+              "and every\nvariable a home. -O1/-O2 debug the optimised build (hsx run "
+              "builds -O2).", group=TASKS, view="load"),
     C("kill", "End a task (killing an ended task removes it from ps).", PID_ARG, cmd="kill",
       confirm="danger", examples=("kill 2",), group=TASKS, view="task"),
     C("pause", "Pause a task, or every task.", ANY_PID, cmd="pause",
       examples=("pause 1", "pause"), group=TASKS, view="task"),
     C("resume", "Resume a task (past a breakpoint), or every task.", ANY_PID, cmd="resume",
-      aliases=("continue", "cont", "c"), examples=("resume 1", "c"), group=RUN, view="task"),
+      aliases=("continue", "cont", "c"), examples=("resume 1", "c"), group=RUN,
+      view="resumed"),
     C("restart", "Load a task's image again (a rebuilt file is picked up) as a new PID.",
       PID_ARG, Arg("paused", FLAG, flag=True), cmd="restart", aliases=("reload",),
       examples=("restart 1 --paused",), group=TASKS, view="load"),
@@ -146,7 +180,7 @@ COMMANDS = [
       examples=("bp", "bp list 1"), group=BREAK, view="breakpoints"),
     C("bp set", "Set a breakpoint at an address, symbol or file:line, with a condition.",
       PID_ARG, Arg("addr", CODE),
-      Arg("condition", TEXT, optional=True, rest=True, keyword="if"),
+      Arg("condition", EXPR, optional=True, rest=True, keyword="if"),
       Arg("temporary", FLAG, flag=True, help="removed at its first hit"), cmd="bp.set",
       aliases=("break", "b", "bp add", "bp.set"),
       examples=("bp set 1 main", "break 1 prog.c:12", "bp set 1 loop if R1 == 5"),
@@ -208,7 +242,7 @@ COMMANDS = [
       examples=("poke 1 counter 2a000000", "poke 1 0x4000 de ad be ef"), group=LOOK,
       view="written"),
     C("reg", "Set a register (R0..R15, SP, FP, PC, PSW) to a value or expression.", PID_ARG,
-      Arg("register", REGISTER), Arg("value", TEXT, rest=True), plan=plans.set_register,
+      Arg("register", REGISTER), Arg("value", EXPR, rest=True), plan=plans.set_register,
       aliases=("setreg",), confirm="write", examples=("reg 1 R3 42", "reg 1 PC main"),
       group=LOOK, view="value"),
     C("memory", "A task's memory map: code, data sections, heap, stack, registers.", PID_ARG,
@@ -241,11 +275,11 @@ COMMANDS = [
       cmd="frame.variables", aliases=("variables",), examples=("vars 1 0 globals",),
       group=VARS, view="variables"),
     C("print", "Evaluate a C expression in a task (frame=N for an outer frame).", PID_ARG,
-      Arg("expr", TEXT, rest=True), cmd="evaluate", aliases=("p", "eval", "evaluate"),
+      Arg("expr", EXPR, rest=True), cmd="evaluate", aliases=("p", "eval", "evaluate"),
       extras=("frame",), examples=("print 1 list->head->value", "p 1 buf[2] + 1"),
       group=VARS, view="value"),
     C("set", "Store a value into a variable, field, element or register.", PID_ARG,
-      Arg("assignment", TEXT, rest=True, help="LVALUE = VALUE"), plan=plans.assign,
+      Arg("assignment", EXPR, rest=True, help="LVALUE = VALUE"), plan=plans.assign,
       aliases=("set var",), confirm="write", extras=("frame",),
       examples=("set 1 total = 5", "set 1 p->next = 0"), group=VARS, view="value"),
     C("expand", "The children of a value (its ref from locals/print).", Arg("ref", INT),
@@ -277,8 +311,16 @@ COMMANDS = [
       aliases=("grant.stdio",), examples=("grant 2 3", "grant 2 3 --revoke"), group=MAIL,
       view="reply"),
     C("stdin", "Write a line to a task's stdin (--eof ends its input).", PID_ARG,
-      Arg("data", TEXT, optional=True, rest=True), Arg("eof", FLAG, flag=True), plan=_stdin,
-      examples=("stdin 2 hello", "stdin 2 --eof"), group=MAIL, view="reply"),
+      Arg("text", TEXT, rest=True, field="data", unless="eof",
+          help='sent with a newline after it; "..." takes C escapes: "a\\tb\\n"'),
+      Arg("no-newline", FLAG, flag=True, short="-n", field="no_newline",
+          help="send TEXT as it is, without a newline"),
+      Arg("eof", FLAG, flag=True, help="then end the input: reads return 0 from then on"),
+      plan=_stdin, examples=("stdin 2 hello", 'stdin 2 "two\\nlines"',
+                             "stdin 2 -n partial --eof", "stdin 2 --eof"),
+      details="A newline is added unless TEXT ends with one (or -n is given): `stdin 2 "
+              "hello`\nsends \"hello\\n\", a line that a program reading lines gets at once.",
+      group=MAIL, view="stdin"),
     # ---------------------------------------------------------------- values, commands
     C("values", "The value registry (of one owner task, or all).", ANY_PID, cmd="val.list",
       aliases=("val list", "val.list", "vals"), extras=("group", "name", "oid"),
@@ -317,12 +359,14 @@ COMMANDS = [
       examples=("events", "events off stdout", "events on stdout 2", "events off all"),
       group=SESS, view="events"),
     # ---------------------------------------------------------------- the console itself
-    C("help", "Every command, or one command with its usage and examples.",
-      Arg("command", COMMAND_NAME, optional=True, rest=True), local=True, aliases=("?",),
-      examples=("help", "help peek"), group=SHELL, view="help"),
+    C("help", "The groups of commands, a group's commands, every command (all), or one "
+      "command with its usage and examples.",
+      Arg("command", COMMAND_NAME, optional=True, rest=True, help="a command, a group or all"),
+      local=True, aliases=("?",), examples=("help", "help run", "help peek", "help all"),
+      group=SHELL, view="help"),
     C("use", "Make PID the current task (commands may then leave it out); `use` alone "
       "forgets it.", Arg("pid", PID, optional=True), local=True, examples=("use 2", "use"),
-      group=SHELL, view="use"),
+      group=SHELL, view="use", current=False),
     C("wait", "Wait until a task stops (breakpoint, step, fault, end), at most SECONDS.",
       PID_ARG, Arg("seconds", NUMBER, optional=True), local=True,
       examples=("wait 1", "wait 1 5"), group=SHELL, view="stopped"),
@@ -331,4 +375,4 @@ COMMANDS = [
 ]
 
 
-TABLE = Table(COMMANDS)
+TABLE = Table(COMMANDS, GROUPS)

@@ -89,8 +89,10 @@ class TypeTable:
                         "enumerators": [
                             {"name": e.fields.get("name"), "value": int(e.fields.get("value", 0))}
                             for e in self._elements(node) if e.kind == "DIEnumerator"]}
-        if node.kind == "DISubroutineType":
-            return {"kind": "function", "size": 0}
+        if node.kind == "DISubroutineType":             # types: !{return type, args...}
+            types = self.node(f.get("types"))
+            returns = self.ref(types.items[0]) if types is not None and types.items else None
+            return {"kind": "function", "size": 0, "returns": returns}
         return {"kind": "unknown", "name": name, "size": size}
 
     def _elements(self, node: MDNode) -> list[MDNode]:
@@ -147,6 +149,7 @@ class DebugCollector:
         self.globals: list[dict] = []
         self.locals: list[dict] = []
         self.bodies: list[dict] = []         # where each function's body begins
+        self.functions: list[dict] = []      # each function's type (its return type)
         self._placing: tuple[Function, set[int]] | None = None
 
     def file_of(self, node: MDNode | None) -> str | None:
@@ -154,6 +157,9 @@ class DebugCollector:
 
     def function(self, fn: Function, mf: MFunction) -> None:
         slots = mf.debug.pop("alloca_slots", {})
+        if fn.subprogram is not None:
+            self.functions.append({"symbol": mf.symbol, "file": self.file_of(fn.subprogram),
+                                   "type": self.types.ref(fn.subprogram.fields.get("type"))})
         seen = {id(var) for _, _, var, _, _ in fn.debug_records
                 if self.subprogram_of(var) is not fn.subprogram}     # inlined callees' own
         for kind, value, var, expr, _ in fn.debug_records:
@@ -219,4 +225,5 @@ class DebugCollector:
                                      "type": self.types.ref(var.fields.get("type")),
                                      "file": file, "line": line})
         return {"declarations": self.declarations, "types": self.types.types,
-                "globals": self.globals, "locals": self.locals, "bodies": self.bodies}
+                "globals": self.globals, "locals": self.locals, "bodies": self.bodies,
+                "functions": self.functions}

@@ -1,10 +1,13 @@
 """The console in a pseudo-terminal against a real `hsx execd`."""
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
+import time
 
+import pexpect
 from shellkit import INV_C, REPO, Terminal, build_c, drawn, terminal_env
 
 
@@ -117,3 +120,27 @@ def test_a_debugging_session_reads_right(execd, tmp_path):
     assert "Memory as hex" not in overview           # groups, not every command's summary
     term.run("help run", r"finish +Run until the current function returns")
     assert term.close() == 0
+
+
+def test_a_spawned_executive_ends_with_a_killed_console(tmp_path):
+    """--spawn's executive is tied to the console by a pipe: a console killed with
+    SIGKILL (no chance to stop it) still leaves nothing listening on the port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    console = pexpect.spawn(sys.executable, ["-m", "hsx", "shell", "--port", str(port),
+                                             "--spawn"], env=terminal_env(tmp_path),
+                            cwd=str(REPO), encoding="utf-8", timeout=60)
+    try:
+        console.expect(f"started an executive on 127.0.0.1:{port}")
+        console.kill(signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as again:
+                if again.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"an executive still listens on {port} after the console died")
+    finally:
+        console.close(force=True)

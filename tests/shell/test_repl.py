@@ -1,13 +1,12 @@
 """The console in a pseudo-terminal against a real `hsx execd`."""
 from __future__ import annotations
 
-import signal
 import socket
 import subprocess
 import sys
 import time
 
-import pexpect
+from execdkit import readline
 from shellkit import INV_C, REPO, Terminal, build_c, drawn, terminal_env
 
 
@@ -124,16 +123,19 @@ def test_a_debugging_session_reads_right(execd, tmp_path):
 
 def test_a_spawned_executive_ends_with_a_killed_console(tmp_path):
     """--spawn's executive is tied to the console by a pipe: a console killed with
-    SIGKILL (no chance to stop it) still leaves nothing listening on the port."""
+    SIGKILL (no chance to stop it) still leaves nothing listening on the port.  (Not in
+    a pty: a pty's hangup would end the executive whatever the console did.)"""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    console = pexpect.spawn(sys.executable, ["-m", "hsx", "shell", "--port", str(port),
-                                             "--spawn"], env=terminal_env(tmp_path),
-                            cwd=str(REPO), encoding="utf-8", timeout=60)
+    console = subprocess.Popen([sys.executable, "-m", "hsx", "shell", "--port", str(port),
+                                "--spawn", "stdio"], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=terminal_env(tmp_path), cwd=REPO)
     try:
-        console.expect(f"started an executive on 127.0.0.1:{port}")
-        console.kill(signal.SIGKILL)
+        assert f"started an executive on 127.0.0.1:{port}" in readline(console.stdout)
+        console.kill()
+        console.wait()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with socket.socket() as again:
@@ -143,4 +145,5 @@ def test_a_spawned_executive_ends_with_a_killed_console(tmp_path):
         else:
             raise AssertionError(f"an executive still listens on {port} after the console died")
     finally:
-        console.close(force=True)
+        if console.poll() is None:
+            console.kill()

@@ -178,13 +178,25 @@ def restart(call: Call) -> Any:
                            "restarted by whatever supervises it")
     old = call.task()
     call.control(old.pid)
+    if old.restarted_as is not None:
+        raise RequestError("already_restarted", f"task {old.pid} was restarted as pid "
+                           f"{old.restarted_as}: restart that one", new_pid=old.restarted_as)
+    if old.restarting:
+        raise RequestError("restart_in_progress", f"task {old.pid} is already being "
+                           "restarted (its program is building)")
     if old.source and needs_thread(old.source):
         return _restart_after_build(call, old)
     return _restart(call, old, read_program(old.source) if old.source else None)
 
 
 async def _restart_after_build(call: Call, old: Task) -> dict[str, Any]:
-    program = await asyncio.to_thread(read_program, old.source, old.build_flags)
+    """Build first, one restart of a task at a time: a second one meanwhile would make a
+    second copy of the program, without the breakpoints the first carried over."""
+    old.restarting = True
+    try:
+        program = await asyncio.to_thread(read_program, old.source, old.build_flags)
+    finally:
+        old.restarting = False
     call.control(old.pid)                  # the lock may have changed while compiling
     return _restart(call, old, program)
 
@@ -202,6 +214,7 @@ def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
     session = call.session
     if session is not None and old.pid in session.locks:
         call.server.sessions.lock(session, task.pid)
+    old.restarted_as = task.pid
     reply = _loaded(call, task)
     warnings = call.server.debugger.carry_over(old.pid, task.pid)
     reply["reload"] = {"old_pid": old.pid, "new_pid": task.pid, "program": task.source,

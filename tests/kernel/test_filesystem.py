@@ -3,7 +3,7 @@ import errno
 
 import pytest
 
-from hsx.kernel.filesystem import O_APPEND, O_CREAT, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY, SandboxFS
+from hsx.kernel.filesystems import O_APPEND, O_CREAT, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY, SandboxFS
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_directory_operations(fs):
 
 
 def test_seek_moves_the_position(fs):
-    from hsx.kernel.filesystem import SEEK_CUR, SEEK_END, SEEK_SET
+    from hsx.kernel.filesystems import SEEK_CUR, SEEK_END, SEEK_SET
     fd = fs.open(1, "s", O_RDWR | O_CREAT)
     fs.write(1, fd, b"0123456789")
     assert fs.seek(1, fd, 2, SEEK_SET) == 2

@@ -33,8 +33,9 @@ class _ImageFile:
     page_size = 1
     kind = "image"
 
-    def __init__(self, path: str | os.PathLike[str], size: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], size: int, *, fsync: bool = True) -> None:
         self.path = os.fspath(path)
+        self.fsync = fsync
         self.location = f"{self.kind}:{self.path}"
         self.size = size
         if not os.path.exists(self.path):
@@ -65,7 +66,10 @@ class _ImageFile:
         raise OSError(f"{self.path}: FRAM has no erase")
 
     def sync(self) -> None:
-        os.fsync(self._fd)
+        """Make what was written survive an operating system crash too (a process that
+        is killed loses nothing written: the writes are already in the OS)."""
+        if self.fsync:
+            os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -89,12 +93,13 @@ class FlashImage(_ImageFile):
 
     kind = "flash"
 
-    def __init__(self, path: str | os.PathLike[str], size: int, page_size: int = 4096) -> None:
+    def __init__(self, path: str | os.PathLike[str], size: int, page_size: int = 4096, *,
+                 fsync: bool = True) -> None:
         if page_size < 64 or page_size & (page_size - 1) or size % page_size:
             raise ValueError(f"flash page size {page_size} must be a power of two of at least "
                              f"64 that divides the size {size}")
         self.page_size = page_size
-        super().__init__(path, size)
+        super().__init__(path, size, fsync=fsync)
 
     def _programmed(self, addr: int, data: bytes) -> bytes:
         old = self.read(addr, len(data))

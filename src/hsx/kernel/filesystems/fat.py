@@ -111,8 +111,7 @@ class FatFileSystem:
         result = ff.pyf_mount(self._partition.fs, self._partition.pname, 1)
         if result != 0:
             self._partition.unmount()
-            raise FatError(f"{device.location}: no FAT12/16/32 volume on it "
-                           f"(make one with `hsx fs mkfs`)")
+            raise FatError(f"{device.location}: no FAT12/16/32 volume on it")
         self._files: Descriptors[_Open] = Descriptors(max_open_per_task)
         self._nodes: dict[str, _Node] = {}
 

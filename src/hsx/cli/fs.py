@@ -4,6 +4,7 @@
     hsx fs ls card.img [/logs]                     list a directory
     hsx fs cp notes.txt card.img:/notes.txt        copy into an image ...
     hsx fs cp card.img:/logs/run.log run.log       ... and out of it
+    hsx fs mkdir card.img:/logs                    make a directory
     hsx fs serve DIR --can hsx                     serve DIR (or fat:IMAGE) over CAN ISO-TP
 """
 from __future__ import annotations
@@ -33,9 +34,10 @@ def fs_command() -> None:
     \b
     Examples:
       hsx fs mkfs card.img --size 64M
-      hsx fs cp data.csv card.img:/data.csv
-      hsx fs ls card.img
-      hsx fs cp card.img:/data.csv copy.csv
+      hsx fs mkdir card.img:/input
+      hsx fs cp data.csv card.img:/input/data.csv
+      hsx fs ls card.img /input
+      hsx fs cp card.img:/input/data.csv copy.csv
       hsx fs serve ./files --can hsx
     """
 
@@ -94,6 +96,19 @@ def ls_command(image: str, path: str) -> None:
             _failed(f"{image}:{path}", listing)
         if listing:
             click.echo(listing.decode())
+
+
+@fs_command.command("mkdir")
+@click.argument("target", metavar="IMAGE:PATH")
+def mkdir_command(target: str) -> None:
+    """Make a directory in an image."""
+    image, sep, path = target.partition(":")
+    if not sep:
+        fail(target, "not IMAGE:PATH", "e.g. hsx fs mkdir card.img:/logs")
+    with _mounted(image) as fs:
+        result = fs.mkdir(path)
+        if result < 0:
+            _failed(target, result)
 
 
 @fs_command.command("cp")

@@ -56,26 +56,34 @@ def file_system(kind: str, tmp_path: Path, max_open: int = 32):
 
 
 @contextmanager
-def can_file_system(tmp_path: Path, max_open: int = 32, *, client_bus=None, timeout: float = 2.0,
-                    served=None):
-    """A file server on its own node serving a host directory (or `served`), and a client
-    FileSystem on another node, both on a fresh python-can virtual channel."""
-    from hsx.kernel.filesystems import SandboxFS
-    from hsx.kernel.filesystems.can import CanFileServer, CanFileSystem, open_can_bus
+def can_server(served):
+    """A file server serving `served` on a fresh python-can virtual channel of its own:
+    (server, channel).  The served file system is shut down afterwards."""
+    from hsx.kernel.filesystems.can import CanFileServer, open_can_bus
     channel = f"hsx-fs-test-{next(_channels)}"
-    served = served or SandboxFS(tmp_path / "served")
     server = CanFileServer(served, open_can_bus("virtual", channel))
     server.start()
-    bus = client_bus(open_can_bus("virtual", channel)) if client_bus else open_can_bus(
-        "virtual", channel)
-    fs = CanFileSystem(bus, max_open_per_task=max_open, timeout=timeout,
-                       location=f"can:{channel}")
     try:
-        yield fs, server
+        yield server, channel
     finally:
-        fs.shutdown()
         server.stop()
         served.shutdown()
+
+
+@contextmanager
+def can_file_system(tmp_path: Path, max_open: int = 32, *, client_bus=None, timeout: float = 2.0):
+    """A file server on its own node serving a host directory, and a client FileSystem
+    on another node (its bus wrapped by `client_bus`, to inject faults): (client, server)."""
+    from hsx.kernel.filesystems import SandboxFS
+    from hsx.kernel.filesystems.can import CanFileSystem, open_can_bus
+    with can_server(SandboxFS(tmp_path / "served")) as (server, channel):
+        bus = open_can_bus("virtual", channel)
+        fs = CanFileSystem(client_bus(bus) if client_bus else bus, max_open_per_task=max_open,
+                           timeout=timeout, location=f"can:{channel}")
+        try:
+            yield fs, server
+        finally:
+            fs.shutdown()
 
 
 _channels = itertools.count(1)

@@ -1,9 +1,10 @@
 """A `FileSystem` on FAT12/16/32 over a `BlockDevice`: an SD card image on the host.
 
 The FAT code is ChaN's FatFs (the `fatfs-ng` package), the library microcontrollers
-use.  Every call that changes the volume ends with FatFs's sync and the device's, so
-what a call acknowledged is on the card when it returns; a cut in the middle of a call
-loses that call only (docs/backends.md says what it can leave behind).
+use.  Every call that changes the volume ends with FatFs's sync, inside one device
+transaction (`BlockDevice.begin`/`commit`: atomic on an image file, thanks to its
+journal), so what a call acknowledged is on the card when it returns and a cut in the
+middle of a call loses that call only (docs/backends.md).
 
 Differences from a host directory, all from FAT itself: names are case-insensitive and
 ASCII only (this FatFs build's code page), and a file or directory that is open cannot
@@ -12,6 +13,7 @@ be deleted or renamed (-EBUSY; FatFs would otherwise corrupt the volume).
 from __future__ import annotations
 
 import errno
+import functools
 from dataclasses import dataclass
 
 from hsx.kernel.blockdev import BlockDevice
@@ -73,6 +75,22 @@ class _Disk:
             return None
 
 
+def _atomic(method):
+    """The blocks the call writes reach the device as one transaction."""
+    @functools.wraps(method)
+    def call(self, *args):
+        self.device.begin()
+        try:
+            result = method(self, *args)
+        finally:
+            try:
+                self.device.commit()
+            except OSError:
+                result = -errno.EIO
+        return result
+    return call
+
+
 @dataclass
 class _Node:
     """What the open descriptors of one file share."""
@@ -116,6 +134,7 @@ class FatFileSystem:
         self._nodes: dict[str, _Node] = {}
 
     # -- descriptors ---------------------------------------------------------------------------
+    @_atomic
     def open(self, pid: int, path: str, flags: int = 0) -> int:
         name = self._path(path)
         if isinstance(name, int) or name == "/":
@@ -165,6 +184,7 @@ class FatFileSystem:
         file.position += len(data)
         return bytes(data)
 
+    @_atomic
     def write(self, pid: int, fd: int, data: bytes) -> int:
         file = self._files.get(pid, fd)
         if file is None or not file.writable:
@@ -211,6 +231,7 @@ class FatFileSystem:
         file.position = bases[whence] + offset
         return file.position
 
+    @_atomic
     def close(self, pid: int, fd: int) -> int:
         file = self._files.pop(pid, fd)
         if file is None:
@@ -220,6 +241,7 @@ class FatFileSystem:
     def open_count(self, pid: int) -> int:
         return self._files.count(pid)
 
+    @_atomic
     def release_task(self, pid: int) -> None:
         for file in self._files.release(pid):
             self._close(file)
@@ -228,12 +250,16 @@ class FatFileSystem:
         """Close every file, unmount and close the device (a second call does nothing)."""
         if self._partition is None:
             return
-        for file in self._files.all():
-            self._close(file)
+        self._close_all()
         self._partition.unmount()
         self._partition = None
         self.device.sync()
         self.device.close()
+
+    @_atomic
+    def _close_all(self) -> None:
+        for file in self._files.all():
+            self._close(file)
 
     # -- directory operations --------------------------------------------------------------------
     def listdir(self, path: str = "/") -> bytes | int:
@@ -261,6 +287,7 @@ class FatFileSystem:
             ff.pyf_closedir(directory)
         return result if result < 0 else listing(iter(entries))
 
+    @_atomic
     def delete(self, path: str) -> int:
         name = self._path(path)
         if isinstance(name, int) or name == "/":
@@ -275,12 +302,14 @@ class FatFileSystem:
             return -errno.ENOTEMPTY
         return result
 
+    @_atomic
     def mkdir(self, path: str) -> int:
         name = self._path(path)
         if isinstance(name, int) or name == "/":
             return -errno.EINVAL if not isinstance(name, int) else name
         return self._call(self._ff.pyf_mkdir, self._raw(name))
 
+    @_atomic
     def rename(self, old: str, new: str) -> int:
         source, target = self._path(old), self._path(new)
         for name in (source, target):

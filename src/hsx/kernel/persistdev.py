@@ -17,6 +17,7 @@ ERASE_CHUNK = 64              # a page erase also stops part-way when the power 
 
 class PersistDevice(Protocol):
     location: str
+    path: str                 # the image file
     size: int
     page_size: int            # erase unit in bytes; 1 = FRAM (no erase)
 

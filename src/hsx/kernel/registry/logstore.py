@@ -70,6 +70,7 @@ class LogStore(DebouncedStore):
         super().__init__()
         self.device: PersistDevice | None = device
         self.location = location or device.location
+        self.path = device.path
         self.sector_size = device.page_size if device.page_size > 1 else FRAM_SECTOR
         self.count = device.size // self.sector_size
         if self.count < 2:

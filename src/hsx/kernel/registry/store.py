@@ -33,7 +33,8 @@ class PersistError(Exception):
 class PersistenceStore(Protocol):
     """What the value registry's persistence needs."""
 
-    location: str
+    location: str             # for people: "sqlite:values.sqlite3", "flash:values.flash"
+    path: str                 # the file it lives in (the debugger keeps its state beside it)
 
     def load(self, key: PersistKey) -> int | None: ...
     def schedule_write(self, key: PersistKey, raw: int, debounce_ms: int, now: float) -> None: ...

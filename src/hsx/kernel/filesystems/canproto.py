@@ -13,6 +13,7 @@ the answer (a late one is dropped), and a request repeated with the same sequenc
 """
 from __future__ import annotations
 
+import logging
 import struct
 from dataclasses import dataclass
 
@@ -74,6 +75,9 @@ def isotp_stack(bus, rxid: int, txid: int, timeout_ms: int, on_error=None):
     """A started ISO-TP stack on `bus`, receiving on `rxid` and sending on `txid`.  A frame
     that does not arrive within `timeout_ms` aborts the transfer (the error handler)."""
     import isotp
+    # can-isotp logs each broken transfer; the caller gets it as an errno instead
+    logging.getLogger("isotp").addHandler(logging.NullHandler())
+    logging.getLogger("isotp").propagate = False
     params = {"rx_flowcontrol_timeout": timeout_ms, "rx_consecutive_frame_timeout": timeout_ms,
               "blocksize": 8, "stmin": 0, "max_frame_size": MAX_MESSAGE}
     address = isotp.Address(isotp.AddressingMode.Normal_11bits, rxid=rxid, txid=txid)

@@ -1,68 +1,52 @@
-"""A `PersistenceStore` on FRAM or flash (a `PersistDevice`): a log of CRC-checked records.
+"""A `PersistenceStore` on FRAM or flash (a `PersistDevice`): the C executive's value log.
 
-The device is cut into sectors (a flash page; 256 bytes on FRAM, which has no pages) and
-used as a circular log: records are appended, never changed in place, and the oldest
-sector is reclaimed -- its still-current records copied to the head, then erased -- when
-room runs short.  Sectors are taken least-erased first, so wear is spread over the device
-(each sector's erase count is in its header).  A commit is a batch of records; a record
-says whether its batch goes on, and a batch counts only once its last record is whole,
-so a cut anywhere loses at most the batch being written.  docs/backends.md has the byte
-layout (the C executive's store reads the same images).
+The on-media format is the one port/c/hsx_store.c writes, so an image written by either
+executive is read by the other (docs/backends.md has the byte layout).  The device is cut
+into pages (a flash page; 256 bytes on FRAM, which has none) of 16-byte slots used as a
+ring: slot 0 of a page in the log is its header, the others hold CRC-checked records, each
+one value.  Records are only ever written into erased slots, so a cut leaves at most the
+record being written torn, which its CRC rejects, and nothing older is touched.  The page
+after the head is kept erased: when the head fills, the log moves into it and the page
+after that -- the oldest -- has its still-current records copied forward before it is
+erased, so every page is erased in turn (wear levelling by rotation).
 """
 from __future__ import annotations
 
 import struct
 import zlib
-from dataclasses import dataclass
 
 from hsx.kernel.persistdev import ERASED, PersistDevice
 
 from .store import DebouncedStore, PersistError, PersistKey
 
-MAGIC = b"HSXV"
-HEADER = 20                   # magic, erase count, crc | sequence, crc
-FREE = 0xFFFFFFFF             # the sequence of a formatted sector not in the log
-FRAM_SECTOR = 256
-TAG_MORE, TAG_LAST = 0xA4, 0xA5
-RECORD_FIXED = 12             # tag, name length, batch, key, raw ... crc
-_RECORD = struct.Struct("<BBHHH")
+SLOT = 16
+PAGE_MAGIC = 0x56585348        # "HSXV"
+FRAM_PAGE = 256                # the log's page on a device without erase
+APP_NAME_MAX = 32              # hsx_config.h: bytes of an app name with its NUL
+BLANK = bytes([ERASED]) * SLOT
+_RECORD = struct.Struct("<IHHI")           # app, key, raw, sequence (+ crc)
 
 
-@dataclass
-class _Sector:
-    index: int
-    erase_count: int | None   # None: no readable header
-    sequence: int | None      # None: not in the log
-    end: int = HEADER         # where the next record goes (the sector size: full)
+def app_id(app: str) -> int:
+    """How a record names its app: the CRC-32 of the app's base name (as hsx_values.c)."""
+    return zlib.crc32(app.encode("utf-8")[:APP_NAME_MAX - 1])
 
 
-def encode_record(last: bool, batch: int, key: PersistKey, raw: int) -> bytes:
-    app = key.app.encode("utf-8")
-    if not 1 <= len(app) <= 255:
-        raise PersistError(f"app name {key.app!r} must be 1..255 bytes to be stored")
-    body = _RECORD.pack(TAG_LAST if last else TAG_MORE, len(app), batch & 0xFFFF, key.key,
-                        raw) + app
+def newer(a: int, b: int) -> bool:
+    """Sequence numbers compare as serial numbers: they may wrap around 2^32."""
+    return 0 < (a - b) & 0xFFFFFFFF < 0x80000000
+
+
+def encode_record(app: int, key: int, raw: int, sequence: int) -> bytes:
+    body = _RECORD.pack(app, key, raw, sequence)
     return body + struct.pack("<I", zlib.crc32(body))
 
 
-def decode_records(data: bytes, offset: int):
-    """(last, batch, key, raw, size) for each whole record from `offset`, up to the first
-    blank or damaged one; the generator's return value is where it stopped."""
-    while offset + RECORD_FIXED <= len(data):
-        tag, length, batch, key, raw = _RECORD.unpack_from(data, offset)
-        size = RECORD_FIXED + length
-        if tag not in (TAG_MORE, TAG_LAST) or not length or offset + size > len(data):
-            break
-        body = data[offset:offset + size - 4]
-        if zlib.crc32(body) != struct.unpack_from("<I", data, offset + size - 4)[0]:
-            break
-        try:
-            app = body[8:].decode("utf-8")
-        except UnicodeDecodeError:
-            break
-        yield tag == TAG_LAST, batch, PersistKey(app, key), raw, size
-        offset += size
-    return offset
+def decode_record(slot: bytes) -> tuple[int, int, int, int] | None:
+    """(app, key, raw, sequence) of an intact record; None for an erased or torn slot."""
+    if slot == BLANK or zlib.crc32(slot[:12]) != struct.unpack_from("<I", slot, 12)[0]:
+        return None
+    return _RECORD.unpack_from(slot)
 
 
 class LogStore(DebouncedStore):
@@ -71,17 +55,16 @@ class LogStore(DebouncedStore):
         self.device: PersistDevice | None = device
         self.location = location or device.location
         self.path = device.path
-        self.sector_size = device.page_size if device.page_size > 1 else FRAM_SECTOR
-        self.count = device.size // self.sector_size
-        if self.count < 2:
+        self.page_size = device.page_size if device.page_size > 1 else FRAM_PAGE
+        self.slots = self.page_size // SLOT
+        self.pages = device.size // self.page_size
+        if self.page_size % SLOT or self.pages < 2:
             raise PersistError(f"{self.location}: {device.size} bytes hold fewer than two "
-                               f"{self.sector_size}-byte sectors (the log needs a spare)")
-        self._values: dict[PersistKey, tuple[int, int]] = {}    # key -> (raw, sector)
-        self._head: _Sector | None = None
-        self._batch = 0
+                               f"{self.page_size}-byte pages of 16-byte slots")
+        # (app id, key) -> (sequence, raw, page) of the newest record
+        self._newest: dict[tuple[int, int], tuple[int, int, int]] = {}
         try:
-            self._sectors = [self._header(i) for i in range(self.count)]
-            self._replay()
+            self._mount()
         except OSError as error:
             raise PersistError(f"{self.location}: {error}") from None
 
@@ -91,8 +74,8 @@ class LogStore(DebouncedStore):
         return self.device is None
 
     def _stored(self, key: PersistKey) -> int | None:
-        found = self._values.get(key)
-        return None if found is None else found[0]
+        found = self._newest.get((app_id(key.app), key.key))
+        return None if found is None else found[1]
 
     def _close(self) -> None:
         if self.device is not None:
@@ -100,144 +83,115 @@ class LogStore(DebouncedStore):
             self.device = None
 
     def _commit(self, records: dict[PersistKey, int]) -> None:
+        """One record per value, in order; a cut loses the record being written (and the
+        ones after it), never one written before."""
         if self.device is None:
             raise PersistError(f"value store {self.location} is closed")
-        items = list(records.items())
-
-        def encoded() -> list[bytes]:
-            return [encode_record(i == len(items) - 1, self._batch, key, raw)
-                    for i, (key, raw) in enumerate(items)]
         try:
-            self._make_room(encoded())
-            placed = [self._append(record) for record in encoded()]  # after any copies
+            for key, raw in records.items():
+                self._append(app_id(key.app), key.key, raw)
             self.device.sync()
         except OSError as error:
             raise PersistError(f"{self.location}: {error}") from None
-        self._batch = (self._batch + 1) & 0xFFFF
-        for (key, raw), sector in zip(items, placed):
-            self._values[key] = (raw, sector)
 
-    # -- what tests and `hsx` show -----------------------------------------------------------
-    def erase_counts(self) -> list[int]:
-        return [s.erase_count or 0 for s in self._sectors]
+    # -- pages and slots -------------------------------------------------------------------------
+    def _slot(self, page: int, slot: int) -> bytes:
+        return self.device.read(page * self.page_size + slot * SLOT, SLOT)
 
-    # -- reading the log ----------------------------------------------------------------------
-    def _header(self, index: int) -> _Sector:
-        data = self.device.read(index * self.sector_size, HEADER)
-        magic, erases, crc_a, sequence, crc_b = struct.unpack("<4sIIII", data)
-        if magic != MAGIC or zlib.crc32(data[:8]) != crc_a:
-            return _Sector(index, None, None)
-        if sequence == FREE or zlib.crc32(data[12:16]) != crc_b:
-            return _Sector(index, erases, None)
-        return _Sector(index, erases, sequence)
+    def _page_sequence(self, page: int) -> int:
+        """The page's sequence number when its header is intact; 0: not in the log."""
+        header = self._slot(page, 0)
+        magic, sequence, crc = struct.unpack_from("<III", header)
+        return sequence if magic == PAGE_MAGIC and crc == zlib.crc32(header[:8]) else 0
 
-    def _replay(self) -> None:
-        """Rebuild the values from the log, oldest sector first; a batch whose last record
-        is missing (a cut) is dropped, whatever follows it."""
-        pending: list[tuple[PersistKey, int, int]] = []
-        pending_batch = last_batch = None
-        active = sorted((s for s in self._sectors if s.sequence is not None),
-                        key=lambda s: s.sequence)
-        for sector in active:
-            data = self.device.read(sector.index * self.sector_size, self.sector_size)
-            records = decode_records(data, HEADER)
-            while True:
-                try:
-                    last, batch, key, raw, _size = next(records)
-                except StopIteration as stop:
-                    sector.end = stop.value
-                    break
-                if batch != pending_batch:
-                    pending = []                  # an earlier batch was cut short
-                pending.append((key, raw, sector.index))
-                pending_batch = last_batch = batch
-                if last:
-                    for done_key, done_raw, where in pending:
-                        self._values[done_key] = (done_raw, where)
-                    pending, pending_batch = [], None
-            if data[sector.end:] != bytes([ERASED]) * (self.sector_size - sector.end):
-                sector.end = self.sector_size     # a torn record: nothing more goes here
-        self._head = active[-1] if active else None
-        if last_batch is not None:
-            self._batch = (last_batch + 1) & 0xFFFF
+    def _records(self, page: int):
+        data = self.device.read(page * self.page_size, self.page_size)
+        for slot in range(1, self.slots):
+            record = decode_record(data[slot * SLOT:(slot + 1) * SLOT])
+            if record is not None:
+                yield slot, record
 
-    # -- writing it ------------------------------------------------------------------------------
-    def _append(self, record: bytes) -> int:
-        if self._head is None or self._head.end + len(record) > self.sector_size:
-            self._open_sector()
-        head = self._head
-        self.device.write(head.index * self.sector_size + head.end, record)
-        head.end += len(record)
-        return head.index
-
-    def _free(self) -> list[_Sector]:
-        return [s for s in self._sectors if s.sequence is None]
-
-    def _sectors_needed(self, encoded: list[bytes]) -> int:
-        room = self.sector_size - self._head.end if self._head else 0
-        needed = 0
-        for record in encoded:
-            if len(record) > room:
-                needed += 1
-                room = self.sector_size - HEADER
-            room -= len(record)
-        return needed
-
-    def _make_room(self, encoded: list[bytes]) -> None:
-        """Reclaim old sectors until the batch fits and one sector is still spare."""
-        for _ in range(self.count + 1):
-            if len(self._free()) >= self._sectors_needed(encoded) + 1:
-                return
-            self._reclaim_oldest()
-        raise PersistError(f"{self.location} is full: the values stored do not fit in "
-                           f"{self.device.size} bytes")
-
-    def _reclaim_oldest(self) -> None:
-        active = sorted((s for s in self._sectors if s.sequence is not None and s is not self._head),
-                        key=lambda s: s.sequence)
-        if not active:
-            return
-        oldest = active[0]
-        current = [(key, raw) for key, (raw, where) in self._values.items()
-                   if where == oldest.index]
-        for key, raw in current:              # copied forward, each a batch of its own
-            self._values[key] = (raw, self._append(encode_record(True, self._batch, key, raw)))
-            self._batch = (self._batch + 1) & 0xFFFF
-        self.device.sync()
-        self._erase(oldest)
-
-    def _open_sector(self) -> None:
-        known = max((s.erase_count for s in self._sectors if s.erase_count is not None), default=0)
-        start = self._head.index if self._head else -1
-        chosen = min(self._free(), key=lambda s: (
-            s.erase_count if s.erase_count is not None else known,
-            (s.index - start) % self.count))
-        base = chosen.index * self.sector_size
-        blank = bytes([ERASED]) * (self.sector_size - 12)
-        if chosen.erase_count is None and self.device.read(base, self.sector_size) == bytes(
-                [ERASED]) * self.sector_size:
-            self._write_header_a(chosen, known)             # never used: no erase needed
-        elif chosen.erase_count is None or self.device.read(base + 12, self.sector_size - 12) != blank:
-            self._erase(chosen, known)
-        sequence = max((s.sequence for s in self._sectors if s.sequence is not None), default=0) + 1
-        part_b = struct.pack("<I", sequence)
-        self.device.write(base + 12, part_b + struct.pack("<I", zlib.crc32(part_b)))
-        chosen.sequence, chosen.end = sequence, HEADER
-        self._head = chosen
-
-    def _erase(self, sector: _Sector, known: int = 0) -> None:
-        count = (sector.erase_count if sector.erase_count is not None else known) + 1
-        sector.sequence, sector.erase_count, sector.end = None, None, HEADER
-        base = sector.index * self.sector_size
+    def _erase(self, page: int) -> None:
         if self.device.page_size > 1:
-            self.device.erase(base)
+            self.device.erase(page * self.page_size)
         else:
-            self.device.write(base, bytes([ERASED]) * self.sector_size)
-        self._write_header_a(sector, count)
-        if sector is self._head:
-            self._head = None
+            for slot in range(self.slots):
+                self.device.write(page * self.page_size + slot * SLOT, BLANK)
 
-    def _write_header_a(self, sector: _Sector, erase_count: int) -> None:
-        part_a = MAGIC + struct.pack("<I", erase_count)
-        self.device.write(sector.index * self.sector_size, part_a + struct.pack("<I", zlib.crc32(part_a)))
-        sector.erase_count = erase_count
+    def _clean(self, page: int) -> None:
+        """Erase the page unless it already is (erasing wears it)."""
+        if self.device.read(page * self.page_size, self.page_size) != BLANK * self.slots:
+            self._erase(page)
+
+    def _write_header(self, page: int, sequence: int) -> None:
+        head = struct.pack("<II", PAGE_MAGIC, sequence)
+        self.device.write(page * self.page_size,
+                          head + struct.pack("<II", zlib.crc32(head), 0xFFFFFFFF))
+
+    # -- the log -------------------------------------------------------------------------------------
+    def _mount(self) -> None:
+        self.head, self.head_sequence, self.next_sequence = 0, 0, 1
+        for page in range(self.pages):
+            sequence = self._page_sequence(page)
+            if not sequence:
+                continue
+            if not self.head_sequence or newer(sequence, self.head_sequence):
+                self.head, self.head_sequence = page, sequence
+            for _slot, (app, key, raw, record_sequence) in self._records(page):
+                if not newer(self.next_sequence, record_sequence):
+                    self.next_sequence = (record_sequence + 1) & 0xFFFFFFFF
+                self._remember(app, key, raw, record_sequence, page)
+        if not self.head_sequence:                       # a new store
+            self.head, self.head_sequence = 0, 1
+            self._clean(0)
+            self._write_header(0, 1)
+        self.append_slot = self.slots
+        while self.append_slot > 1 and self._slot(self.head, self.append_slot - 1) == BLANK:
+            self.append_slot -= 1
+        following = (self.head + 1) % self.pages
+        if following != self.head and self._page_sequence(following):
+            self._collect(following)                     # a move the last cut stopped
+
+    def _remember(self, app: int, key: int, raw: int, sequence: int, page: int) -> None:
+        known = self._newest.get((app, key))
+        if known is None or newer(sequence, known[0]):
+            self._newest[(app, key)] = (sequence, raw, page)
+
+    def _append(self, app: int, key: int, raw: int) -> None:
+        if self.append_slot >= self.slots:
+            self._next_page()
+        sequence = self.next_sequence
+        self.device.write(self.head * self.page_size + self.append_slot * SLOT,
+                          encode_record(app, key, raw, sequence))
+        self.append_slot += 1
+        self.next_sequence = (sequence + 1) & 0xFFFFFFFF
+        self._newest[(app, key)] = (sequence, raw, self.head)
+
+    def _next_page(self) -> None:
+        """The head is full: the log moves into the erased page after it."""
+        page = (self.head + 1) % self.pages
+        if self._page_sequence(page):
+            raise PersistError(f"{self.location} is full: more distinct values than one page "
+                               f"holds")
+        self._clean(page)
+        self._write_header(page, (self.head_sequence + 1) & 0xFFFFFFFF)
+        self.head, self.head_sequence = page, (self.head_sequence + 1) & 0xFFFFFFFF
+        self.append_slot = 1
+        following = (self.head + 1) % self.pages
+        if following != self.head and self._page_sequence(following):
+            self._collect(following)
+
+    def _collect(self, victim: int) -> None:
+        """Copy the oldest page's records that are still the newest of their value to the
+        head, then erase it: it becomes the erased page after the head."""
+        records = list(self._records(victim))
+        for index, (_slot, (app, key, raw, sequence)) in enumerate(records):
+            superseded = any((a, k) == (app, key) for _s, (a, k, _r, _q) in records[index + 1:])
+            newest = self._newest.get((app, key))
+            if superseded or (newest is not None and newest[2] != victim):
+                continue
+            if self.append_slot >= self.slots:
+                raise PersistError(f"{self.location} is full: more distinct values than one "
+                                   f"page holds")
+            self._append(app, key, raw)
+        self._erase(victim)

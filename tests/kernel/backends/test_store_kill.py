@@ -21,6 +21,8 @@ import pytest
 from execdkit import readline
 from storekit import KEYS, STORE_BACKENDS, batch, open_store
 
+from hsx.kernel.registry import PersistKey
+
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
 ROUNDS = 12
@@ -155,3 +157,37 @@ def test_a_cut_at_every_byte_of_a_commit_loses_at_most_the_value_being_written(k
 def _loaded(kind, directory):
     with open_store(kind, directory) as store:
         return {key: store.load(key) for key in KEYS}
+
+
+@pytest.mark.parametrize("kind", ["fram", "flash"])
+def test_a_damaged_record_is_never_read(kind, tmp_path):
+    """A record whose bytes changed after it was written (a bit flipped, a write torn in
+    some other order) fails its CRC: the value's previous record counts."""
+    key = KEYS[0]
+    with open_store(kind, tmp_path) as store:
+        store.schedule_write(key, 0x1111, 0, now=0.0)
+        store.schedule_write(key, 0x2222, 0, now=0.0)
+    image = next(tmp_path.glob("values.*"))
+    data = bytearray(image.read_bytes())
+    newest = data.index((0x2222).to_bytes(2, "little"))
+    data[newest] ^= 0x04                                 # 0x2222 -> 0x2226 on the medium
+    image.write_bytes(bytes(data))
+    assert _loaded(kind, tmp_path)[key] == 0x1111
+
+
+def test_the_log_is_the_documented_layout(tmp_path):
+    """Byte for byte what docs/backends.md (and the C executive's hsx_store.c) lay out:
+    a 256-byte FRAM page, its header in slot 0, then one 16-byte record per commit."""
+    import struct
+    import zlib
+    with open_store("fram", tmp_path) as store:
+        store.schedule_write(PersistKey("motor", 17), 0x4D00, 0, now=0.0)
+        store.schedule_write(PersistKey("motor", 17), 0x4D80, 0, now=0.0)
+    data = (tmp_path / "values.fram").read_bytes()
+    header = struct.pack("<II", 0x56585348, 1)
+    assert data[:16] == header + struct.pack("<I", zlib.crc32(header)) + b"\xff" * 4
+    app = zlib.crc32(b"motor")
+    for slot, (raw, sequence) in enumerate([(0x4D00, 1), (0x4D80, 2)], start=1):
+        body = struct.pack("<IHHI", app, 17, raw, sequence)
+        assert data[slot * 16:(slot + 1) * 16] == body + struct.pack("<I", zlib.crc32(body))
+    assert data[48:] == b"\xff" * (2048 - 48)

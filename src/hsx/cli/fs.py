@@ -152,8 +152,8 @@ def serve_command(served: str, channel: str, interface: str) -> None:
         fs.shutdown()
         fail(f"--can {channel}", str(error), "check --interface and the channel")
     server = CanFileServer(fs, bus)
-    server.start()
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    server.start()
     click.echo(f"hsx fs serving {fs.location} on {interface}:{channel}")
     try:
         server.wait()

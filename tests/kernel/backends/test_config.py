@@ -112,3 +112,16 @@ def test_a_mistake_in_the_file_is_one_clear_line(tmp_path, text, error):
 def test_a_bad_fs_shorthand_says_what_it_takes(spec):
     code, _, err = hsx("execd", "--fs", spec)
     assert code == 2 and "not host:DIR, fat:IMAGE or can:CHANNEL" in err
+
+
+def test_the_documented_example_works(counter, tmp_path):
+    """docs/backends.md's complete example, as it stands there, after its own mkfs line."""
+    import re
+    docs = (COUNTER.parents[4] / "docs" / "backends.md").read_text()
+    example = re.search(r"```toml\n(# hsx.toml\n.*?)```", docs, re.S).group(1)
+    (tmp_path / "hsx.toml").write_text(example)
+    assert hsx("fs", "mkfs", tmp_path / "card.img", "--size", "64M")[0] == 0
+    for boot in range(2):
+        assert hsx("run", counter, "--config", tmp_path / "hsx.toml") == (
+            0, f"boot {boot}, log 7\n", "")
+    assert (tmp_path / "values.flash").stat().st_size == 16384

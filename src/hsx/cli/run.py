@@ -36,6 +36,7 @@ from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
 from . import faults
+from .backends import backend_options, build_backends, choose_backends
 from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
 from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, fail,
@@ -165,12 +166,14 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@backend_options
 @compiler_options(default_opt="2")
 @engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
                 opt: str, debug: bool, include_dirs: tuple[str, ...],
-                defines: tuple[str, ...], engine: str | None) -> None:
+                defines: tuple[str, ...], engine: str | None, config_file: str | None,
+                fs_spec: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
@@ -178,14 +181,20 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     """
     cflags = (opt, debug, include_dirs, defines)
     images = [(path, *_build(path, cflags)) for path in files]
-    sandbox = Path(root) if root is not None else default_root()
+    chosen = choose_backends(config_file, fs_spec, root)
+    sandbox = None
+    if "fs" not in chosen.tables:                   # nothing named one: hsx's own sandbox
+        sandbox = default_root()
+        chosen.tables["fs"] = {"backend": "host", "root": str(sandbox)}
+    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
     try:
-        kernel = Kernel(profile=get_profile(profile), fs_root=sandbox, state_dir=state_dir,
-                        output=_write, engine=resolve_engine(engine))
+        kernel = Kernel(profile=get_profile(profile), fs=backends.fs, store=backends.store,
+                        can_bus=backends.bus, state_dir=state_dir, output=_write,
+                        engine=resolve_engine(engine))
     except OSError as exc:
-        fail(str(sandbox), f"cannot use it as the guests' file system: "
-             f"{(exc.strerror or str(exc)).lower()}", "choose another directory with --root")
-    if root is None:
+        fail(str(state_dir), f"cannot keep values there: {(exc.strerror or str(exc)).lower()}",
+             "choose another directory with --state-dir")
+    if sandbox is not None:
         kernel.fs.on_first_use = lambda where: report(
             "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Awaitable
 
 from hsx.debug import Debugger, DebugError
+from hsx.kernel.backends import Backends
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
@@ -59,6 +60,7 @@ class ServerConfig:
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
     echo: bool = False                  # print task output on the daemon's stdout too
     max_connections: int = MAX_CONNECTIONS
+    backends: Backends | None = None    # built from --config / --fs (hsx.kernel.backends)
 
 
 class Server:
@@ -98,8 +100,11 @@ class Server:
         root = config.root
         if root is None and config.state_dir is not None:
             root = Path(config.state_dir) / "fs"
+        chosen = config.backends
         return Kernel(profile=get_profile(config.profile), fs_root=root,
-                      state_dir=config.state_dir, pin=config.pin, engine=config.engine)
+                      fs=chosen.fs if chosen else None, store=chosen.store if chosen else None,
+                      can_bus=chosen.bus if chosen else None, state_dir=config.state_dir,
+                      pin=config.pin, engine=config.engine)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -124,7 +129,7 @@ class Server:
                        asyncio.create_task(self._expire_sessions(), name="hsx-expiry")]
         loop_kind = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
         self.log.log("info", f"listening on {self.address[0]}:{self.address[1]} "
-                     f"({loop_kind} event loop); guest files in {self.kernel.fs.root}")
+                     f"({loop_kind} event loop); guest files in {self.kernel.fs.location}")
         return self.address
 
     async def serve(self) -> None:

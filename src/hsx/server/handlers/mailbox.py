@@ -37,7 +37,7 @@ PAYLOAD = {"data": Str(MAX_MESSAGE), "data_hex": Encoded("hex", MAX_MESSAGE),
            "data_b64": Encoded("base64", MAX_MESSAGE)}
 
 
-def _refused(status: MbxStatus, what: str) -> RequestError:
+def mbx_refused(status: MbxStatus, what: str) -> RequestError:
     return RequestError(f"mbx_{status.name.lower()}", f"{what}: {status.name}",
                         mbx_status=int(status))
 
@@ -70,7 +70,7 @@ def _check_output_tap(call: Call, target: str) -> None:
 def _open(call: Call, target: str, flags: int) -> int:
     opened = call.kernel.mailboxes.open(HOST_PID, target, flags)
     if opened.status is not MbxStatus.OK:
-        raise _refused(opened.status, f"cannot open {target!r}")
+        raise mbx_refused(opened.status, f"cannot open {target!r}")
     return opened.handle
 
 
@@ -154,7 +154,7 @@ def send(call: Call) -> dict[str, Any]:
         if temporary:
             kernel.mailboxes.close(HOST_PID, handle)
     if sent.status is not MbxStatus.OK:
-        raise _refused(sent.status, f"send to {target or f'handle {handle}'}")
+        raise mbx_refused(sent.status, f"send to {target or f'handle {handle}'}")
     kernel.deliver_wakes(sent.wakes)
     return {"mbx_status": int(sent.status), "length": sent.length, "target": target,
             "woke": [w.pid for w in sent.wakes]}
@@ -183,7 +183,7 @@ def listen(call: Call) -> dict[str, Any]:
             if got.status is MbxStatus.NO_DATA:
                 break
             if got.message is None:
-                raise _refused(got.status, f"receive on handle {handle} (needs {got.length} bytes)")
+                raise mbx_refused(got.status, f"receive on handle {handle} (needs {got.length} bytes)")
             message = got.message
             messages.append({"text": message.payload.decode("utf-8", "replace"),
                              "data_hex": message.payload.hex(), "length": message.length,

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable
 from hsx.kernel.registry import Auth
 
 from .errors import RequestError, bad_argument
+from .variants import unsupported
 
 DEFAULT_HEARTBEAT_S = 30.0
 DEFAULT_AUTH = Auth.USER              # what a person at the shell is trusted with
@@ -46,6 +47,7 @@ class Session:
     locks: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     closed: bool = False
+    variant: str = "development"             # the executive's (so a client knows what it has)
 
     def view(self, *, own: bool) -> dict[str, Any]:
         """What `session.open`/`session.list` report; the id only to its owner."""
@@ -53,6 +55,7 @@ class Session:
         row: dict[str, Any] = {
             "handle": self.handle, "client": self.client, "observer": self.observer,
             "heartbeat_s": self.heartbeat_s, "features": list(self.features),
+            "variant": self.variant,
             "auth": Auth(self.auth).name,
             "max_events": self.max_events, "pid_lock": sorted(self.locks),
             "created_at": self.created_at, "age_s": round(time.time() - self.created_at, 3),
@@ -65,8 +68,10 @@ class Session:
 
 
 class SessionTable:
-    def __init__(self, *, features: Iterable[str], default_max_events: int) -> None:
-        self.features = frozenset(features)
+    def __init__(self, *, features: Iterable[str], default_max_events: int,
+                 variant: str = "development") -> None:
+        self.features = frozenset(features)      # what the executive's variant offers
+        self.variant = variant
         self.default_max_events = default_max_events
         self.max_max_events = 16 * default_max_events
         self._sessions: dict[str, Session] = {}
@@ -95,6 +100,8 @@ class SessionTable:
             raise RequestError("too_many_sessions",
                                f"this connection has {MAX_PER_CONNECTION} sessions open, the "
                                "most it may: close one (session.close) first")
+        if observer and "observers" not in self.features:
+            raise unsupported("observer sessions", "observers", self.variant, plural=True)
         if observer and pid_lock:
             raise bad_argument("an observer session cannot lock PIDs")
         for pid in pid_lock:
@@ -106,7 +113,7 @@ class SessionTable:
             observer=observer, heartbeat_s=self._heartbeat(heartbeat_s, warnings),
             max_events=self._max_events(max_events, warnings),
             features=self._features(features, warnings), home=home, warnings=warnings,
-            auth=_auth(auth))
+            auth=_auth(auth), variant=self.variant)
         self._next_handle += 1
         self._sessions[session.id] = session
         for pid in pid_lock:

@@ -12,7 +12,7 @@ from ..errors import RequestError
 from ..schema import PID, Int, ListOf, Obj, Str
 from ..subscriptions import Clause, check_categories, check_pids
 
-group = Group("events", features=("events",))
+group = Group("events", feature="events")
 SEQ = Int(0, 2 ** 63 - 1)
 MAX_CREDIT = 1 << 16             # events in flight one subscriber may ask for
 

@@ -21,7 +21,7 @@ from ..schema import PID, OneOf, Str
 from .core import info_payload
 from .mailbox import mbx_refused
 
-group = Group("legacy", features=("stdio",))
+group = Group("legacy")
 
 # Modes by the prior executive's names, and the masks it bound them with.
 OFF = MbxMode.RDWR
@@ -48,7 +48,7 @@ def detach(call: Call) -> dict[str, Any]:
     return {"info": {**info_payload(call), "attached": True}}
 
 
-@group.command("stdio_fanout", "stdiofanout", args={
+@group.command("stdio_fanout", "stdiofanout", feature="stdio", args={
     "pid": OneOf((PID, Str(16))), "stream": Str(choices=tuple(STREAMS)),
     "mode": Str(choices=tuple(MODES))})
 def stdio_fanout(call: Call) -> dict[str, Any]:

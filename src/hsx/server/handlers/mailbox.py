@@ -24,8 +24,9 @@ from ..errors import RequestError, bad_argument
 from .events import max_events, may_read_output, subscription_key, trusted
 from ..schema import PID, Bool, Encoded, Int, ListOf, OneOf, Str
 from ..subscriptions import Clause, check_pids
+from ..variants import check_session, unsupported
 
-group = Group("mailbox", features=("mailbox", "stdio"))
+group = Group("mailbox", feature="mailbox")
 _MODES = {"r": MbxMode.RDONLY, "read": MbxMode.RDONLY, "w": MbxMode.WRONLY,
           "write": MbxMode.WRONLY, "rw": MbxMode.RDWR, "readwrite": MbxMode.RDWR}
 STDIO_STREAMS = ("stdout", "stderr")
@@ -196,7 +197,7 @@ def listen(call: Call) -> dict[str, Any]:
     return {"messages": messages}
 
 
-@group.command("stdio", args={
+@group.command("stdio", feature="stdio", args={
     **PAYLOAD, "op": Str(choices=("subscribe", "unsubscribe", "write", "recent")),
     "eof": Bool(), "recent": Bool(),
     "pid": OneOf((PID, ListOf(PID, single=False))),
@@ -217,6 +218,10 @@ def stdio(call: Call) -> dict[str, Any]:
             call.control(pid)                      # refused: pid_locked:<pid>
     if op == "recent":
         return {"recent": _recent(call, pids, tuple(streams))}
+    if not call.kernel.profile.offers("events"):
+        raise unsupported(f"stdio {op}", "events", call.kernel.profile.name,
+                          " (stdio op=recent reads what tasks wrote)")
+    check_session("stdio " + op, "events", call.session)
     clause = Clause(pids, tuple(streams))
     hub, key = call.server.hub, subscription_key(call)
     if op == "unsubscribe":
@@ -241,7 +246,8 @@ def _recent(call: Call, pids: frozenset[int] | None, streams: tuple[str, ...]) -
             if may_read_output(call, pid)]
 
 
-@group.command("grant.stdio", writes=True, args={"pid": PID, "to": PID, "revoke": Bool()})
+@group.command("grant.stdio", writes=True, feature="stdio",
+               args={"pid": PID, "to": PID, "revoke": Bool()})
 def grant_stdio(call: Call) -> dict[str, Any]:
     """Let task `to` open task `pid`'s stdio mailboxes (read or tap its output, write its
     input); `revoke: true` takes that back.  A task's stdio is otherwise its own."""

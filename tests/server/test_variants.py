@@ -76,6 +76,12 @@ def test_info_and_session_open_report_what_the_variant_offers(executive):
     assert ("debug" in info["features"]) is (variant != "minimal")
     assert ("events" in info["features"]) is (variant != "minimal")
     assert ("observers" in info["features"]) is (variant == "full")
+    required = info["variant_required"]
+    assert set(required) | set(info["features"]) == set(info["features"]) | {
+        "observers", "debug", "events", "stack", "watch", "trace", "disasm", "symbols",
+        "variables", "expressions", "reverse"}
+    assert required.get("observers") == (None if variant == "full" else "full")
+    assert required.get("debug") == ("development" if variant == "minimal" else None)
     asked = client.open_session("tool", features=["memory", "trace"])
     assert asked["features"] == (["memory"] if variant == "minimal" else ["memory", "trace"])
     assert asked.get("warnings", []) == (["unsupported_feature:trace"]

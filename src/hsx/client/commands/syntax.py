@@ -269,6 +269,7 @@ class Command:
     local: bool = False
     formats: bool = False                # takes /FMT after its name (x/16xw)
     details: str = ""
+    feature: str | None = None           # the session feature it needs (a variant may lack it)
 
     @property
     def usage(self) -> str:

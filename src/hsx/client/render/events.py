@@ -120,8 +120,8 @@ def _task_state(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: A
     elif data.get("reason") and data.get("reason") != new:
         detail = f" ({data['reason']})"
     style = {"faulted": "err", "paused": "warn", "returned": "dim", "killed": "dim"}
-    return line(tag, s("dim", f"{data.get('prev_state')} -> "), s(style.get(new, "ok"), new),
-                detail)
+    before = [] if data.get("prev_state") is None else [s("dim", f"{data['prev_state']} -> ")]
+    return line(tag, *before, s(style.get(new, "ok"), new), detail)
 
 
 def _stop(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) -> list[Line]:

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from hsx import __version__
+from hsx.kernel.profiles import FULL_FEATURES, variant_offering
 
 from ..dispatch import Call, Group
 from ..dmesg import LEVELS
@@ -40,6 +41,8 @@ def info_payload(call: Call) -> dict[str, Any]:
         "uptime_s": round(kernel.clock.now() - kernel.started_at, 3),
         "profile": kernel.profile.name, "variant": kernel.profile.name,
         "limits": kernel.profile.as_dict(), "features": sorted(kernel.profile.features),
+        "variant_required": {feature: variant_offering(feature) for feature in
+                             sorted(FULL_FEATURES - kernel.profile.features)},
         "tasks": [task_row(server, t) for t in kernel.tasks.values()],
         "current_pid": current_pid(kernel), "instructions": kernel.total_instructions,
         "auto": server.clock.running, "clock": server.clock.status(),

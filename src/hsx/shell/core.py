@@ -57,6 +57,8 @@ class Shell:
             info = (await self.client.request("info"))["info"]
             self.variant = info.get("variant") or info.get("profile")
             self.missing = dict(info.get("variant_required") or {})
+            if "events" not in info.get("features", ["events"]):
+                self.missing.setdefault("events", "development")
             for row in info.get("tasks", ()):
                 self.ctx.names[row["pid"]] = row["app_name"]
                 if row.get("program"):

@@ -20,7 +20,6 @@ from typing import Any, Callable, Iterable
 from hsx.kernel.registry import Auth
 
 from .errors import RequestError, bad_argument
-from .variants import unsupported
 
 DEFAULT_HEARTBEAT_S = 30.0
 DEFAULT_AUTH = Auth.USER              # what a person at the shell is trusted with
@@ -100,8 +99,6 @@ class SessionTable:
             raise RequestError("too_many_sessions",
                                f"this connection has {MAX_PER_CONNECTION} sessions open, the "
                                "most it may: close one (session.close) first")
-        if observer and "observers" not in self.features:
-            raise unsupported("observer sessions", "observers", self.variant, plural=True)
         if observer and pid_lock:
             raise bad_argument("an observer session cannot lock PIDs")
         for pid in pid_lock:

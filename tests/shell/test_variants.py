@@ -15,7 +15,8 @@ def test_the_console_says_which_variant_has_what_a_minimal_executive_lacks(execd
     term.run("bp set 1 target", r"bp\.set needs the development or full variant; this "
                                 r"executive runs minimal \(unsupported\)")
     term.run("bt 1", r"stack\.info needs the development or full variant")
-    term.run("help", r"bp set +Set a breakpoint[^\n]*\[development variant\]",
+    term.run("help", r"bp\*", r"not in this executive's variant")
+    term.run("help all", r"bp set +Set a breakpoint[^\n]*\[development variant\]",
              r"peek +Memory as hex and ASCII[^\[\n]*\n")
     term.run("help watch add", r"Needs the development or full variant; this executive "
                                r"runs minimal\.")

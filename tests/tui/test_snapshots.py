@@ -45,13 +45,13 @@ def scenario(execd, fact, tmp_path, switch_layout=False):
         await pilot.press("c")                                    # one level deeper
         await until(pilot, lambda: stopped_at(app, function="fact")() and len(app.frames) == 3,
                     what="fact called again")
-        entry = app.location.pc
-        for _ in range(2):                                        # MOV R14, R15; CMPI
+        entry = app.location.pc                                   # fact's first instruction
+        for _ in range(2):                                        # PUSH R14; MOV R14, R15
             pc = app.location.pc
             await pilot.press("n")
             await until(pilot, lambda: stopped_at(app)() and app.location.pc == pc + 4,
                         what=f"a step from {pc:#x}")
-        assert app.location.pc == entry + 8                       # on the JNZ
+        assert app.location.pc == entry + 8                       # on the CMPI
         app.query_one(StatusBar).address = "127.0.0.1:9998"      # the port differs per run
         await pilot.pause(0.3)
     return app, run_before

@@ -14,11 +14,13 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
+from .backends import backend_options, build_backends, choose_backends, list_backends_option
 from .engine import engine_option, resolve_engine
 from .errors import fail, input_file, port_in_use
 
@@ -31,14 +33,15 @@ from .errors import fail, input_file, port_in_use
 @click.option("--load", "load", multiple=True, metavar="FILE",
               help="Program to load at start (.hxe, .mvasm or .c); repeatable.")
 @click.option("--root", type=click.Path(file_okay=False),
-              help="Directory the tasks' sandboxed file system lives in (default: "
-                   "STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
+              help="Directory the tasks' sandboxed file system lives in (--fs host:DIR; "
+                   "default: STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
 @click.option("--profile", default="development", show_default=True,
               type=click.Choice(["minimal", "development", "full"]),
-              help="Resource limits of the executive.")
+              help="The variant: what the executive offers and its limits "
+                   "(docs/variants.md; minimal has no debugger and no events).")
 @click.option("--state-dir", type=click.Path(file_okay=False),
-              help="Directory for persistent values (values.sqlite3); the default "
-                   "--root is DIR/fs.")
+              help="Directory for persistent values (values.sqlite3, unless --config "
+                   "names a [persist] backend) and traces; the default --root is DIR/fs.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret clients must present.")
 @click.option("--token-file", type=click.Path(),
               help="Read the secret from this file (its first line, which must not be "
@@ -51,10 +54,13 @@ from .errors import fail, input_file, port_in_use
               help="Shut down when stdin ends: a program that starts an executive for "
                    "itself passes a pipe and keeps its other end, so the executive ends "
                    "with it, even when it is killed.")
+@backend_options
+@list_backends_option
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, echo: bool, exit_on_eof: bool, engine: str | None) -> None:
+                  pin: str | None, echo: bool, exit_on_eof: bool, engine: str | None,
+                  config_file: str | None, fs_spec: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -73,12 +79,15 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         fail("--token", "the token is blank",
              "give a secret with at least one visible character (a blank one would let "
              "anyone in)")
-    if root is None and state_dir is None:
-        from .sandbox import default_root
-        root = str(default_root())
-    config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
+    from hsx.kernel.profiles import get_profile
+
+    from .sandbox import default_root
+    fallback = default_root() if state_dir is None else Path(state_dir) / "fs"
+    chosen = choose_backends(config_file, fs_spec, root, fallback)
+    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
+    config = ServerConfig(host=host, port=port, token=token, profile=profile,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
-                          engine=resolve_engine(engine))
+                          engine=resolve_engine(engine), backends=backends)
     from hsx.server.loop import ENV, loop_name, run
     try:
         loop = loop_name()

@@ -343,6 +343,10 @@ class Debugger:
             return None
         self._control.stopped(task)
         extra: dict[str, Any] = dict(watch or {})
+        if stepped is not None and stepped.leaving is not None:
+            returned = self.inspector.returned(task.pid, stepped.leaving)
+            if returned is not None:
+                extra["returned"] = returned
         if hit is not None:
             bp, error = hit
             extra["breakpoint_id"] = bp.id

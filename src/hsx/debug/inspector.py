@@ -11,6 +11,7 @@ from . import ctype as C
 from . import errors as E
 from .changes import describe_change
 from .cvalue import EvalError, TValue
+from .code import frame_code_pc
 from .errors import DebugError
 from .symbols import SymbolService, TaskSymbols
 from .variables import (DEFAULT_PAGE, Frame, FrameScope, Presenter, RefTable, frame_fp,
@@ -104,7 +105,8 @@ class Inspector:
         entry, fs = self.scope(pid, frame)
         present = self._presenter(pid, entry, fs)
         out: dict[str, Any] = {"pid": pid, "frame": frame, "pc": fs.frame.pc,
-                               "function": fs.frame.function, **self.symbols.describe(pid, fs.frame.pc)}
+                               "function": fs.frame.function,
+                               **self.symbols.describe(pid, frame_code_pc(fs.frame.pc, frame))}
         out.pop("symbol", None)
         out.pop("offset", None)
         if scope in ("all", "arguments", "locals"):
@@ -167,6 +169,25 @@ class Inspector:
         if not result.get("available", True):
             raise DebugError(E.BAD_EXPRESSION, result["value"].strip("<>"))
         return {"pid": pid, "frame": frame, **result}
+
+    def returned(self, pid: int, function: str) -> dict[str, Any] | None:
+        """What `function` returned, the task having just returned from it: read where
+        the ABI leaves it (R0; R0 and R1 for 64 bits).  None without the function's C
+        type (a build without -g, MVASM); no `value` for void, nor for a struct or union
+        (returned through memory the caller chose)."""
+        entry = self.symbols.get(pid)
+        symbol = entry.table.symbol(function) if entry.table is not None else None
+        if symbol is None or symbol.type is None:
+            return None
+        fs = self.frame0(pid)
+        raw = fs.types.raw[symbol.type] if 0 <= symbol.type < len(fs.types.raw) else {}
+        result = fs.types.get(raw.get("returns"))
+        out: dict[str, Any] = {"function": function, "type": result.display}
+        if result.strip().kind in ("void", "struct", "union", "array", "function"):
+            return out
+        shown = self._presenter(pid, entry, fs).entry(
+            function, TValue(result, cvalue.Location("register", reg=0)))
+        return {**out, "value": shown["value"], "ref": shown["ref"]}
 
     def watched(self, pid: int, frame: int, text: str) -> Watched | None:
         """What a watch on `text` covers when it is a C lvalue in memory (None when it

@@ -16,7 +16,7 @@ from ..schema import COUNT, Bool, FilePath, Int, ListOf, Str
 from .debug import debugger
 from .trace import state_path
 
-group = Group("timeline", features=("timeline",))
+group = Group("timeline", feature="timeline")
 TIMELINE_DIR = "timelines"
 TIMELINE_FILE = "timeline_file"
 DEFAULT_VIEW = 20_000           # instructions `timeline.view` covers by default

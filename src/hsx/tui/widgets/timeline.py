@@ -68,7 +68,7 @@ class TimelineView(Widget, can_focus=True):
         self.reload()
 
     def reload(self) -> None:
-        self.run_worker(self._read(), exclusive=True, group="timeline")
+        self.run_worker(self._read, exclusive=True, group="timeline")
 
     async def _read(self) -> None:
         try:

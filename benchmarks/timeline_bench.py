@@ -1,6 +1,6 @@
 """What recording a timeline costs, and how fast a recording is exported.
 
-    python benchmarks/timeline_bench.py [--engine python|native] [--events N]
+    python benchmarks/timeline_bench.py [--engine python|native] [--events N] [--off-only]
 
 1. Recording: the executive's aggregate speed at quantum 1 with the timeline off and
    on, on two loads.  "messages": a ping and a pong task exchanging mailbox messages as
@@ -13,6 +13,10 @@
    default), then the seconds `export` takes to build the timeline and write it as a
    Perfetto trace (and as Chrome's JSON).
 
+With --off-only, only the speed with recording off, best of seven runs: run it with
+PYTHONPATH pointing at another checkout's src (one without the timeline, say) to
+compare what merely having a timeline costs.
+
 Times are the process's CPU time (`time.process_time`), so other work on the machine
 does not count.
 """
@@ -23,8 +27,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from hsx.debug.timeline import Recorder, export
-from hsx.debug.timeline.recorder import RECORD_BYTES
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import get_profile
@@ -128,6 +130,7 @@ def rate(kernel: Kernel, budget: int) -> float:
 def recording_cost(engine: str, tasks, budget: int, fs_root: str) -> tuple[float, float]:
     """The best of seven runs with recording off and of seven with it on, alternating
     (a recording afresh each time: the ring stays far from full)."""
+    from hsx.debug.timeline import Recorder
     kernel = load(engine, fs_root, tasks)
     recorder = Recorder(kernel)
     off, on = [], []
@@ -140,7 +143,18 @@ def recording_cost(engine: str, tasks, budget: int, fs_root: str) -> tuple[float
     return max(off), max(on)
 
 
+def off_speed(engine: str, tasks, budget: int, fs_root: str) -> float:
+    """The best of seven runs (no recorder is even imported: this runs on a checkout
+    without the timeline too)."""
+    kernel = load(engine, fs_root, tasks)
+    best = max(rate(kernel, budget) for _ in range(7))
+    kernel.shutdown()
+    return best
+
+
 def export_speed(engine: str, events: int, fs_root: str) -> None:
+    from hsx.debug.timeline import Recorder, export
+    from hsx.debug.timeline.recorder import RECORD_BYTES
     kernel = load(engine, fs_root)
     recorder = Recorder(kernel, budget=events * RECORD_BYTES + 4096)
     recorder.start()
@@ -163,15 +177,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", choices=("python", "native"), action="append")
     parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--off-only", action="store_true",
+                        help="only the speed with recording off (see above)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as root:
         for engine in args.engine or ("python", "native"):
             budget = 300_000 if engine == "python" else 3_000_000
             for name, tasks in LOADS.items():
+                if args.off_only:
+                    print(f"{engine:<6} quantum 1, {name:<10} off "
+                          f"{off_speed(engine, tasks, budget, root):>11,.0f} instr/s")
+                    continue
                 off, on = recording_cost(engine, tasks, budget, root)
                 print(f"{engine:<6} quantum 1, {name:<10} off {off:>11,.0f} instr/s, on "
                       f"{on:>11,.0f} instr/s: recording keeps {on / off:.1%} of the speed")
-        export_speed((args.engine or ("python",))[0], args.events, root)
+        if not args.off_only:
+            export_speed((args.engine or ("python",))[0], args.events, root)
 
 
 if __name__ == "__main__":

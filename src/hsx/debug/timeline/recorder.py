@@ -203,10 +203,10 @@ class Recorder:
         """Quantum-1 round robin among `pids`: recorded when they are not the ones
         already sharing the CPU."""
         self._anchor = (at + executed, None, 0)
-        sharing = frozenset(pids)
-        if sharing != self._sharing:
-            self._running, self._sharing = None, sharing
-            self._add((at, self._wall(), BURST, None, tuple(sorted(sharing)), executed, None))
+        sharing = self._sharing                 # (compared without building a set: hot)
+        if len(pids) != len(sharing) or not sharing.issuperset(pids):
+            self._running, self._sharing = None, frozenset(pids)
+            self._add((at, self._wall(), BURST, None, tuple(sorted(pids)), executed, None))
 
     # ------------------------------------------------------------------ events
 

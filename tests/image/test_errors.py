@@ -36,9 +36,10 @@ READ_CASES = [
     ("bad_app_name", "non-ASCII", lambda r: r.patch(r.V2_VECTOR, 0x20, "4s", b"v\xc3\xa9c")),
     ("bad_app_name", "control character", lambda r: r.patch(r.V2_VECTOR, 0x20, "3s", b"v\x01c")),
     ("bad_app_name", "no NUL", lambda r: r.patch(r.V2_VECTOR, 0x20, "32s", b"a" * 32)),
-    ("code_too_large", "0x10004", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 0x10004)),
-    ("rodata_too_large", "0x10001", lambda r: r.patch(r.V2_VECTOR, 0x10, "I", 0x10001)),
-    ("bss_too_large", "0x10001", lambda r: r.patch(r.V2_VECTOR, 0x14, "I", 0x10001)),
+    ("code_too_large", "32 MiB + 4", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 0x2000004)),
+    ("rodata_too_large", "4 GiB - 16 KiB + 1",
+     lambda r: r.patch(r.V2_VECTOR, 0x10, "I", 0xFFFFC001)),
+    ("bss_too_large", "4 GiB - 16 KiB + 1", lambda r: r.patch(r.V2_VECTOR, 0x14, "I", 0xFFFFC001)),
     ("code_misaligned", "6 bytes", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 6)),
     ("entry_misaligned", "entry 1", lambda r: r.patch(r.V2_VECTOR, 0x08, "I", 1)),
     ("entry_outside_code", "entry = code_len", lambda r: r.patch(r.V2_VECTOR, 0x08, "I", 8)),
@@ -175,9 +176,8 @@ WRITE_CASES = [
         r, commands=[CommandSpec(1, 0, handler_offset=8)])),
     ("entry_outside_code", "no code", lambda r: _vector(r, code=b"")),
     ("code_misaligned", "3 bytes", lambda r: _vector(r, code=b"\0\0\0")),
-    ("code_too_large", "too much code", lambda r: _vector(r, code=bytes(0x10004))),
-    ("rodata_too_large", "too much rodata", lambda r: _vector(r, rodata=bytes(0x10001))),
-    ("bss_too_large", "too much bss", lambda r: _vector(r, bss_size=0x10001)),
+    ("code_too_large", "too much code", lambda r: _vector(r, code=bytes(0x2000004))),
+    ("bss_too_large", "too much bss", lambda r: _vector(r, bss_size=0xFFFFC001)),
 ]
 
 

@@ -34,7 +34,7 @@ from .errors import RequestError
 
 
 LOADABLE = (".hxe", ".mvasm", ".c")
-MAX_PROGRAM_FILE = 16 << 20          # bytes of an .hxe, .mvasm or .c named by `load`
+MAX_PROGRAM_FILE = 64 << 20          # bytes of an .hxe, .mvasm or .c named by `load`
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
 MAX_DIAGNOSTICS = 64 * 1024          # characters of compiler output in a reply
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=.*)?\Z", re.S)

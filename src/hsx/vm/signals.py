@@ -55,6 +55,11 @@ class Untranslated(Exception):
     """The block table has no entry for this PC yet: translate it and retry."""
 
 
+class Undecoded(Exception):
+    """The dispatch table has no closure for this PC yet: build it and retry (code is
+    decoded when it first runs, so a large image costs nothing for code never run)."""
+
+
 # --- fault constructors shared by the interpreter, the translator and SVC handlers ---
 
 def memory_fault(pc: int | None, addr: int, width: int, mem_size: int,

@@ -116,6 +116,8 @@ class HxeImage:
     metadata: Metadata = field(default_factory=Metadata)
     version: int = 2
     crc: int = 0                  # as read from (or written to) the header
+    stack_size: int = 0           # bytes of stack the app asks for; 0: the executive's
+    mem_size: int = 0             # bytes of task memory it asks for; 0: the executive's
 
     @property
     def allow_multiple_instances(self) -> bool:

@@ -54,10 +54,11 @@ class Machine:
     # --- contexts ---
 
     def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
-                       stack_size: int = DEFAULT_STACK_SIZE) -> Context:
+                       stack_size: int = DEFAULT_STACK_SIZE, args_size: int = 0) -> Context:
         """A fresh task for `image`: memory laid out, rodata copied, code to be decoded
         as it first runs, PC at the entry, R15 = stack_top, other registers and PSW zero."""
-        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size,
+                                args_size)
         ctx = Context(image, layout)
         self._attach_tables(ctx)
         return ctx

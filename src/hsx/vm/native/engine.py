@@ -155,8 +155,9 @@ class NativeMachine(Machine):
         self._run_task = lib.hsx_run
 
     def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
-                       stack_size: int = DEFAULT_STACK_SIZE) -> NativeContext:
-        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
+                       stack_size: int = DEFAULT_STACK_SIZE, args_size: int = 0) -> NativeContext:
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size,
+                                args_size)
         ctx = NativeContext(image, layout, self._lib)
         self._attach_tables(ctx)
         return ctx

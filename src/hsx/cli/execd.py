@@ -18,6 +18,7 @@ from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
 from .engine import engine_option, resolve_engine
 from .errors import fail, input_file, port_in_use
+from .sizes import configured_profile
 
 
 @click.command("execd")
@@ -42,12 +43,16 @@ from .errors import fail, input_file, port_in_use
                    "blank).")
 @click.option("--echo", is_flag=True,
               help="Also print every task's output here, each line prefixed [app pid].")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A configuration file (hsx.toml): its [task] table sets the stack and "
+                   "memory tasks get by default (docs/machine.md).")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, echo: bool, engine: str | None) -> None:
+                  config_file: str | None, pin: str | None, echo: bool,
+                  engine: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -69,9 +74,12 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     if root is None and state_dir is None:
         from .sandbox import default_root
         root = str(default_root())
+    defaults = configured_profile(profile, config_file)      # checks the file now
     config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
-                          engine=resolve_engine(engine))
+                          engine=resolve_engine(engine),
+                          task_defaults={"stack_size": defaults.stack_size,
+                                         "task_memory": defaults.task_memory})
     from hsx.server.loop import ENV, loop_name, run
     try:
         loop = loop_name()

@@ -34,7 +34,7 @@ from hsx.image.model import HxeImage
 from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
-from hsx.kernel.profiles import PROFILES, get_profile
+from hsx.kernel.profiles import PROFILES
 from hsx.kernel.runner import run_to_completion
 from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
@@ -45,7 +45,7 @@ from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
 from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
 from .sandbox import default_root
-from .sizes import task_size_options
+from .sizes import configured_profile, task_size_options
 
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
@@ -180,6 +180,9 @@ class _WithGuestArguments(click.Command):
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A configuration file (hsx.toml): its [task] table sets the stack and "
+                   "memory tasks get by default (docs/machine.md).")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
               help="An environment variable the tasks see with getenv (repeatable).")
 @compiler_options(default_opt="2")
@@ -187,7 +190,7 @@ class _WithGuestArguments(click.Command):
 @functools.partial(task_size_options, who="for each task (over what its image asks for)")
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
+                config_file: str | None, env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
                 defines: tuple[str, ...], engine: str | None, stack_size: int | None,
                 memory: int | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive;
@@ -205,8 +208,8 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     images = [(path, *_build(path, cflags)) for path in files]
     sandbox = Path(root) if root is not None else default_root()
     try:
-        kernel = Kernel(profile=get_profile(profile), fs_root=sandbox, state_dir=state_dir,
-                        output=_write, engine=resolve_engine(engine))
+        kernel = Kernel(profile=configured_profile(profile, config_file), fs_root=sandbox,
+                        state_dir=state_dir, output=_write, engine=resolve_engine(engine))
     except OSError as exc:
         fail(str(sandbox), f"cannot use it as the guests' file system: "
              f"{(exc.strerror or str(exc)).lower()}", "choose another directory with --root")

@@ -1,13 +1,10 @@
-"""Byte sizes on the command line (`--stack-size 64K`, `--memory 1M`): a number, in
-decimal or 0x hex, optionally followed by K, M or G (KiB, MiB, GiB: powers of 1024)."""
+"""Byte sizes on the command line (`--stack-size 64K`, `--memory 1M`; hsx.kernel.taskargs
+reads them) and the options that take them."""
 from __future__ import annotations
-
-import re
 
 import click
 
-_SIZE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmg])?(?:i?b)?", re.IGNORECASE)
-_UNITS = {None: 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+from hsx.kernel.taskargs import parse_size
 
 
 class Size(click.ParamType):
@@ -21,14 +18,10 @@ class Size(click.ParamType):
     def convert(self, value, param, ctx) -> int:
         if isinstance(value, int):
             return value
-        match = _SIZE.fullmatch(str(value).strip())
-        if match is None:
-            self.fail(f"{value!r} is not a size (e.g. 65536, 0x10000, 64K, 1M)", param, ctx)
-        size = int(match.group(1), 0) * _UNITS[(match.group(2) or "").lower() or None]
-        if size <= 0 or size >= 1 << 32 or size % self.multiple:
-            self.fail(f"{value} ({size} bytes) must be a positive multiple of "
-                      f"{self.multiple} below 4 GiB", param, ctx)
-        return size
+        try:
+            return parse_size(value, self.multiple)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
 
 
 STACK_SIZE = Size(4)
@@ -50,3 +43,20 @@ def with_task_sizes(image, stack_size: int | None, memory: int | None):
     from dataclasses import replace
     return replace(image, stack_size=stack_size or image.stack_size,
                    mem_size=memory or image.mem_size)
+
+
+def configured_profile(name: str, config_file: str | None):
+    """The profile `name` with the defaults of the configuration file's [task] table
+    (hsx.kernel.taskconfig), or a clear error naming the file and the key."""
+    from hsx.kernel.profiles import get_profile
+    from hsx.kernel.taskconfig import ConfigError, task_defaults, with_task_defaults
+
+    from .errors import fail
+    profile = get_profile(name)
+    if config_file is None:
+        return profile
+    try:
+        return with_task_defaults(profile, task_defaults(config_file))
+    except (ConfigError, ValueError) as error:
+        where, _, why = str(error).partition(": ")
+        fail(where, why or str(error), "docs/machine.md, \"Stack and memory per program\"")

@@ -16,7 +16,8 @@ from .errors import KernelError
 from .loader import StreamLoad, instance_name
 from .states import Reason
 from .task import Task
-from .taskargs import MAX_ARGS_BYTES, TaskOptions, argument_block, block_size
+from .taskargs import (MAX_ARGS_BYTES, TaskOptions, argument_block, block_size,
+                       memory_for_stack)
 
 
 class TaskLoading:
@@ -54,11 +55,11 @@ class TaskLoading:
             del self._streams[sid]     # a refused stream is over; nothing is kept
             raise
 
-    def load_end(self, sid: int) -> Task:
+    def load_end(self, sid: int, options: TaskOptions | None = None) -> Task:
         stream = self._streams.pop(sid, None)
         if stream is None:
             raise KernelError("unknown_stream", f"no streamed load with id {sid}")
-        return self.load(stream.finish(), name=stream.label)
+        return self.load(stream.finish(), name=stream.label, options=options)
 
     def load_abort(self, sid: int) -> None:
         if self._streams.pop(sid, None) is None:
@@ -101,10 +102,8 @@ class TaskLoading:
         their block in memory below the stack (docs/abi.md)."""
         profile = self.profile
         stack = options.stack_size or image.stack_size or profile.stack_size
-        # a bigger stack than the profile's, without a memory size: the memory grows by
-        # as much, so the heap keeps the size it has by default
         memory = options.memory or image.mem_size or \
-            profile.task_memory + max(0, stack - profile.stack_size + 15) // 16 * 16
+            memory_for_stack(profile.task_memory, profile.stack_size, stack)
         if memory > profile.max_task_memory:
             raise KernelError("task_memory_limit",
                               f"{app_name}: {memory} bytes of task memory asked for; profile "

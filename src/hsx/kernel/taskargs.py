@@ -1,8 +1,10 @@
-"""What a load asks of its task besides the image: the stack and memory sizes, the
-command-line arguments and the environment, and the block in task memory that carries
-the arguments and environment to `main` (docs/abi.md, "Program start")."""
+"""What a load asks of its task besides the image: the stack and memory sizes (and how
+people write sizes), the command-line arguments and the environment, and the block in
+task memory that carries the arguments and environment to `main` (docs/abi.md,
+"Program start")."""
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 
@@ -18,6 +20,13 @@ class TaskOptions:
     args: tuple[str, ...] = ()      # argv[1:]
     env: tuple[str, ...] = ()       # "NAME=VALUE" each
     program: str | None = None      # argv[0]; None: the task's app name
+
+
+def memory_for_stack(memory: int, default_stack: int, stack: int) -> int:
+    """The task memory to give along with a `stack` when no memory size was asked for:
+    `memory` grown by as much as the stack exceeds its default, so the heap keeps the
+    size it has by default."""
+    return memory + (max(0, stack - default_stack) + 15) // 16 * 16
 
 
 def argument_block(argv: list[str], env: list[str], base: int) -> tuple[bytes, int, int]:
@@ -46,3 +55,22 @@ def check_env(entries: tuple[str, ...] | list[str]) -> None:
         name, sep, _ = entry.partition("=")
         if not sep or not name or "\0" in entry:
             raise ValueError(f"environment entry {entry!r} is not NAME=VALUE")
+
+
+# Byte sizes as people write them (`64K`, `1M`, `0x10000`, `65536`): a number, decimal or
+# 0x hex, optionally followed by K, M or G (KiB, MiB, GiB: powers of 1024).
+_SIZE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmg])?(?:i?b)?", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_size(text: str, multiple: int = 1) -> int:
+    """The byte count `text` says; ValueError unless it is a positive multiple of
+    `multiple` below 4 GiB."""
+    match = _SIZE.fullmatch(str(text).strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a size (e.g. 65536, 0x10000, 64K, 1M)")
+    size = int(match.group(1), 0) * _UNITS[(match.group(2) or "").lower()]
+    if size <= 0 or size >= 1 << 32 or size % multiple:
+        raise ValueError(f"{text} ({size} bytes) must be a positive multiple of {multiple} "
+                         f"below 4 GiB")
+    return size

@@ -29,6 +29,7 @@ from hsx.image.model import HxeImage
 from hsx.image.sym import write_sym
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
+from hsx.kernel.taskargs import TaskOptions
 
 from .errors import RequestError
 
@@ -150,15 +151,17 @@ def needs_thread(path: str | os.PathLike) -> bool:
 
 
 def load_program(kernel: Kernel, program: Program, path: str | os.PathLike,
-                 name: str | None = None, flags: tuple[str, ...] = ()) -> Task:
+                 name: str | None = None, flags: tuple[str, ...] = (),
+                 options: TaskOptions | None = None) -> Task:
     """Load a program read from `path`, remembering the file, its symbols and the
     compiler flags it was built with (a restart builds it the same way)."""
-    task = kernel.load(program.image, name=name)
+    task = kernel.load(program.image, name=name, options=options)
     task.source = os.fspath(path)
     task.symbols_path = program.symbols
     task.build_flags = flags
     return task
 
 
-def load_file(kernel: Kernel, path: str | os.PathLike, name: str | None = None) -> Task:
-    return load_program(kernel, read_program(path), path, name)
+def load_file(kernel: Kernel, path: str | os.PathLike, name: str | None = None,
+              options: TaskOptions | None = None) -> Task:
+    return load_program(kernel, read_program(path), path, name, options=options)

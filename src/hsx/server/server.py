@@ -21,6 +21,7 @@ from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 from hsx.kernel.profiles import get_profile
+from hsx.kernel.taskconfig import with_task_defaults
 from hsx.vm import MachineError
 
 from .auth import MAX_FAILURES_PER_CONNECTION, AuthLimiter, is_loopback, same_secret
@@ -59,6 +60,7 @@ class ServerConfig:
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
     echo: bool = False                  # print task output on the daemon's stdout too
     max_connections: int = MAX_CONNECTIONS
+    task_defaults: dict[str, int] = field(default_factory=dict)  # a config's [task]
 
 
 class Server:
@@ -98,7 +100,8 @@ class Server:
         root = config.root
         if root is None and config.state_dir is not None:
             root = Path(config.state_dir) / "fs"
-        return Kernel(profile=get_profile(config.profile), fs_root=root,
+        profile = with_task_defaults(get_profile(config.profile), config.task_defaults)
+        return Kernel(profile=profile, fs_root=root,
                       state_dir=config.state_dir, pin=config.pin, engine=config.engine)
 
     # ------------------------------------------------------------------ lifecycle

@@ -21,6 +21,7 @@ from typing import Any
 from .syntax import ANY, PID, Arg, Command, UsageError, Word, parse_format, split_words
 
 GLOBAL_FLAGS = {"--json": "json", "-y": "force", "--yes": "force", "--force": "force"}
+END_OF_OPTIONS = "--"     # a keyword after which every word is the argument's, flags too
 
 
 @dataclass
@@ -143,7 +144,8 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
         word = words[i]
         if word.text in keywords:                       # `if COND`: the rest of the line
             arg = keywords[word.text]
-            end = _rest_end(words, i + 1, keywords, invocation)
+            end = len(words) if word.text == END_OF_OPTIONS else \
+                _rest_end(words, i + 1, keywords, invocation)
             if end <= i + 1:
                 raise UsageError(f"{word.text} needs {arg.name.upper()}", command.usage)
             values[arg.key] = _convert(command, arg, _rest(text, words, i + 1, end))
@@ -160,6 +162,8 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
             arg, key, value = named
             if arg is None:
                 invocation.extra[key] = ANY.convert(value)
+            elif arg.repeat:
+                values.setdefault(arg.key, []).append(_convert(command, arg, value))
             else:
                 values[arg.key] = _convert(command, arg, value)
             i += 1
@@ -237,8 +241,8 @@ def _assign(invocation: Invocation, positional: list[Word], default_pid: int | N
     the PID slot is skipped unless the values need it; if skipping it makes a value
     misfit (`peek 3 counter`: LENGTH 'counter'), the first value is taken as the PID."""
     command, values = invocation.command, invocation.values
-    slots = [a for a in command.args
-             if not a.flag and not a.keyword and not a.rest and a.key not in values]
+    slots = [a for a in command.args if not a.flag and not a.keyword and not a.rest
+             and not a.named and a.key not in values]
     if slots and slots[0].kind is PID and default_pid is not None \
             and len(positional) < len(slots):
         try:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
+from hsx.kernel.taskargs import parse_size
+
 REGISTERS = tuple(f"r{i}" for i in range(16)) + ("sp", "fp", "pc", "psw")
 
 
@@ -197,6 +199,10 @@ REGISTER = Kind("register", str, "registers", help="R0..R15, SP, FP, PC or PSW")
 COMMAND_NAME = Kind("command name", str, "command_names")
 ANY = Kind("value", _value)
 FLAG = Kind("flag", bool)
+WORDS = Kind("words", lambda text: [w.text for w in split_words(text)],
+             help="words, quoted as in the shell")
+STACK_BYTES = Kind("size", lambda text: parse_size(text, 4), help="bytes: 65536, 0x10000, 64K")
+MEMORY_BYTES = Kind("size", lambda text: parse_size(text, 16), help="bytes: 1048576, 1M")
 
 
 @dataclass(frozen=True)
@@ -210,6 +216,8 @@ class Arg:
     rest: bool = False                   # takes the rest of the line
     keyword: str | None = None           # introduced by a word (`if COND`)
     flag: bool = False                   # `--NAME`, True when given
+    named: bool = False                  # only as NAME=VALUE, never positional
+    repeat: bool = False                 # NAME=VALUE may come again: a list of them
 
     @property
     def key(self) -> str:
@@ -229,6 +237,8 @@ class Arg:
     def usage(self) -> str:
         if self.flag:
             return f"[--{self.name}]"
+        if self.named:
+            return f"[{self.name}={self.kind.name.upper()}]" + ("..." if self.repeat else "")
         text = self.name.upper() + ("..." if self.rest and not self.keyword else "")
         if self.choices:
             text = "|".join(self.choices)

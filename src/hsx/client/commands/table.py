@@ -9,8 +9,9 @@ from __future__ import annotations
 from . import plans
 from .parse import Table
 from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, FLAG, HEX,
-                     INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET, TEXT,
-                     VALUE, WATCH, Arg, Command, Request, UsageError)
+                     INT, MAILBOX, MEMORY_BYTES, NUMBER, PATH, PID, REGISTER, REMOTE_PATH,
+                     STACK_BYTES, TARGET, TEXT, VALUE, WATCH, WORDS, Arg, Command, Request,
+                     UsageError)
 
 PID_ARG = Arg("pid", PID)
 ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
@@ -74,8 +75,14 @@ COMMANDS = [
       Arg("path", PATH),
       Arg("paused", FLAG, flag=True, help="pause before its first instruction"),
       Arg("name", TEXT, optional=True, help="app name"),
+      Arg("stack_size", STACK_BYTES, optional=True, named=True, help="bytes of stack"),
+      Arg("memory", MEMORY_BYTES, optional=True, named=True, help="bytes of task memory"),
+      Arg("env", TEXT, optional=True, named=True, repeat=True,
+          help="NAME=VALUE the program's getenv sees (repeatable)"),
+      Arg("args", WORDS, optional=True, keyword="--", help="the program's arguments"),
       cmd="load", aliases=("exec",), examples=("load examples/mvasm/hello.mvasm",
-                                               "load prog.c --paused"),
+                                               "load prog.c --paused",
+                                               "load cat.c stack_size=16K -- notes.txt"),
       group=TASKS, view="load"),
     C("kill", "End a task (killing an ended task removes it from ps).", PID_ARG, cmd="kill",
       confirm="danger", examples=("kill 2",), group=TASKS, view="task"),

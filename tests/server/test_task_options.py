@@ -3,10 +3,18 @@ and getenv, `stack_size` and `memory` set its stack and memory over what its ima
 for, `restart` keeps all four, and bad values are refused with the field named."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from serverkit import state, wait_for
 
-from hsx.client import ProtocolError
+from hsx.client import Client, ProtocolError
+from hsx.image.hxe import write_hxe
+from hsx.toolchain.build import build_source
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from execdkit import execd_child  # noqa: E402
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -61,3 +69,21 @@ def test_bad_task_options_are_refused(client, program, fields, why):
         client.request("load", path=str(program), **fields)
     assert why in error.value.message
     assert client.request("ping")["status"] == "ok"
+
+
+def test_execd_config_file_sets_the_tasks_default_stack_and_memory(tmp_path):
+    """`hsx execd --config hsx.toml` with a [task] table: a task whose load and image
+    say nothing gets that stack and memory."""
+    config = tmp_path / "hsx.toml"
+    config.write_text('[task]\nstack_size = "32K"\nmemory = 0x40000\n')
+    image = tmp_path / "spin.hxe"
+    image.write_bytes(write_hxe(build_source(".entry s\ns: BR s\n", filename="spin.mvasm")))
+    daemon = execd_child(tmp_path / "fs", "--config", str(config))
+    host, port = next(daemon)
+    try:
+        with Client(host, port, timeout=30) as client:
+            row = client.request("load", path=str(image), paused=True)["task"]
+            assert row["stack_top"] - row["stack_base"] == 32 << 10
+            assert row["reg_base"] + 64 == 0x40000
+    finally:
+        daemon.close()

@@ -166,7 +166,8 @@ class _WithGuestArguments(click.Command):
 
 
 @click.command("run", cls=_WithGuestArguments)
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.argument("files", nargs=-1, required=True, type=click.Path(),
+                metavar="FILES... [-- ARGS...]")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Stop after N instructions in all (exit code 124).")
 @click.option("--stats", is_flag=True, help="Print instructions=N seconds=S to stderr at the end.")
@@ -187,12 +188,12 @@ class _WithGuestArguments(click.Command):
               help="An environment variable the tasks see with getenv (repeatable).")
 @compiler_options(default_opt="2")
 @engine_option
-@functools.partial(task_size_options, who="for each task (over what its image asks for)")
+@functools.partial(task_size_options, who="for each task, over what its image asks for")
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                config_file: str | None, env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
-                defines: tuple[str, ...], engine: str | None, stack_size: int | None,
-                memory: int | None) -> None:
+                config_file: str | None, env: tuple[str, ...], opt: str, debug: bool,
+                include_dirs: tuple[str, ...], defines: tuple[str, ...], engine: str | None,
+                stack_size: int | None, memory: int | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive;
     `-- ARG…` passes the arguments to each task's main.
 
@@ -220,9 +221,9 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     tasks = []
     symbols: dict[int, SymbolTable | None] = {}
     for path, image, table in images:
+        options = TaskOptions(stack_size=stack_size, memory=memory, args=guest_args, env=env,
+                              program=path)
         try:
-            options = TaskOptions(stack_size=stack_size, memory=memory, args=guest_args,
-                                  env=env, program=path)
             tasks.append(kernel.load(image, name=image.app_name or Path(path).stem,
                                      options=options))
             kernel.set_quantum(tasks[-1].pid, quantum)

@@ -52,6 +52,8 @@ TASK_OPTIONS = {"stack_size": Int(4, 0xFFFF_FFFC), "memory": Int(16, 0xFFFF_FFF0
 
 
 def _task_options(call: Call, program: str | None) -> TaskOptions:
+    """What the load asks for besides the image; `program` becomes argv[0] (None: the
+    task's app name)."""
     stack, memory = call.field("stack_size"), call.field("memory")
     if stack is not None and stack % 4:
         raise bad_argument(f"'stack_size' must be a multiple of 4, not {stack}")

@@ -125,6 +125,20 @@ def test_a_configuration_file_sets_the_default_stack(programs, tmp_path):
     assert f"hsx: {config}: [task] has no key 'stack'" in wrong.stderr
 
 
+def test_one_configuration_file_names_the_backends_and_the_task_defaults(programs, tmp_path):
+    """[fs] (docs/backends.md) and [task] (docs/machine.md) in the same hsx.toml."""
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "notes.txt").write_text("one two\nthree\n")
+    config = tmp_path / "hsx.toml"
+    config.write_text('[fs]\nbackend = "host"\nroot = "files"\n\n[task]\nstack_size = "128K"\n')
+    deep = hsx("run", "--config", config, programs / "deep.c")
+    assert (deep.returncode, deep.stdout) == (0, "depth 1000\n"), deep.stderr
+    example = Path(__file__).resolve().parents[2] / "examples" / "c" / "wc.c"
+    counted = hsx("run", "--config", config, example, "--", "notes.txt")
+    assert counted.stdout == ("      2       3      14 notes.txt\n"
+                              "      2       3      14 total\n"), counted.stderr
+
+
 def test_data_beyond_the_default_memory_runs_with_more(programs):
     short = hsx("run", programs / "big.c")
     assert short.returncode == 2

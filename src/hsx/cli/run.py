@@ -16,8 +16,9 @@ reported the way every `hsx` command reports them (`errors`), never as a traceba
 Exit codes: the first task's exit status & 0xFF; 2 when a file cannot be loaded; 70 when
 the first task faults, or when tasks are left stuck (deadlock, BRK with no debugger: a
 task waiting for anything but a stdin read that stdin may still answer is stuck);
-124 when --max-steps runs out (instructions, not time spent sleeping).  Faults of other
-tasks are reported and the rest go on.
+124 when --max-steps runs out (instructions, not time spent sleeping) and 130 on Ctrl-C,
+both saying where each unfinished task was.  Faults of other tasks are reported and the
+rest go on; a trap (BRK) in compiled C is named for what put it there (faults.py).
 """
 from __future__ import annotations
 
@@ -41,9 +42,11 @@ from hsx.kernel.task import Task
 from hsx.kernel.taskargs import TaskOptions, check_env
 
 from . import faults
+from .backends import backend_options, build_backends, choose_backends
 from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
-from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
+from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, fail,
+                     input_file, report)
 from .sandbox import default_root
 from .sizes import configured_profile, task_size_options
 
@@ -181,19 +184,17 @@ class _WithGuestArguments(click.Command):
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="A configuration file (hsx.toml): its [task] table sets the stack and "
-                   "memory tasks get by default (docs/machine.md).")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
               help="An environment variable the tasks see with getenv (repeatable).")
+@backend_options
 @compiler_options(default_opt="2")
 @engine_option
 @functools.partial(task_size_options, who="for each task, over what its image asks for")
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                config_file: str | None, env: tuple[str, ...], opt: str, debug: bool,
-                include_dirs: tuple[str, ...], defines: tuple[str, ...], engine: str | None,
-                stack_size: int | None, memory: int | None) -> None:
+                env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
+                defines: tuple[str, ...], engine: str | None, config_file: str | None,
+                fs_spec: str | None, stack_size: int | None, memory: int | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive;
     `-- ARG…` passes the arguments to each task's main.
 
@@ -207,14 +208,21 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     guest_args = click.get_current_context().meta.get("guest_args", ())
     cflags = (opt, debug, include_dirs, defines)
     images = [(path, *_build(path, cflags)) for path in files]
-    sandbox = Path(root) if root is not None else default_root()
+    limits = configured_profile(profile, config_file)
+    chosen = choose_backends(config_file, fs_spec, root)
+    sandbox = None
+    if "fs" not in chosen.tables:                   # nothing named one: hsx's own sandbox
+        sandbox = default_root()
+        chosen.tables["fs"] = {"backend": "host", "root": str(sandbox)}
+    backends = build_backends(chosen, limits.max_handles_per_task)
     try:
-        kernel = Kernel(profile=configured_profile(profile, config_file), fs_root=sandbox,
-                        state_dir=state_dir, output=_write, engine=resolve_engine(engine))
+        kernel = Kernel(profile=limits, fs=backends.fs,
+                        store=backends.store, can_bus=backends.bus, state_dir=state_dir,
+                        output=_write, engine=resolve_engine(engine))
     except OSError as exc:
-        fail(str(sandbox), f"cannot use it as the guests' file system: "
-             f"{(exc.strerror or str(exc)).lower()}", "choose another directory with --root")
-    if root is None:
+        fail(str(state_dir), f"cannot keep values there: {(exc.strerror or str(exc)).lower()}",
+             "choose another directory with --state-dir")
+    if sandbox is not None:
         kernel.fs.on_first_use = lambda where: report(
             "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)
@@ -235,35 +243,47 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     sources = {task.pid: (path, cflags) for task, (path, _, _) in zip(tasks, images)}
     kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols, sources),
                             {"fault"})
-    kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped), {"debug_break"})
+    kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped, symbols,
+                                                       sources), {"debug_break"})
     started = time.perf_counter()
+
+    def running() -> list[str]:
+        """Where each task still running is: a program that never ends shows where."""
+        return [faults.running_at(task, _with_lines(task, task.ctx.pc, symbols.get(task.pid),
+                                                    *sources[task.pid]))
+                for task in tasks if not task.ended]
     try:
         outcome = run_to_completion(kernel, max_instructions=max_steps)
         stuck = faults.deadlock_report(kernel, tasks)       # before shutdown ends them
+        left = running() if outcome.reason == "max_instructions" else []
+    except KeyboardInterrupt:
+        report("interrupted", None, "\n".join(running()) or None)
+        sys.exit(EXIT_INTERRUPTED)
     finally:
         seconds = time.perf_counter() - started
         kernel.shutdown()
     if stats:
         sys.stdout.flush()
         click.echo(f"instructions={outcome.instructions} seconds={seconds:.6f}", err=True)
-    sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped))
+    sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped, left))
 
 
 def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table = _with_lines(task, symbols.get(task.pid), *sources[task.pid])
+    table = _with_lines(task, task.fault.pc, symbols.get(task.pid), *sources[task.pid])
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
 
 
-def _with_lines(task: Task, table: SymbolTable | None, path: str,
+def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
                 cflags: tuple) -> SymbolTable | None:
-    """A .c built without -g has function names but no lines: for the fault report it is
-    built again with -g, which compiles to the same code (checked) and knows the lines."""
+    """A .c built without -g has function names but no lines: for the report of what
+    happened at `pc` it is built again with -g, which compiles to the same code
+    (checked) and knows the lines."""
     opt, debug, *rest = cflags
     if (table is None or debug or Path(path).suffix.lower() != ".c"
-            or table.line_for(task.fault.pc) is not None):
+            or table.line_for(pc) is not None):
         return table
     try:
         from hsx.toolchain.cc.driver import build_c
@@ -273,24 +293,29 @@ def _with_lines(task: Task, table: SymbolTable | None, path: str,
     return result.symbols if result.image.code == task.image.code else table
 
 
-def _report_trap(kernel: Kernel, event, trapped: set[int]) -> None:
-    """A BRK with no debugger attached is an unhandled trap: report it, end the task."""
+def _report_trap(kernel: Kernel, event, trapped: set[int],
+                 symbols: dict[int, SymbolTable | None],
+                 sources: dict[int, tuple[str, tuple]]) -> None:
+    """A BRK with no debugger attached is an unhandled trap: report it (in C, what put
+    it there: undefined behaviour clang found, abort()), end the task."""
     if event.data.get("reason") != "brk" or event.pid in trapped:
         return
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
-    report(f"{task.app_name} (pid {task.pid})",
-           f"BRK {event.data.get('code', 0)} at pc 0x{event.data['pc']:04X} with no debugger "
-           "attached", "debug it with `hsx dbg` to stop there")
+    pc = event.data["pc"]
+    table = _with_lines(task, pc, symbols.get(task.pid), *sources[task.pid])
+    what, frames, hint = faults.trap_report(task, table, pc, event.data.get("code", 0))
+    report(f"{task.app_name} (pid {task.pid})", what,
+           "\n".join([line.strip() for line in frames] + [hint]))
     kernel.post(lambda: kernel.kill(event.pid))
 
 
 def _exit_code(stuck: list[str], reason: str, instructions: int, tasks: list[Task],
-               trapped: set[int]) -> int:
+               trapped: set[int], running: list[str]) -> int:
     first = tasks[0]
     if reason == "max_instructions":
-        report("--max-steps", f"stopped after {instructions} instructions",
-               "raise --max-steps, or leave it out to run until the tasks end")
+        report("--max-steps", f"stopped after {instructions} instructions", "\n".join(
+            running + ["raise --max-steps, or leave it out to run until the tasks end"]))
         return EXIT_MAX_STEPS
     if reason in ("deadlock", "paused"):
         head, *waiting = stuck

@@ -83,6 +83,8 @@ class Task:
     symbols_path: Path | None = None
     build_flags: tuple[str, ...] = ()           # `hsx cc` options it was built with (.c)
     options: TaskOptions = field(default_factory=TaskOptions)   # what the load asked for
+    restarting: bool = False                    # a `restart` of it is building the new image
+    restarted_as: int | None = None             # the PID a `restart` replaced it with
     accounting: Accounting = field(default_factory=Accounting)
 
     @property

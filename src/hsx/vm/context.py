@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from typing import Callable
 
@@ -57,6 +58,22 @@ class DecodedCode(Sequence):
             ins = self._cache[index] = decode(int.from_bytes(pair[:4], "big"),
                                               int.from_bytes(pair[4:], "big"))
         return ins
+
+
+@dataclass(frozen=True)
+class SavedContext:
+    """A task's architectural state as `Machine.save_context` took it, for
+    `Machine.restore_context` to put back: the executive borrows a task (to run a
+    command's handler in it) and returns it exactly as it was.  The step count is not
+    part of it: instructions a task ran stay counted."""
+
+    registers: tuple[int, ...]
+    pc: int
+    psw: int
+    state: "ContextState"
+    exit_status: int | None
+    fault: Fault | None
+    skip_breakpoint: int | None
 
 
 class Context:

@@ -339,3 +339,12 @@ def test_blocks_are_compiled_only_once_they_are_hot():
     assert ctx.blocks == {}
     stop = machine.run(ctx, 10_000)
     assert ctx.blocks and stop.status == 0 and ctx.regs[1] == 1000
+
+
+def test_every_instruction_of_the_interpreter_compiles():
+    """The exact interpreter compiles an instruction's closure factory when a program
+    first uses it (not all at import: start-up); every one of them compiles."""
+    from hsx.vm import interp
+    for mnemonic in interp.BODIES:
+        for variant in interp._variants(interp.BY_MNEMONIC[mnemonic].form):
+            assert callable(interp.factory(mnemonic, variant))

@@ -15,11 +15,6 @@ from pathlib import Path
 
 import click
 
-from hsx.image.hxe import normalize_app_name, write_hxe
-from hsx.image.hxo import write_hxo
-from hsx.image.sym import write_sym
-from hsx.toolchain.diagnostics import ToolchainError
-
 from .errors import cannot_write, input_file
 
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
@@ -94,7 +89,11 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
                emit_object: bool, clang: str | None, soft_float: bool) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
+    from hsx.image.hxe import normalize_app_name, write_hxe
+    from hsx.image.hxo import write_hxo
+    from hsx.image.sym import write_sym
     from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file
+    from hsx.toolchain.diagnostics import ToolchainError
 
     for source in sources:
         input_file(source, SOURCES, "a C or MVASM source",

@@ -23,11 +23,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from hsx.image.model import HxeImage
-from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import PROFILES, get_profile
@@ -43,6 +42,10 @@ from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, f
                      input_file, report)
 from .sandbox import default_root
 
+if TYPE_CHECKING:
+    from hsx.image.model import HxeImage
+    from hsx.image.sym import SymbolTable
+
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
 MAX_DIAGNOSTICS = 20
@@ -53,7 +56,6 @@ def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:
     (with the compiler options `cflags`: see `cc_options`)."""
     from hsx.image.errors import ImageError
     from hsx.image.hxe import normalize_app_name, read_hxe_file
-    from hsx.image.sym import SymbolFileError, load_sym
     from hsx.toolchain.diagnostics import ToolchainError
     source = input_file(path, (".hxe", ".mvasm", ".c"), "an HXE image, MVASM or C",
                         "hsx run takes .hxe images and .mvasm or .c sources")
@@ -81,9 +83,12 @@ def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:
              "hsx run takes .hxe images and .mvasm or .c sources")
     except OSError as exc:
         fail(path, (exc.strerror or str(exc)).lower())
+    sym = source.with_suffix(".sym")
+    if not sym.is_file():
+        return image, None
+    from hsx.image.sym import SymbolFileError, load_sym
     try:
-        sym = source.with_suffix(".sym")
-        return image, load_sym(sym) if sym.is_file() else None
+        return image, load_sym(sym)
     except (SymbolFileError, OSError):
         return image, None                 # a broken .sym only costs the names
 

@@ -109,14 +109,14 @@ def clang_ir(path: str, options: Options, warnings: list[str] | None = None) -> 
 
 def compile_ir(ir: str, source: str, debug: bool, filename: str,
                pieces: list[tuple[str, list]] | None = None,
-               hard_float: bool = True, local_prefix: str | None = None
-               ) -> tuple[Listing, dict, frozenset[str]]:
+               hard_float: bool = True, local_prefix: str | None = None,
+               from_clang: bool = False) -> tuple[Listing, dict, frozenset[str]]:
     """MVASM statements (with the C location of each), debug facts (always the file and
     line of each function and variable, when the IR has them) and weak references for
     one IR module; `filename` names the MVASM.  With `pieces`, also append (symbol,
     statements) for each function and variable, module-local ones renamed with
-    `local_prefix` (see `read_module`)."""
-    module = read_module(ir, source, local_prefix)
+    `local_prefix` (see `read_module`, also for `from_clang`)."""
+    module = read_module(ir, source, local_prefix, from_clang)
     evaluator = ConstEvaluator(module.layout, module.aliases, module.functions)
     emitter = ModuleEmitter(module, evaluator, filename)
     emitter.header(source)
@@ -182,7 +182,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     with _collector_paused():
         try:
             listing, facts, weak = compile_ir(ir, source, options.debug, filename, pieces,
-                                              not options.soft_float, prefix)
+                                              not options.soft_float, prefix, from_clang=True)
         except CompileError as exc:
             where = exc.where if _names_a_line(exc.where) else _locate(path, options, exc)
             raise ToolchainError([Diagnostic(exc.message, where or exc.where or source)]) \
@@ -245,7 +245,7 @@ def _locate(path: str, options: Options, error: CompileError) -> str | None:
     has no source lines): compile again with line tables and find the same error."""
     try:
         compile_ir(clang_ir(path, replace(options, line_tables=True)), path, False,
-                   "locate.mvasm")
+                   "locate.mvasm", from_clang=True)
     except CompileError as again:
         if again.message == error.message and _names_a_line(again.where):
             return again.where

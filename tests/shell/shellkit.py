@@ -150,10 +150,10 @@ def build_c(directory: Path, source: str, name: str) -> Path:
     return image
 
 
-def start_execd(directory: Path) -> tuple[subprocess.Popen, int]:
+def start_execd(directory: Path, *options: str) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0", "--root",
-                             str(directory / "fs")], cwd=directory, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             str(directory / "fs"), *options], cwd=directory,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = readline(proc.stdout)
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])

@@ -52,6 +52,9 @@ class StopBeforeReply:
         self.events: asyncio.Queue = asyncio.Queue()
 
     async def request(self, cmd, **fields):
+        if cmd == "info":
+            return {"info": {"variant": "development", "features": ["events", "debug"],
+                             "tasks": [{"pid": 1, "app_name": "prog"}]}}
         if cmd == "ps":
             return {"tasks": {"tasks": [{"pid": 1, "app_name": "prog", "state": "paused"}]}}
         if cmd == "step.line":

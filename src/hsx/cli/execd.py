@@ -37,7 +37,8 @@ from .errors import fail, input_file, port_in_use
                    "default: STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
 @click.option("--profile", default="development", show_default=True,
               type=click.Choice(["minimal", "development", "full"]),
-              help="Resource limits of the executive.")
+              help="The variant: what the executive offers and its limits "
+                   "(docs/variants.md; minimal has no debugger and no events).")
 @click.option("--state-dir", type=click.Path(file_okay=False),
               help="Directory for persistent values (values.sqlite3, unless --config "
                    "names a [persist] backend) and traces; the default --root is DIR/fs.")

@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator
 from .errors import ConnectionClosed
 from .helpers import install
 from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
-                   session_open_fields)
+                   session_open_fields, subscribe_fields)
 
 LINE_LIMIT = 64 << 20          # the longest line accepted from the executive
 CHUNK = 1 << 16                # read at a time (and about what the stream buffers)
@@ -116,20 +116,18 @@ class AsyncClient:
     async def subscribe(self, categories: str | list[str] | None = None,
                         pids: int | list[int] | None = None,
                         since_seq: int | None = None,
-                        coalesce_ms: int | None = None) -> dict[str, Any]:
+                        coalesce_ms: int | None = None,
+                        credit: int | None = None) -> dict[str, Any]:
         """Events of `categories` from `pids` (both: all but the high-rate ones), after
         `since_seq` first; with `coalesce_ms` a task's consecutive stdout/stderr writes
-        come as one event, held at most that long for more (docs/protocol.md)."""
-        fields: dict[str, Any] = {}
-        if categories is not None:
-            fields["categories"] = categories
-        if pids is not None:
-            fields["pids"] = pids
-        if since_seq is not None:
-            fields["since_seq"] = since_seq
-        if coalesce_ms is not None:
-            fields["coalesce_ms"] = coalesce_ms
+        come as one event, held at most that long for more; with `credit` at most that
+        many events arrive until `ack` acknowledges some (docs/protocol.md)."""
+        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms, credit)
         return (await self.request("events.subscribe", **fields))["events"]
+
+    async def ack(self, seq: int) -> dict[str, Any]:
+        """Acknowledge every event up to `seq` (`events.ack`): the subscription's stats."""
+        return (await self.request("events.ack", seq=seq))["events"]
 
     async def _keepalive_loop(self) -> None:
         while True:

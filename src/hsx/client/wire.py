@@ -59,6 +59,15 @@ def session_open_fields(client: str, pid_lock: int | list[int] | None, observer:
     return fields
 
 
+def subscribe_fields(categories: str | list[str] | None, pids: int | list[int] | None,
+                     since_seq: int | None, coalesce_ms: int | None,
+                     credit: int | None) -> dict[str, Any]:
+    """The `events.subscribe` request both clients send (only the fields that were given)."""
+    given = {"categories": categories, "pids": pids, "since_seq": since_seq,
+             "coalesce_ms": coalesce_ms, "credit": credit}
+    return {name: value for name, value in given.items() if value is not None}
+
+
 def decode(line: bytes) -> dict[str, Any]:
     """One line from the executive.  orjson reads it several times faster than the
     standard library (a subscriber may get 100,000 lines a second); a line with a

@@ -36,6 +36,7 @@ from .images import load_file
 from .outputs import OutputBuffers
 from .sessions import Session, SessionTable
 from .subscriptions import EventHub
+from .variants import check_session, check_variant
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9998
@@ -77,8 +78,9 @@ class Server:
         self.kernel = self._make_kernel(config)
         self.debugger = Debugger(self.kernel, state_dir=config.state_dir)
         self.dispatcher = Dispatcher(GROUPS)
-        self.sessions = SessionTable(features=self.dispatcher.features,
-                                     default_max_events=self.kernel.profile.event_queue)
+        self.sessions = SessionTable(features=self.kernel.profile.features,
+                                     default_max_events=self.kernel.profile.event_queue,
+                                     variant=self.kernel.profile.name)
         self.log = Dmesg()
         self.outputs = OutputBuffers(sys.stdout if config.echo else None, self._app_name)
         self.kernel.events.subscribe(self.outputs.on_event, {"stdout", "stderr"})
@@ -242,10 +244,12 @@ class Server:
             if not conn.authenticated:
                 self._authenticate(conn, request)
             command = self.dispatcher.resolve(request)
+            check_variant(command.name, command.feature, self.kernel.profile)
             session = None
             session_id = request.get("session")
             if session_id is not None and command.name != "session.open":
                 session = self.sessions.get(session_id)
+                check_session(command.name, command.feature, session)
             call = Call(self, conn, session, command.arguments(request), command.schema)
             if command.needs_session:
                 call.require_session()

@@ -18,14 +18,14 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from hsx.client.render import Context
 from hsx.client.sources import SourceFinder
 
 from . import keys
 from .actions import DebuggerActions
-from .layout import Layout, LayoutStore, default_for
+from .layout import PANEL_FEATURES, PANELS, Layout, LayoutStore, default_for
 from .palette import DebuggerCommands
 from .model import (Breakpoint, Frame, History, Location, Registers, Scope, StopReason,
                     TaskInfo, Variable)
@@ -45,6 +45,7 @@ from .widgets.trace import ROWS as TRACE_ROWS, TraceTable
 from .widgets.variables import VariablesView, WatchesView
 
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
+POLL_S = 0.1                    # how often the task is looked at without events (minimal)
 LOG_FLUSH_S = 0.03              # output and events reach their panels at most this often
 TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most this often
 LOG_LINES = 10_000
@@ -101,6 +102,7 @@ class DebuggerApp(DebuggerActions, App):
         self._refreshing = False
         self._busy = 0
         self._restarting = False                   # a ctrl+r is building or restarting
+        self._composed_without: frozenset[str] = frozenset()   # panels composed as notes
 
     # ------------------------------------------------------------------ composition
 
@@ -110,6 +112,7 @@ class DebuggerApp(DebuggerActions, App):
 
     def compose(self) -> ComposeResult:
         layout = self.current_layout
+        self._composed_without = self._panels_lacking()
         with Horizontal(id="top"):
             with Horizontal(id="code-row"):
                 yield from self._area(layout, "code")
@@ -133,8 +136,12 @@ class DebuggerApp(DebuggerActions, App):
             yield PanelArea(panels, id=f"area-{area}")
 
     def make_panel(self, name: str) -> Widget | None:
-        """A new widget for panel `name`, bound to the state it shows."""
+        """A new widget for panel `name`, bound to the state it shows (a note instead
+        when the executive's variant lacks what it shows)."""
         app = DebuggerApp
+        note = self.target.lacking(PANEL_FEATURES.get(name), PANELS.get(name, name))
+        if note is not None:
+            return Static(f"{note}.", id=name, classes="unavailable")
         if name == "source":
             return SourceView(self.sources, self.target, id=name).data_bind(app.location,
                                                                              app.breakpoints)
@@ -183,6 +190,28 @@ class DebuggerApp(DebuggerActions, App):
     def on_resize(self) -> None:
         self.fit_areas()
 
+    def _panels_lacking(self) -> frozenset[str]:
+        return frozenset(name for name, feature in PANEL_FEATURES.items()
+                         if self.target.lacks(feature))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key whose action needs what the executive's variant lacks is greyed out."""
+        return None if self.target.lacks(keys.FEATURES.get(action)) else True
+
+    async def _fit_to_executive(self) -> None:
+        """After attaching: panels the executive's variant cannot fill become notes (and
+        back, on another executive), keys it cannot serve are greyed out."""
+        lacking = self._panels_lacking()
+        if lacking != self._composed_without:
+            await self.recompose()
+            self.fit_areas()
+        self.refresh_bindings()
+        if lacking:
+            self.output.note(f"[this executive runs the {self.target.variant} variant: "
+                             f"{', '.join(PANELS[p] for p in sorted(lacking))} and their keys "
+                             "are off (the development variant has them)]")
+            self._logs_changed()
+
     # ------------------------------------------------------------------ the session
 
     @work(exclusive=True, group="session")
@@ -201,6 +230,8 @@ class DebuggerApp(DebuggerActions, App):
                     await self._command(self.start_action(self.target))
                 first = False
                 self.request_refresh()
+                if not self.target.has_events:
+                    await self._follow_without_events()
                 while True:
                     for event in await self.target.next_events():
                         self.on_target_event(event)
@@ -233,6 +264,22 @@ class DebuggerApp(DebuggerActions, App):
         if pid is None or (self.app_name and not await self._same_app(pid)):
             pid = await self.target.find_app(self.app_name or "")
         await self._adopt(await self.target.attach(pid))
+        await self._fit_to_executive()
+
+    async def _follow_without_events(self) -> None:
+        """An executive without events (the minimal variant): look at the task every
+        POLL_S -- its output, and whether it moved or changed state."""
+        seen = None
+        while True:
+            text = await self.target.new_output()
+            if text:
+                self.write_output(text)
+            row = await self.target.task_info()
+            now = (row.state, row.pc)
+            if now != seen:
+                seen = now
+                self.request_refresh()
+            await asyncio.sleep(POLL_S)
 
     async def _adopt(self, task: TaskInfo) -> None:
         """Make `task` the one the panels show."""
@@ -324,7 +371,7 @@ class DebuggerApp(DebuggerActions, App):
                 self.mailbox_rows = tuple(reply["descriptors"])
             if "values" in dirty:
                 self.value_rows = tuple((await self.target.request("val.list"))["values"])
-            if "trace" in dirty and self.pid is not None:
+            if "trace" in dirty and self.pid is not None and not self.target.lacks("trace"):
                 trace = (await self.target.request("trace.records", pid=self.pid,
                                                    limit=TRACE_ROWS))["trace"]
                 self.tracing = trace["enabled"]

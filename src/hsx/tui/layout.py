@@ -31,6 +31,12 @@ PANELS = {
     "memory": "Memory", "output": "Output", "events": "Events", "tasks": "Tasks",
     "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace",
 }
+# What a panel shows needs this session feature: an executive whose variant lacks it
+# (docs/variants.md) gets a note in the panel's place instead.
+PANEL_FEATURES = {
+    "source": "symbols", "disassembly": "disasm", "stack": "stack", "locals": "variables",
+    "watches": "expressions", "breakpoints": "debug", "trace": "trace", "events": "events",
+}
 WIDE_FROM = (140, 40)            # columns, rows from which `wide` is the default
 SIDE_FLOOR = 28                  # columns the registers need for two columns of them
 SCREEN_LINES = 2                 # the status line and the footer

@@ -121,6 +121,11 @@ class Registers:
         return cls(regs=regs, pc=registers.pc, psw=registers.psw, steps=registers.steps,
                    changed=frozenset(changed))
 
+    def value_of(self, name: str) -> int:
+        """A register by name: R0..R15, SP (R15), FP (R14), PC, PSW."""
+        named = {"SP": self.regs[15], "FP": self.regs[14], "PC": self.pc, "PSW": self.psw}
+        return named[name] if name in named else self.regs[int(name[1:])]
+
     def for_frame(self, frame: Frame) -> Registers:
         """This frame's view: its PC, SP and FP; the rest as in frame 0."""
         if frame.index == 0:

@@ -41,6 +41,9 @@ class Target:
         self.pid: int | None = None
         self.app_name: str | None = None
         self.features: frozenset[str] = frozenset()   # what the executive offers (session)
+        self.variant: str | None = None               # its variant (minimal, ...)
+        self.missing: dict[str, str] = {}             # features it lacks -> a variant with them
+        self._output_seen = 0                         # characters of the task's output read
 
     @property
     def address(self) -> str:
@@ -63,12 +66,48 @@ class Target:
         task: the panels show other tasks, mailboxes and values too).  Output comes
         coalesced: a task printing 10,000 lines a second sends tens of events a second."""
         task = await self.task_info(pid)
+        info = (await self.request("info"))["info"]
         session = await self._client.open_session(CLIENT_NAME, pid_lock=pid,
                                                   heartbeat_s=HEARTBEAT_S)
         self.features = frozenset(session.get("features", ()))
-        await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+        self.variant = info.get("variant") or info.get("profile")
+        self.missing = dict(info.get("variant_required") or {})
+        if self.lacks("events") is None:
+            await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+        if pid != self.pid:
+            self._output_seen = 0
         self.pid, self.app_name = pid, task.app_name
         return task
+
+    def lacks(self, feature: str | None) -> str | None:
+        """The variant that has `feature` when this executive's lacks it (None: it
+        offers it, or nothing is known yet)."""
+        if feature is None or not self.features or feature in self.features:
+            return None
+        return self.missing.get(feature, "development")
+
+    def lacking(self, feature: str | None, what: str) -> str | None:
+        """`what` needs ... (a note for a panel or key), or None when it is offered."""
+        needed = self.lacks(feature)
+        if needed is None:
+            return None
+        which = "the full variant" if needed == "full" else "the development or full variant"
+        return f"{what} needs {which}; this executive runs {self.variant}"
+
+    @property
+    def has_events(self) -> bool:
+        return self.lacks("events") is None
+
+    async def new_output(self) -> str:
+        """What the attached task wrote since the last call (for an executive without
+        events, which keeps a task's recent output: `stdio op=recent`)."""
+        reply = await self.request("stdio", op="recent", pid=self.pid)
+        recent = reply.get("recent") or [{}]
+        text = "".join(chunk.get("text", "") for chunk in recent[0].get("output", ()))
+        total = recent[0].get("dropped_chars", 0) + len(text)
+        fresh = text[max(0, len(text) - (total - self._output_seen)):]
+        self._output_seen = total
+        return fresh
 
     async def switch(self, pid: int) -> TaskInfo:
         """Move the session's lock from the attached task to `pid`; the session -- and the
@@ -135,10 +174,14 @@ class Target:
         return Registers.from_reply(reply["registers"], previous)
 
     async def stack(self, max_frames: int = 32) -> tuple[tuple[Frame, ...], str | None]:
+        if self.lacks("stack"):
+            return (), self.lacking("stack", "the stack walk")
         stack = (await self.request("stack.info", pid=self.pid, max_frames=max_frames))["stack"]
         return tuple(Frame.from_reply(f) for f in stack["frames"]), stack.get("note")
 
     async def breakpoints(self) -> tuple[Breakpoint, ...]:
+        if self.lacks("debug"):
+            return ()
         reply = await self.request("bp.list", pid=self.pid)
         return tuple(Breakpoint.from_listing(bp) for bp in reply["breakpoints"])
 
@@ -191,6 +234,8 @@ class Target:
         return (await self.request("symbols.list", pid=self.pid, type=kind))["symbols"]
 
     async def symbols_info(self) -> dict[str, Any]:
+        if self.lacks("symbols"):
+            return {}
         return (await self.request("symbols.info", pid=self.pid))["symbols"]
 
     async def lookup(self, key: int | str, space: str = "code") -> dict[str, Any]:
@@ -217,6 +262,8 @@ class Target:
         except ValueError:
             pass
         if text.upper() in REGISTER_NAMES:
+            if self.lacks("expressions"):             # read it with the registers
+                return (await self.registers()).value_of(text.upper())
             text = "$" + text.lower()
         try:
             result = await self.evaluate(text, frame)
@@ -269,7 +316,10 @@ class Target:
 
     async def start(self) -> bool:
         """gdb's `start`: run to the first line of `main` (past its prologue); a program
-        without a `main` (MVASM) stays at its entry point.  Did it set the task running?"""
+        without a `main` (MVASM) stays at its entry point, and so does any program on an
+        executive without breakpoints.  Did it set the task running?"""
+        if self.lacks("debug"):
+            return False
         try:
             where = await self.function_body("main")
         except ProtocolError as error:

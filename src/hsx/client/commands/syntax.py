@@ -314,6 +314,7 @@ class Command:
     details: str = ""
     current: bool = True                 # a left-out PID means the current task (not
                                          # for overviews: ps, info; nor for `use`)
+    feature: str | None = None           # the session feature it needs (a variant may lack it)
 
     @property
     def usage(self) -> str:

@@ -115,16 +115,15 @@ def event_lines(event: dict[str, Any], ctx: Context) -> list[Line]:
 def _task_state(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) -> Line:
     new = data.get("new_state")
     style = {"faulted": "err", "paused": "warn", "returned": "dim", "killed": "dim"}
-    if data.get("prev_state") is None:                   # it has just been loaded
-        return line(tag, s("dim", f"{data.get('reason') or 'new'}, "),
-                    s(style.get(new, "ok"), new))
+    if data.get("prev_state") is None and data.get("reason"):     # it has just been loaded
+        return line(tag, s("dim", f"{data['reason']}, "), s(style.get(new, "ok"), new))
     detail = ""
     if new == "returned":
         detail = f" with status {data.get('exit_status')}"
     elif data.get("reason") and data.get("reason") != new:
         detail = f" ({data['reason']})"
-    return line(tag, s("dim", f"{data.get('prev_state')} -> "), s(style.get(new, "ok"), new),
-                detail)
+    before = "" if data.get("prev_state") is None else f"{data['prev_state']} -> "
+    return line(tag, s("dim", before), s(style.get(new, "ok"), new), detail)
 
 
 def _stop(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) -> list[Line]:

@@ -28,7 +28,7 @@ from ..errors import bad_argument
 from ..images import host_file
 from ..schema import ADDR, LOCATION, MAX_TEXT, MAX_U32, PID, Bool, Int, FilePath, Str
 
-group = Group("debug", features=("debug", "stack", "disasm", "symbols", "watch"))
+group = Group("debug", feature="debug")
 
 # disasm.read modes, with the prior executive's and the design's names for them
 _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
@@ -182,7 +182,7 @@ def step_line(call: Call) -> dict[str, Any]:
 
 # -- inspection -------------------------------------------------------------------------
 
-@group.command("stack.info", "stack", "stack.list",
+@group.command("stack.info", "stack", "stack.list", feature="stack",
                args={"pid": PID, "max_frames|max|limit|frames": Int(1, MAX_FRAMES)})
 def stack_info(call: Call) -> dict[str, Any]:
     pid = call.task().pid
@@ -190,7 +190,7 @@ def stack_info(call: Call) -> dict[str, Any]:
     return {"stack": debugger(call).stack_info(pid, frames)}
 
 
-@group.command("disasm.read", "disasm", args={
+@group.command("disasm.read", "disasm", feature="disasm", args={
     "pid": PID, **WHERE, "mode": Str(choices=tuple(_DISASM_MODES)), "count": Int(1, MAX_COUNT)})
 def disasm_read(call: Call) -> dict[str, Any]:
     pid = call.task().pid
@@ -200,7 +200,8 @@ def disasm_read(call: Call) -> dict[str, Any]:
                                             _DISASM_MODES[mode])}
 
 
-@group.command("symbols.list", "symbols", args={"pid": PID, "type|kind": Str(32)})
+@group.command("symbols.list", "symbols", feature="symbols",
+               args={"pid": PID, "type|kind": Str(32)})
 def symbols_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid
     return {"symbols": debugger(call).symbols_list(pid, call.str("type", "all",
@@ -208,7 +209,7 @@ def symbols_list(call: Call) -> dict[str, Any]:
 
 
 @group.command("symbols.lookup", "sym.lookup", "sym.lookup_name", "sym.name", "sym.addr",
-               "sym.lookup_addr", "sym.line", "sym.lookup_line",
+               "sym.lookup_addr", "sym.line", "sym.lookup_line", feature="symbols",
                args={"pid": PID, "name": Str(MAX_TEXT), "addr|address": ADDR,
                      "file": WHERE["file"], "line": WHERE["line"],
                      "space": Str(choices=("code", "data"))})
@@ -230,7 +231,7 @@ def symbols_lookup(call: Call) -> dict[str, Any]:
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
 
 
-@group.command("source.read", args={"pid": PID, "file": WHERE["file"]})
+@group.command("source.read", feature="symbols", args={"pid": PID, "file": WHERE["file"]})
 def source_read(call: Call) -> dict[str, Any]:
     """A source file the task's symbols name, read on the executive's side (for a front
     end on another machine)."""
@@ -239,12 +240,12 @@ def source_read(call: Call) -> dict[str, Any]:
     return {"source": debugger(call).source_read(call.task().pid, call.str("file"))}
 
 
-@group.command("symbols.info", "sym", "sym.info", args={"pid": PID})
+@group.command("symbols.info", "sym", "sym.info", feature="symbols", args={"pid": PID})
 def symbols_info(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).symbols.info(call.task().pid)}
 
 
-@group.command("symbols.load", "sym.load", "sym.set", writes=True,
+@group.command("symbols.load", "sym.load", "sym.set", writes=True, feature="symbols",
                args={"pid": PID, "path": FilePath()})
 def symbols_load(call: Call) -> dict[str, Any]:
     """A `.sym` file on the daemon's side (as `load` reads images); remembered
@@ -254,14 +255,14 @@ def symbols_load(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).load_symbols(pid, path)}
 
 
-@group.command("memory.regions", "memory", args={"pid": PID})
+@group.command("memory.regions", "memory", feature="memory", args={"pid": PID})
 def memory_regions(call: Call) -> dict[str, Any]:
     return {"memory": debugger(call).memory_regions(call.task().pid)}
 
 
 # -- watches ----------------------------------------------------------------------------
 
-@group.command("watch.add", "watch.create", writes=True, args={
+@group.command("watch.add", "watch.create", writes=True, feature="watch", args={
     "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool(),
     **FRAME})
 def watch_add(call: Call) -> dict[str, Any]:
@@ -285,6 +286,7 @@ def _data_where(call: Call) -> int | str:
 
 
 @group.command("watch.remove", "watch.rm", "watch.del", "watch.delete", writes=True,
+               feature="watch",
                args={"watch_id|watch": Int(1, MAX_U32)})
 def watch_remove(call: Call) -> dict[str, Any]:
     """By `watch_id` (`watch` in the older form, which also named it `id`: that field is
@@ -298,7 +300,7 @@ def watch_remove(call: Call) -> dict[str, Any]:
     return {"watch": dbg.watch_remove(watch_id)}
 
 
-@group.command("watch.list", "watch", "watch.ls", args={"pid": PID})
+@group.command("watch.list", "watch", "watch.ls", feature="watch", args={"pid": PID})
 def watch_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid if call.has("pid") else None
     return {"watches": debugger(call).watch_list(pid)}

@@ -16,7 +16,7 @@ from ..errors import bad_argument
 from ..schema import MAX_TEXT, MAX_U32, PID, Int, Num, OneOf, Str
 from .debug import FRAME, controlled_pid, debugger, frame_of
 
-group = Group("variables", features=("variables", "expressions"))
+group = Group("variables", feature="variables")
 
 
 @group.command("frame.variables", "locals", "variables",
@@ -39,7 +39,7 @@ def variables_expand(call: Call) -> dict[str, Any]:
                                                         max=10_000))}
 
 
-@group.command("evaluate", "eval", "print",
+@group.command("evaluate", "eval", "print", feature="expressions",
                args={"pid": PID, **FRAME, "expr|expression": Str(MAX_TEXT, empty=False)})
 def evaluate(call: Call) -> dict[str, Any]:
     """A C expression in a frame: its value, type and (for aggregates) a `ref`."""
@@ -48,7 +48,7 @@ def evaluate(call: Call) -> dict[str, Any]:
                                               call.str("expr", aliases=("expression",)))}
 
 
-@group.command("set", "var.set", "variables.set", writes=True, args={
+@group.command("set", "var.set", "variables.set", writes=True, feature="expressions", args={
     "pid": PID, **FRAME, "lvalue|target|name|var": Str(MAX_TEXT, empty=False),
     "value": OneOf((Str(MAX_TEXT), Int(-2 ** 64, 2 ** 64), Num(-1e308, 1e308)))})
 def set_variable(call: Call) -> dict[str, Any]:

@@ -70,7 +70,8 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self._advance_clock = getattr(self.clock, "advance_instructions", None)
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
         self.inputs = InputWatch(self.events.emit)
-        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
+        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self.events.emit,
+                                                     wants=self.events.wants)
         # The backends (hsx.kernel.backends builds them from a configuration file); the
         # shorthands: fs_root, a host directory, and state_dir, SQLite in it.
         if fs is None:
@@ -571,5 +572,3 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.can.release_task(pid)
         self.inputs.release(pid)
 
-    def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
-        self.events.emit(type_, pid, data)

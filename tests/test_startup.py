@@ -116,6 +116,8 @@ def test_cc_loads_the_compiler_and_not_the_runtime(tmp_path):
     assert "hsx.toolchain.cc.unit" in modules
     assert loaded(modules, *HEAVY, "asyncio", "hsx.kernel", "hsx.vm", "hsx.debug",
                   "hsx.client", "hsx.server", "hsx.shell") == []
+    # -c links nothing: neither the linker nor the image formats it writes
+    assert loaded(modules, "hsx.toolchain.linker", "hsx.image.hxe", "hsx.image.sym") == []
 
 
 def test_one_shell_command_in_a_terminal_needs_no_prompt_nor_event_loop(tmp_path):

@@ -571,4 +571,3 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.fs.release_task(pid)
         self.can.release_task(pid)
         self.inputs.release(pid)
-

@@ -24,7 +24,7 @@ from hsx.kernel.constants import (
     MbxStatus,
 )
 from hsx.kernel.mailbox.descriptor import Descriptor, Handle, Message, Waiter
-from hsx.kernel.mailbox.events import EmitFn, MailboxEvent
+from hsx.kernel.mailbox.events import RECV_TYPE, SEND_TYPE, EmitFn, MailboxEvent
 from hsx.kernel.mailbox.grants import StdioGrants
 from hsx.kernel.mailbox.stdio import StdioMailboxes
 from hsx.kernel.mailbox.results import (
@@ -58,7 +58,6 @@ class _Counters:
 
 
 HOST_PID = 0
-_SEND, _RECV = MailboxEvent.SEND.value, MailboxEvent.RECV.value
 
 
 class MailboxManager(StdioMailboxes):
@@ -190,7 +189,7 @@ class MailboxManager(StdioMailboxes):
         if result.message is None:
             self._refused(pid, MbxFn.RECV, MailboxError(
                 result.status, f"next message is {result.length} bytes, buffer holds {max_len}"))
-        elif self._observed(_RECV):
+        elif self._observed(RECV_TYPE):
             self._emit(MailboxEvent.RECV, pid, descriptor=found.descriptor.id, handle=handle,
                        tap=found.tap is not None, **_message_fields(result.message))
         return result
@@ -240,6 +239,11 @@ class MailboxManager(StdioMailboxes):
         return self._wake(waiter, RecvResult(MbxStatus.TIMEOUT), MailboxEvent.TIMEOUT)
 
     # -- tasks -------------------------------------------------------------------------
+
+    def target_of(self, pid: int, handle: int) -> str | None:
+        """The mailbox a task's handle refers to, as people write it (`app:x`)."""
+        found = self._handles.get(pid, {}).get(handle)
+        return str(found.descriptor.target) if found is not None else None
 
     def release_task(self, pid: int) -> list[Wake]:
         """Free everything `pid` held so the app can be loaded again.
@@ -411,7 +415,7 @@ class MailboxManager(StdioMailboxes):
                           descriptor.next_seq, handle.number)
         dropped, tap_drops = descriptor.enqueue(message)
         self._counters.messages_sent += 1
-        if self._observed(_SEND):
+        if self._observed(SEND_TYPE):
             self._emit(MailboxEvent.SEND, handle.pid, descriptor=descriptor.id,
                        handle=handle.number, **_message_fields(message))
         for lost in dropped:

@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING
 
 from hsx.kernel.constants import (MESSAGE_HEADER_BYTES, STDIO_ERR, STDIO_IN, STDIO_OUT,
                                   MbxFlag, MbxFn, MbxMode, MbxNamespace, MbxStatus)
-from hsx.kernel.mailbox.events import MailboxEvent
+from hsx.kernel.mailbox.events import RECV_TYPE, SEND_TYPE, MailboxEvent
 from hsx.kernel.mailbox.results import MailboxError, SendResult, StdioHandles
 
 if TYPE_CHECKING:
     from hsx.kernel.mailbox.descriptor import Descriptor, Handle
 
 _STDIO_FLAGS = {1: int(MbxFlag.STDOUT), 2: int(MbxFlag.STDERR)}
-_SEND, _RECV = MailboxEvent.SEND.value, MailboxEvent.RECV.value
 
 
 class StdioMailboxes:
@@ -102,10 +101,10 @@ class StdioMailboxes:
         counters = self._counters
         counters.messages_sent += 1
         counters.messages_received += 1
-        if self._observed(_SEND):
+        if self._observed(SEND_TYPE):
             self._emit(MailboxEvent.SEND, pid, descriptor=descriptor.id, handle=writer.number,
                        **_fields(data, flags, pid, seq))
-        if self._observed(_RECV):
+        if self._observed(RECV_TYPE):
             self._emit(MailboxEvent.RECV, reader_pid, descriptor=descriptor.id,
                        handle=reader_handle, tap=False, **_fields(data, flags, pid, seq))
         return True

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 
-from hsx.debug.timeline import FORMATS, Recorder, export, format_for
-from hsx.kernel.executive import Kernel
-
 from .errors import fail, report
+
+if TYPE_CHECKING:
+    from hsx.debug.timeline import Recorder
+    from hsx.kernel.executive import Kernel
 
 
 def timeline_options(command: Callable) -> Callable:
@@ -19,13 +20,27 @@ def timeline_options(command: Callable) -> Callable:
                      help="Record a timeline of the run and write it to FILE: a Perfetto "
                           "trace (open it in ui.perfetto.dev), Chrome JSON for a .json name, "
                           "VCD for a .vcd name. See docs/timeline.md."),
-        click.option("--timeline-format", type=click.Choice(FORMATS), default=None,
-                     help="The timeline's format, whatever FILE's name says."),
+        click.option("--timeline-format", default=None, metavar="FORMAT",
+                     callback=_known_format,
+                     help="The timeline's format, whatever FILE's name says: perfetto, "
+                          "chrome or vcd."),
         click.option("--timeline-value", "timeline_values", multiple=True, metavar="NAME",
                      help="For a VCD timeline: a value to write (repeat it; default all)."),
     )):
         command = option(command)
     return command
+
+
+def _known_format(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The format checked by the timeline's own list (imported only when one is given:
+    `hsx run` without a timeline loads nothing of the debugger)."""
+    if value is None:
+        return None
+    from hsx.debug.timeline import format_for
+    try:
+        return format_for("", value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 class TimelineOutput:
@@ -42,6 +57,7 @@ class TimelineOutput:
 
     def start(self, kernel: Kernel) -> None:
         if self.path is not None:
+            from hsx.debug.timeline import Recorder
             self.recorder = Recorder(kernel)
             self.recorder.start()
 
@@ -50,6 +66,7 @@ class TimelineOutput:
         run's own exit code stands)."""
         if self.recorder is None:
             return
+        from hsx.debug.timeline import export, format_for
         self.recorder.stop()
         try:
             export(self.recorder.snapshot(), self.path, format_for(self.path, self.format),

@@ -1,4 +1,5 @@
-"""`hsx cc SRC.c … -o OUT.hxe [-O0|-O1|-O2|-Os|-Oz] [-g] [-I DIR] [-D NAME[=V]] [-S] [-c]`.
+"""`hsx cc SRC.c … -o OUT.hxe [-O0|-O1|-O2|-Os|-Oz] [-g] [-I DIR] [-D NAME[=V]] [-S] [-c]
+[--stack-size N] [--memory N]`.
 
 Sources are C (`.c`) files, and MVASM (`.mvasm`) files linked in with them; anything
 else is refused before anything is built.  Problems go to stderr and the command exits
@@ -21,6 +22,7 @@ from hsx.image.sym import write_sym
 from hsx.toolchain.diagnostics import ToolchainError
 
 from .errors import cannot_write, input_file
+from .sizes import task_size_options, with_task_sizes
 
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
 SOURCES = (".c", ".mvasm")
@@ -89,9 +91,11 @@ def _write(path: Path, data: bytes | str) -> None:
 @click.option("--soft-float", is_flag=True,
               help="float, double and 64-bit division through the C library instead of the "
                    "VM's instructions (for a VM without them; same results).")
+@task_size_options
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
-               emit_object: bool, clang: str | None, soft_float: bool) -> None:
+               emit_object: bool, clang: str | None, soft_float: bool,
+               stack_size: int | None, memory: int | None) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
     from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file
@@ -126,5 +130,5 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
     print_warnings(units)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    _write(out, write_hxe(result.image))
+    _write(out, write_hxe(with_task_sizes(result.image, stack_size, memory)))
     _write(out.with_suffix(".sym"), write_sym(result.symbols))

@@ -1,5 +1,8 @@
-"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [--timeline F] [-O… -g -I… -D…]`
-(DESIGN.md §7).
+"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [--timeline F] [-O… -g -I… -D…]
+[--stack-size N] [--memory N] [--env NAME=VALUE]… [-- ARG…]` (DESIGN.md §7).
+
+What follows `--` is the programs' command line: each task gets argc/argv (argv[0] is
+the file named) and the `--env` variables (docs/abi.md, "Program start").
 
 Every FILE becomes a task under one in-process executive, so a single program gets the
 same services (mailboxes, files, values, sleep) as under `hsx execd`.  Task output goes
@@ -19,6 +22,7 @@ rest go on; a trap (BRK) in compiled C is named for what put it there (faults.py
 """
 from __future__ import annotations
 
+import functools
 import queue
 import sys
 import threading
@@ -31,10 +35,11 @@ from hsx.image.model import HxeImage
 from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
-from hsx.kernel.profiles import PROFILES, get_profile
+from hsx.kernel.profiles import PROFILES
 from hsx.kernel.runner import run_to_completion
 from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
+from hsx.kernel.taskargs import TaskOptions, check_env
 
 from . import faults
 from .backends import backend_options, build_backends, choose_backends
@@ -43,6 +48,7 @@ from .engine import engine_option, resolve_engine
 from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, fail,
                      input_file, report)
 from .sandbox import default_root
+from .sizes import configured_profile, task_size_options
 from .timeline import TimelineOutput, timeline_options
 
 EXIT_LOAD_ERROR = EXIT_USAGE
@@ -153,8 +159,19 @@ class _StdinPump:
                 self.kernel.post_stdin(pid, data)
 
 
-@click.command("run")
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+class _WithGuestArguments(click.Command):
+    """Everything after the first `--` is the guests' command line, not files."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            at = args.index("--")
+            args, ctx.meta["guest_args"] = args[:at], tuple(args[at + 1:])
+        return super().parse_args(ctx, args)
+
+
+@click.command("run", cls=_WithGuestArguments)
+@click.argument("files", nargs=-1, required=True, type=click.Path(),
+                metavar="FILES... [-- ARGS...]")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Stop after N instructions in all (exit code 124).")
 @click.option("--stats", is_flag=True, help="Print instructions=N seconds=S to stderr at the end.")
@@ -168,34 +185,45 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
+              help="An environment variable the tasks see with getenv (repeatable).")
 @backend_options
 @timeline_options
 @compiler_options(default_opt="2")
 @engine_option
+@functools.partial(task_size_options, who="for each task, over what its image asks for")
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
-                opt: str, debug: bool, include_dirs: tuple[str, ...],
+                env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
                 defines: tuple[str, ...], engine: str | None, config_file: str | None,
-                fs_spec: str | None, timeline_path: str | None, timeline_format: str | None,
+                fs_spec: str | None, stack_size: int | None, memory: int | None,
+                timeline_path: str | None, timeline_format: str | None,
                 timeline_values: tuple[str, ...]) -> None:
-    """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
+    """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive;
+    `-- ARG…` passes the arguments to each task's main.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
     A .c is compiled as `hsx cc` would with the same -O, -g, -I and -D (default -O2).
     """
+    try:
+        check_env(env)
+    except ValueError as error:
+        fail("--env", str(error), "write --env NAME=VALUE")
+    guest_args = click.get_current_context().meta.get("guest_args", ())
     cflags = (opt, debug, include_dirs, defines)
     timeline = TimelineOutput(timeline_path, timeline_format, timeline_values)
     images = [(path, *_build(path, cflags)) for path in files]
+    limits = configured_profile(profile, config_file)
     chosen = choose_backends(config_file, fs_spec, root)
     sandbox = None
     if "fs" not in chosen.tables:                   # nothing named one: hsx's own sandbox
         sandbox = default_root()
         chosen.tables["fs"] = {"backend": "host", "root": str(sandbox)}
-    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
+    backends = build_backends(chosen, limits.max_handles_per_task)
     try:
-        kernel = Kernel(profile=get_profile(profile), fs=backends.fs, store=backends.store,
-                        can_bus=backends.bus, state_dir=state_dir, output=_write,
-                        engine=resolve_engine(engine))
+        kernel = Kernel(profile=limits, fs=backends.fs,
+                        store=backends.store, can_bus=backends.bus, state_dir=state_dir,
+                        output=_write, engine=resolve_engine(engine))
     except OSError as exc:
         fail(str(state_dir), f"cannot keep values there: {(exc.strerror or str(exc)).lower()}",
              "choose another directory with --state-dir")
@@ -207,8 +235,11 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     tasks = []
     symbols: dict[int, SymbolTable | None] = {}
     for path, image, table in images:
+        options = TaskOptions(stack_size=stack_size, memory=memory, args=guest_args, env=env,
+                              program=path)
         try:
-            tasks.append(kernel.load(image, name=image.app_name or Path(path).stem))
+            tasks.append(kernel.load(image, name=image.app_name or Path(path).stem,
+                                     options=options))
             kernel.set_quantum(tasks[-1].pid, quantum)
             symbols[tasks[-1].pid] = table
         except KernelError as exc:

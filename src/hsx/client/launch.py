@@ -20,7 +20,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from .errors import ProtocolError
 from .sync import Client
@@ -67,9 +67,11 @@ class Launch:
 
 
 def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
-           optimise: int = 0, progress: Callable[[str], None] | None = None) -> Launch:
+           optimise: int = 0, progress: Callable[[str], None] | None = None,
+           args: Sequence[str] = (), env: Sequence[str] = ()) -> Launch:
     """Build `path` if it is source, make sure an executive listens on host:port, and
-    load the program there, paused before its first instruction.  Raises LaunchError
+    load the program there, paused before its first instruction, with `args` as its
+    argv[1:] and `env` ("NAME=VALUE" each) as its environment.  Raises LaunchError
     (nothing left running, nothing left on disk)."""
     say = progress or (lambda text: None)
     source = Path(path)
@@ -89,7 +91,10 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
             say(f"starting an executive on {host}:{port}…")
             daemon = start_executive(host, port)
         with Client(host, port, token=token) as client:
-            reply = client.request("load", path=str(image), paused=True)
+            command_line = {"args": list(args)} if args else {}
+            if env:
+                command_line["env"] = list(env)
+            reply = client.request("load", path=str(image), paused=True, **command_line)
         return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir,
                       source if build_dir is not None else None, optimise)
     except ProtocolError as error:

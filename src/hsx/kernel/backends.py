@@ -3,6 +3,7 @@
     [fs]        backend = "host" | "fat" | "can"        (the guests' file system)
     [persist]   backend = "none" | "sqlite" | "fram" | "flash"   (persistent values)
     [can]       interface, channel                       (the CAN bus, SVC module 0x02)
+    [task]      stack_size, memory     (what a task gets; read by hsx.kernel.taskconfig)
 
 docs/backends.md has every key and a complete example.  Relative paths in a file are
 relative to the file.  `hsx run` and `hsx execd` also take `--fs host:DIR`,
@@ -67,6 +68,7 @@ DEFAULT_BACKEND = {"fs": "host", "persist": "none", "can": "python-can"}
 FRAM_SIZE = 2048              # the prior design's FRAM budget (≤ 2 KiB on AVR)
 FLASH_SIZE, FLASH_PAGE = 16 * 1024, 4096
 CAN_TIMEOUT_MS = 1000
+TASK_TABLE = "task"           # the same file's task defaults: hsx.kernel.taskconfig reads it
 
 
 @dataclass
@@ -99,9 +101,11 @@ def load_config(path: str | os.PathLike[str]) -> BackendConfig:
         raise BackendError(str(path), f"not valid TOML: {error}") from None
     tables = {}
     for kind, table in data.items():
+        if kind == TASK_TABLE:
+            continue
         if kind not in CATALOGUE:
-            raise BackendError(f"{path}: [{kind}]", "no such table",
-                               f"the tables are {', '.join(f'[{k}]' for k in CATALOGUE)}")
+            raise BackendError(f"{path}: [{kind}]", "no such table", "the tables are "
+                               f"{', '.join(f'[{k}]' for k in (*CATALOGUE, TASK_TABLE))}")
         if not isinstance(table, dict):
             raise BackendError(f"{path}: {kind}", "must be a table ([" + kind + "])")
         tables[kind] = _checked(f"{path}: [{kind}]", kind, dict(table), path.parent)

@@ -25,8 +25,25 @@ from .spawn import NoExecutive, connect_or_spawn
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
 
 
-@click.command("shell", context_settings={"ignore_unknown_options": True,
-                                          "help_option_names": ["-h", "--help"]})
+_DOUBLE_DASH = "\0--"        # a `--` of the COMMAND, kept from click's own reading of it
+
+
+class _CommandKeepsDoubleDash(click.Command):
+    """`hsx shell load prog.c -- a b`: a `--` after a word of the COMMAND belongs to
+    the command (load's program arguments); click would take it as its own end of
+    options and drop it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        kept, seen_word = [], False
+        for arg in args:
+            kept.append(_DOUBLE_DASH if arg == "--" and seen_word else arg)
+            seen_word = seen_word or not arg.startswith("-")
+        return super().parse_args(ctx, kept)
+
+
+@click.command("shell", cls=_CommandKeepsDoubleDash,
+               context_settings={"ignore_unknown_options": True,
+                                 "help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
@@ -55,6 +72,7 @@ def shell_command(host: str, port: int, token: str | None, as_json: bool, timeou
         sys.exit(EXIT_USAGE)
     printer = Printer(wants_color(no_color), as_json)
     line = None
+    command = tuple("--" if word == _DOUBLE_DASH else word for word in command)
     if command:     # a JSON request is one word (or several, if the shell split it)
         line = " ".join(command) if command[0].lstrip().startswith("{") else join_words(command)
     try:

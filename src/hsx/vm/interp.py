@@ -1,4 +1,5 @@
-"""The exact interpreter: every code word pre-decoded once into a specialised closure.
+"""The exact interpreter: every code word decoded once, when it first runs, into a
+specialised closure.
 
 `op()` executes one instruction and returns the next PC; faults, stops and SVCs are
 exceptions (signals.py). No decoding, dict lookup or register copy happens per step.
@@ -23,9 +24,9 @@ from hsx.isa.encoding import FORM_FIELDS
 from hsx.isa import fp
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
-from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, illegal_fault,
-                      literal_fault, memory_fault, off_end_fault, pc_fault, sp_fault,
-                      stack_fault)
+from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, divide_fault,
+                      illegal_fault, literal_fault, memory_fault, off_end_fault, pc_fault,
+                      sp_fault, stack_fault)
 
 Op = Callable[[], int]
 
@@ -318,10 +319,28 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
 
 
 def build_ops(ctx) -> list[Op]:
-    """One closure per code word, plus a sentinel for running off the end of the code."""
-    ops = [build_op(ctx, 4 * i, ins) for i, ins in enumerate(ctx.decoded)]
+    """The dispatch table: one entry per code word, `undecoded` until the word first
+    runs (`decode_op` builds its closure then), plus a sentinel for running off the end
+    of the code."""
+    ops: list[Op] = [undecoded] * len(ctx.decoded)
     ops.append(_raiser(lambda: off_end_fault(ctx.code_len)))
     return ops
+
+
+def undecoded() -> int:
+    """Dispatch-table filler: tells the run loop to build this word's closure first."""
+    raise Undecoded
+
+
+def decode_op(ctx, index: int) -> Op:
+    """The closure of code word `index`, built now if it was not yet (and put in the
+    interpreter's table too, unless a breakpoint holds that entry)."""
+    op = ctx.ops[index]
+    if op is undecoded:
+        op = ctx.ops[index] = build_op(ctx, 4 * index, ctx.decoded[index])
+        if ctx.itab[index] is undecoded:
+            ctx.itab[index] = op
+    return op
 
 
 def _guard_sp(ctx, pc: int, op: Op) -> Op:

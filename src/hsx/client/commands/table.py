@@ -9,8 +9,9 @@ from __future__ import annotations
 from . import plans
 from .parse import Table
 from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, EXPR, FLAG,
-                     HEX, INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET,
-                     TEXT, VALUE, WATCH, Arg, Command, Request, UsageError)
+                     HEX, INT, MAILBOX, MEMORY_BYTES, NUMBER, PATH, PID, REGISTER,
+                     REMOTE_PATH, STACK_BYTES, TARGET, TEXT, VALUE, WATCH, WORDS, Arg, Command,
+                     Request, UsageError)
 
 PID_ARG = Arg("pid", PID)
 ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
@@ -115,9 +116,15 @@ COMMANDS = [
       Arg("macro", TEXT, option="-D", field="define", repeat=True,
           help="a .c: define NAME or NAME=VALUE"),
       Arg("name", TEXT, optional=True, help="app name"),
+      Arg("stack_size", STACK_BYTES, optional=True, named=True, help="bytes of stack"),
+      Arg("memory", MEMORY_BYTES, optional=True, named=True, help="bytes of task memory"),
+      Arg("env", TEXT, optional=True, named=True, repeat=True,
+          help="NAME=VALUE the program's getenv sees (repeatable)"),
+      Arg("args", WORDS, optional=True, keyword="--", help="the program's arguments"),
       plan=_load, aliases=("exec",),
       examples=("load examples/mvasm/hello.mvasm", "load prog.c --paused",
-                "load prog.c -O2 -I include -D LIMIT=8"),
+                "load prog.c -O2 -I include -D LIMIT=8",
+                "load cat.c stack_size=16K -- notes.txt"),
       details="A .c is built as a debugger wants it, with -g -O0: every line has code "
               "and every\nvariable a home. -O1/-O2 debug the optimised build (hsx run "
               "builds -O2).", group=TASKS, view="load"),

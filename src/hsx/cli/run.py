@@ -28,11 +28,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from hsx.image.model import HxeImage
-from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import PROFILES
@@ -51,49 +50,73 @@ from .sandbox import default_root
 from .sizes import configured_profile, task_size_options
 from .timeline import TimelineOutput, timeline_options
 
+if TYPE_CHECKING:
+    from hsx.image.model import HxeImage
+    from hsx.image.sym import SymbolTable
+
+# pid -> its symbol table, or the .sym to read it from when a report needs it
+Symbols = dict[int, "SymbolTable | Path | None"]
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
 MAX_DIAGNOSTICS = 20
 
 
-def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:
-    """An image (and its symbols, when known) from .hxe, or built from .mvasm or .c
-    (with the compiler options `cflags`: see `cc_options`)."""
-    from hsx.image.errors import ImageError
-    from hsx.image.hxe import normalize_app_name, read_hxe_file
-    from hsx.image.sym import SymbolFileError, load_sym
-    from hsx.toolchain.diagnostics import ToolchainError
+def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | Path | None]:
+    """An image and its symbols from .hxe, or built from .mvasm or .c (with the compiler
+    options `cflags`: see `cc_options`).  An .hxe's symbols are the path of the .sym
+    beside it, read only when a report needs them (`_symbols`): most runs never do."""
     source = input_file(path, (".hxe", ".mvasm", ".c"), "an HXE image, MVASM or C",
                         "hsx run takes .hxe images and .mvasm or .c sources")
     suffix = source.suffix.lower()
+    if suffix in (".mvasm", ".c"):
+        return _build_source(path, source, cflags)
+    from hsx.image.errors import ImageError
+    from hsx.image.hxe import read_hxe_file
     try:
-        if suffix == ".mvasm":
+        image = read_hxe_file(source)
+    except ImageError as exc:
+        fail(path, f"not a valid HXE image ({exc})",
+             "hsx run takes .hxe images and .mvasm or .c sources")
+    except OSError as exc:
+        fail(path, (exc.strerror or str(exc)).lower())
+    sym = source.with_suffix(".sym")
+    return image, (sym if sym.is_file() else None)
+
+
+def _build_source(path: str, source: Path, cflags: tuple) -> tuple[HxeImage, SymbolTable]:
+    from hsx.image.hxe import normalize_app_name
+    from hsx.toolchain.diagnostics import ToolchainError
+    try:
+        if source.suffix.lower() == ".mvasm":
             from hsx.toolchain.build import assemble_file, link_objects
             return link_objects([assemble_file(source)],
                                 app_name=normalize_app_name(source.stem))
-        if suffix == ".c":
-            from hsx.toolchain.cc.driver import build_c
-            result, units = build_c([path], cc_options(*cflags),
-                                    normalize_app_name(source.stem))
-            print_warnings(units)
-            return result.image, result.symbols
-        image = read_hxe_file(source)
+        from hsx.toolchain.cc.driver import build_c
+        result, units = build_c([path], cc_options(*cflags), normalize_app_name(source.stem))
+        print_warnings(units)
+        return result.image, result.symbols
     except ToolchainError as exc:
         lines = [str(d) for d in exc.diagnostics]
         for line in lines[:MAX_DIAGNOSTICS]:
             click.echo(line, err=True)
         more = f" ({len(lines)} problems)" if len(lines) > 1 else ""
         fail(path, f"the build failed{more}", "fix the problems above and run it again")
-    except ImageError as exc:
-        fail(path, f"not a valid HXE image ({exc})",
-             "hsx run takes .hxe images and .mvasm or .c sources")
     except OSError as exc:
         fail(path, (exc.strerror or str(exc)).lower())
-    try:
-        sym = source.with_suffix(".sym")
-        return image, load_sym(sym) if sym.is_file() else None
-    except (SymbolFileError, OSError):
-        return image, None                 # a broken .sym only costs the names
+
+
+def _symbols(symbols: Symbols, pid: int) -> SymbolTable | None:
+    """Task `pid`'s symbol table, reading its .sym the first time it is asked for (a
+    broken .sym only costs the names)."""
+    found = symbols.get(pid)
+    if isinstance(found, Path):
+        from hsx.image.sym import SymbolFileError, load_sym
+        try:
+            found = load_sym(found)
+        except (SymbolFileError, OSError):
+            found = None
+        symbols[pid] = found
+    return found
 
 
 def _write(task: Task, fd: int, data: bytes) -> None:
@@ -233,7 +256,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     kernel.stdio.input_requested = _StdinPump(kernel)
     timeline.start(kernel)
     tasks = []
-    symbols: dict[int, SymbolTable | None] = {}
+    symbols: Symbols = {}
     for path, image, table in images:
         options = TaskOptions(stack_size=stack_size, memory=memory, args=guest_args, env=env,
                               program=path)
@@ -255,7 +278,8 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
 
     def running() -> list[str]:
         """Where each task still running is: a program that never ends shows where."""
-        return [faults.running_at(task, _with_lines(task, task.ctx.pc, symbols.get(task.pid),
+        return [faults.running_at(task, _with_lines(task, task.ctx.pc,
+                                                    _symbols(symbols, task.pid),
                                                     *sources[task.pid]))
                 for task in tasks if not task.ended]
     try:
@@ -275,10 +299,11 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped, left))
 
 
-def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
+def _report_fault(kernel: Kernel, event, symbols: Symbols,
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table = _with_lines(task, task.fault.pc, symbols.get(task.pid), *sources[task.pid])
+    table = _with_lines(task, task.fault.pc, _symbols(symbols, task.pid),
+                        *sources[task.pid])
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
 
@@ -301,7 +326,7 @@ def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
 
 
 def _report_trap(kernel: Kernel, event, trapped: set[int],
-                 symbols: dict[int, SymbolTable | None],
+                 symbols: Symbols,
                  sources: dict[int, tuple[str, tuple]]) -> None:
     """A BRK with no debugger attached is an unhandled trap: report it (in C, what put
     it there: undefined behaviour clang found, abort()), end the task."""
@@ -310,7 +335,7 @@ def _report_trap(kernel: Kernel, event, trapped: set[int],
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
     pc = event.data["pc"]
-    table = _with_lines(task, pc, symbols.get(task.pid), *sources[task.pid])
+    table = _with_lines(task, pc, _symbols(symbols, task.pid), *sources[task.pid])
     what, frames, hint = faults.trap_report(task, table, pc, event.data.get("code", 0))
     report(f"{task.app_name} (pid {task.pid})", what,
            "\n".join([line.strip() for line in frames] + [hint]))

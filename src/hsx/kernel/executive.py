@@ -12,8 +12,6 @@ from __future__ import annotations
 import errno
 import os
 import queue
-import shutil
-import tempfile
 import weakref
 from collections import deque
 from pathlib import Path
@@ -34,7 +32,7 @@ from .loading import TaskLoading
 from .mailbox import MailboxManager
 from .mailwaits import MailboxWaits
 from .profiles import Profile, get_profile
-from .registry import CommandRegistry, PersistenceStore, PersistStore, Pin, ValueRegistry
+from .registry import CommandRegistry, PersistenceStore, Pin, ValueRegistry
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .stdio import OutputSink, Stdio
@@ -82,11 +80,14 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self._advance_clock = getattr(self.clock, "advance_instructions", None)
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
         self.inputs = InputWatch(self.events.emit)
-        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
+        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self.events.emit,
+                                                     wants=self.events.wants)
         # The backends (hsx.kernel.backends builds them from a configuration file); the
         # shorthands: fs_root, a host directory, and state_dir, SQLite in it.
         if fs is None:
             if fs_root is None:         # a sandbox of its own, removed with the kernel
+                import shutil
+                import tempfile
                 fs_root = tempfile.mkdtemp(prefix="hsx-fs-")
                 weakref.finalize(self, shutil.rmtree, fs_root, True)
             fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
@@ -94,6 +95,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.can = CanModule(self, can_bus or VirtualCanBus())
         self.pin = Pin(pin)
         if store is None and state_dir is not None:
+            from .registry.persist import PersistStore     # (SQLite only when asked for)
             Path(state_dir).mkdir(parents=True, exist_ok=True)
             store = PersistStore(Path(state_dir) / "values.sqlite3")
         self.store: PersistenceStore | None = store
@@ -591,6 +593,3 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.fs.release_task(pid)
         self.can.release_task(pid)
         self.inputs.release(pid)
-
-    def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
-        self.events.emit(type_, pid, data)

@@ -13,7 +13,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from hsx.debug import TRACE_FORMAT, load_trace
+from hsx.debug.trace import FORMAT as TRACE_FORMAT
+from hsx.debug.trace import load_trace
 from hsx.debug.errors import TRACE_FILE
 
 from ..dispatch import Call, Group

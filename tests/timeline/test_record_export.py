@@ -207,8 +207,10 @@ def test_off_it_is_not_hooked_in_at_all():
     recorder = Recorder(kernel)
     recorder.start()
     assert kernel.timeline is recorder and len(kernel.events._listeners) > len(before)
+    assert kernel.mailboxes.message_hook is not None
     recorder.stop()
     assert kernel.timeline is None and kernel.events._listeners == before
+    assert kernel.mailboxes.message_hook is None
 
 
 PING = """

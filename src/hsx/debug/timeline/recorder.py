@@ -1,17 +1,18 @@
 """Recording the executive's timeline into a bounded ring (docs/timeline.md).
 
 A `Recorder` follows one kernel while it records: the kernel's run loop tells it where
-each turn starts (`Kernel.timeline`), and it listens to the event stream for state
-changes, mailbox messages, value changes, output and breakpoint stops.  Each fact
-becomes one record, stamped with the executive's instruction clock (the count of
-instructions retired by all tasks: exact, and the same on every run of the same
-programs) and the wall time beside it (the executive's clock as Unix seconds: real
-time in `hsx run` and `hsx execd`).
+each turn starts (`Kernel.timeline`), the mailboxes tell it of each message sent and
+received (`MailboxManager.message_hook`: no event is built for those), and it listens
+to the event stream for state changes, value changes, output and breakpoint stops.
+Each fact becomes one record, stamped with the executive's instruction clock (the
+count of instructions retired by all tasks: exact, and the same on every run of the
+same programs) and the wall time beside it (the executive's clock as Unix seconds:
+real time in `hsx run` and `hsx execd`).
 
-Off, it costs nothing: no hook in the run loop, no event listener.  The ring is
-bounded in bytes (`budget`, 64 MiB by default): when full, the oldest records go, and
-what each task was doing at the ring's start is kept aside (`baseline`) so the
-timeline still begins with every task's state.
+Off, it costs nothing: no hook, no event listener.  The ring is bounded in bytes
+(`budget`, 64 MiB by default): when full, the oldest records go, and what each task was
+doing at the ring's start is kept aside (`baseline`) so the timeline still begins with
+every task's state.
 """
 from __future__ import annotations
 
@@ -49,7 +50,6 @@ MAX_BUDGET = 1 << 30
 RECORD_BYTES = 240
 MAX_TEXT = 512                  # characters of an output line kept
 
-_MAILBOX_EVENTS = ("mailbox_send", "mailbox_recv", "mailbox_wake", "mailbox_freed")
 _OTHER_EVENTS = ("value_registered", "value_changed", "stdout", "stderr", "debug_break")
 
 
@@ -96,16 +96,17 @@ class Recorder:
         self._turns: dict[int, tuple[int, int]] = {}    # pid -> (at, its steps then)
         # Bound once: the bus tells listeners apart by identity, and each `self.method`
         # is a new bound method.
-        self._listeners = ((self._on_mailbox, set(_MAILBOX_EVENTS)),
+        self._listeners = ((self._on_freed, {"mailbox_freed"}),
                            (self._on_state, {"task_state"}),
                            (self._on_event, set(_OTHER_EVENTS)))
         self._on_trace = self._on_trace_event
+        self._on_message = self._message
 
     # ------------------------------------------------------------------ control
 
     def start(self) -> None:
-        """Begin recording (afresh): hook into the run loop and the event stream, and
-        record every live task's state as it is now."""
+        """Begin recording (afresh): hook into the run loop, the mailboxes and the event
+        stream, and record every live task's state as it is now."""
         kernel = self.kernel
         if kernel.timeline is not None and kernel.timeline is not self:
             raise RuntimeError("another timeline recorder is attached to this kernel")
@@ -131,6 +132,7 @@ class Recorder:
             self._add((self.start_at, self.start_wall, VALUE, info.owner_pid, info.oid,
                        f16_to_float(info.raw), None))
         kernel.timeline = self
+        kernel.mailboxes.message_hook = self._on_message
         for listener, types in self._listeners:
             kernel.events.subscribe(listener, types)
         if self.instructions:
@@ -143,6 +145,7 @@ class Recorder:
             return
         self.stop_at, self.stop_wall = self.now(), self._wall()
         self.kernel.timeline = None
+        self.kernel.mailboxes.message_hook = None
         for listener, _ in self._listeners:
             self.kernel.events.unsubscribe(listener)
         self.kernel.events.unsubscribe(self._on_trace)
@@ -255,17 +258,14 @@ class Recorder:
                    self._intern(data["new_state"]), self._intern(reason),
                    self._intern(detail) if detail is not None else None))
 
-    def _on_mailbox(self, event: Event) -> None:
-        """Sends and receptions of messages between tasks (the hot path: a message
-        costs two of these)."""
-        data = event.data
-        descriptor = data["descriptor"]
-        if event.type == "mailbox_freed":
-            self._mailbox_names.pop(descriptor, None)
-            return
-        pid, seq = event.pid, data.get("seq")
-        if pid == HOST_PID or seq is None or data.get("tap"):
-            return                          # the host's reads of task output; taps
+    def _on_freed(self, event: Event) -> None:
+        self._mailbox_names.pop(event.data["descriptor"], None)
+
+    def _message(self, received: bool, pid: int, descriptor: int, seq: int) -> None:
+        """A task sent or received message `seq` of mailbox `descriptor` (the mailbox
+        manager's hook, `message_hook`: the hot path, two calls a message)."""
+        if pid == HOST_PID:
+            return                          # the host's reads of task output
         names = self._mailbox_names
         if descriptor in names:
             name = names[descriptor]
@@ -279,9 +279,8 @@ class Recorder:
         at, counter, steps = self._anchor
         if counter is not None:
             at += counter.steps - steps
-        self.ring.append((at, event.ts + self._wall_offset,
-                          SEND if event.type == "mailbox_send" else RECV, pid, descriptor, seq,
-                          name))
+        self.ring.append((at, self._clock() + self._wall_offset, RECV if received else SEND,
+                          pid, descriptor, seq, name))
         self.bytes += RECORD_BYTES
         if self.bytes > self.budget:
             self._evict()

@@ -87,6 +87,10 @@ class MailboxManager(StdioMailboxes):
         self.max_message_size = max_message_size
         self._emit_fn = emit
         self._wants = wants
+        # A timeline recorder (hsx.debug.timeline) while one records, else None: told of
+        # each message a task sends or receives, (received, pid, descriptor, seq), with
+        # no event built for it (two a message: the recorder's hot path).
+        self.message_hook: Callable[[bool, int, int, int], None] | None = None
         self._descriptors: dict[int, Descriptor] = {}
         self._by_key: dict[tuple[MbxNamespace, str, int | None], Descriptor] = {}
         self._next_descriptor = 1
@@ -425,6 +429,8 @@ class MailboxManager(StdioMailboxes):
                           descriptor.next_seq, handle.number)
         dropped, tap_drops = descriptor.enqueue(message)
         self._counters.messages_sent += 1
+        if self.message_hook is not None:
+            self.message_hook(False, handle.pid, descriptor.id, message.seq)
         if self._observed(SEND_TYPE):
             self._emit(MailboxEvent.SEND, handle.pid, descriptor=descriptor.id,
                        handle=handle.number, **_message_fields(message))
@@ -450,6 +456,8 @@ class MailboxManager(StdioMailboxes):
             return RecvResult(MbxStatus.MSG_TOO_LARGE, None, pending.length)
         message = handle.descriptor.take(handle)
         self._counters.messages_received += 1
+        if self.message_hook is not None and handle.tap is None:     # (a tap only watches)
+            self.message_hook(True, handle.pid, handle.descriptor.id, message.seq)
         return RecvResult(MbxStatus.OK, message, message.length)
 
     def _serve_waiters(self, descriptor: Descriptor) -> list[Wake]:

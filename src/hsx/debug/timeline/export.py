@@ -6,11 +6,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .chrome import write_chrome
 from .model import Timeline, build
-from .perfetto import write_perfetto
 from .recorder import Recording
-from .vcd import write_vcd
 
 FORMATS = ("perfetto", "chrome", "vcd")
 _SUFFIXES = {".json": "chrome", ".vcd": "vcd"}      # anything else: perfetto
@@ -54,12 +51,18 @@ def export(recording: Recording, path: str | Path, format_: str | None = None,
     path = Path(path)
     with _bulk():
         timeline = build(recording)
+        # The writers (pyvcd, the protobuf encoder) are imported when a file is written,
+        # not by every executive that can record.
         if chosen == "vcd":
+            from .vcd import write_vcd
             with open(path, "w", encoding="utf-8") as out:
                 count = write_vcd(timeline, out, values)
         else:
+            if chosen == "perfetto":
+                from .perfetto import write_perfetto as writer
+            else:
+                from .chrome import write_chrome as writer
             with open(path, "wb") as out:
-                writer = write_perfetto if chosen == "perfetto" else write_chrome
                 writer(timeline, out)
             count = len(timeline.events)
         del timeline        # freed while collection is off: else the first collection

@@ -213,16 +213,35 @@ typedef enum hsx_event_type {
     HSX_EV_DMESG            /* text */
 } hsx_event_type;
 
+/* What each type fills in (protocol v1's event `data`, docs/protocol.md; hsx_proto.c
+ * encodes exactly these, so a field not listed is ignored):
+ *   TASK_STATE    prev, state, reason; what = how ("exit"/"ret": returned), fault kind
+ *                 (faulted) or why (debug_break); pc (faulted, debug_break);
+ *                 a = exit status (returned), ms (sleep), handle (mailbox_wait),
+ *                 wake status (mailbox_wake/timeout); c = 1 when `a` is given
+ *   DEBUG_BREAK   what = reason ("breakpoint", "brk", "step", "watch", "fault"); pc;
+ *                 id = breakpoint_id (breakpoint, brk) or watch_id (watch);
+ *                 a = executed (step), code (brk), 1 if temporary (breakpoint);
+ *                 b = changed_by (watch); addr (watch, fault); what2 = fault kind (fault);
+ *                 data/len = the watch's old then new bytes (len = 2 x its length)
+ *   FAULT         what = kind; pc; addr (-1: none)
+ *   STDOUT/STDERR data/len = the text written
+ *   MAILBOX_SEND/RECV  a = descriptor, b = length, c = channel, d = src pid, id = handle
+ *   VALUE_CHANGED a = oid, b = old f16, c = new f16, d = caller pid
+ *   WATCH_UPDATE  id = watch id; addr; pc (c = 1 when pc is known, 0: null);
+ *                 data/len = old then new bytes (len = 2 x the watch's length)
+ *   DMESG         what = level ("info", ...); data/len = the message */
 typedef struct hsx_event {
     hsx_event_type type;
     uint32_t pid;                   /* 0: none */
     hsx_state prev, state;          /* TASK_STATE */
     hsx_reason reason;              /* TASK_STATE */
-    const char *what;               /* DEBUG_BREAK reason / fault kind / NULL */
-    uint32_t pc, id;                /* DEBUG_BREAK: pc, breakpoint or watch id */
-    int64_t addr;                   /* FAULT, WATCH_UPDATE */
-    uint32_t a, b, c, d;            /* type-specific numbers (see hsx_proto.c) */
-    const uint8_t *data;            /* STDOUT/STDERR/DMESG bytes, valid during the call */
+    const char *what;               /* see above */
+    const char *what2;              /* DEBUG_BREAK of a fault: its kind */
+    uint32_t pc, id;
+    int64_t addr;
+    uint32_t a, b, c, d;            /* type-specific numbers (above) */
+    const uint8_t *data;            /* bytes, valid during the call */
     uint32_t len;
 } hsx_event;
 

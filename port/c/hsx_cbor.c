@@ -107,7 +107,8 @@ int hsx_cbor_text_is(const hsx_cbor_item *item, const char *text)
     return text[item->value] == 0;
 }
 
-int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor_item *value)
+int hsx_cbor_map_find(const uint8_t *map, uint32_t len, const char *key,
+                      const uint8_t **start, const uint8_t **end)
 {
     hsx_cbor_reader r = {map, map + len};
     hsx_cbor_item item;
@@ -118,13 +119,29 @@ int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor
         hsx_cbor_item k;
         if (hsx_cbor_read(&r, &k) < 0)
             return 0;
-        if (hsx_cbor_text_is(&k, key))
-            return hsx_cbor_read(&r, value) == 0;
-        r = key_at;                 /* the key may be a container: skip it whole */
-        if (hsx_cbor_skip(&r) < 0 || hsx_cbor_skip(&r) < 0)
+        int found = hsx_cbor_text_is(&k, key);
+        if (!found) {
+            r = key_at;             /* the key may be a container: skip it whole */
+            if (hsx_cbor_skip(&r) < 0)
+                return 0;
+        }
+        *start = r.p;
+        if (hsx_cbor_skip(&r) < 0)
             return 0;
+        *end = r.p;
+        if (found)
+            return 1;
     }
     return 0;
+}
+
+int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor_item *value)
+{
+    const uint8_t *start, *end;
+    if (!hsx_cbor_map_find(map, len, key, &start, &end))
+        return 0;
+    hsx_cbor_reader r = {start, end};
+    return hsx_cbor_read(&r, value) == 0;
 }
 
 int hsx_cbor_int(const hsx_cbor_item *item, int64_t *out)
@@ -140,19 +157,26 @@ int hsx_cbor_int(const hsx_cbor_item *item, int64_t *out)
 
 void hsx_cbor_writer_init(hsx_cbor_writer *w, uint8_t *buffer, uint32_t size)
 {
-    w->p = buffer;
+    w->start = w->p = buffer;
     w->end = buffer + size;
     w->overflow = 0;
+    w->flush = NULL;
+    w->ctx = NULL;
 }
 
 static void put(hsx_cbor_writer *w, const uint8_t *data, uint32_t len)
 {
-    if (w->overflow || (uint32_t)(w->end - w->p) < len) {
+    if (w->overflow)
+        return;
+    if (!w->flush && (uint32_t)(w->end - w->p) < len) {
         w->overflow = 1;
         return;
     }
-    for (uint32_t i = 0; i < len; i++)
+    for (uint32_t i = 0; i < len; i++) {
+        if (w->p == w->end)
+            w->flush(w);
         *w->p++ = data[i];
+    }
 }
 
 /* A head: the major type and the shortest argument encoding of `value`. */

@@ -42,16 +42,24 @@ int hsx_cbor_skip(hsx_cbor_reader *r);
 int hsx_cbor_check_map(const uint8_t *data, uint32_t len);
 /* The value of text key `key` in a checked map: 1 found, 0 not there. */
 int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor_item *value);
+/* The same, as the bytes of the whole value [*start, *end) (to copy it as it is). */
+int hsx_cbor_map_find(const uint8_t *map, uint32_t len, const char *key,
+                      const uint8_t **start, const uint8_t **end);
 /* An integer item as int64 (0), or -1 (not an integer, or out of range). */
 int hsx_cbor_int(const hsx_cbor_item *item, int64_t *out);
 /* 1 when a text item equals the C string. */
 int hsx_cbor_text_is(const hsx_cbor_item *item, const char *text);
 
 typedef struct hsx_cbor_writer {
-    uint8_t *p, *end;
+    uint8_t *start, *p, *end;
     uint8_t overflow;       /* set when something did not fit: the output is incomplete */
+    /* NULL: a fixed buffer. Else called with the buffer full, to pass [start, p) on
+     * (and set p = start): output of any length through a small buffer. */
+    void (*flush)(struct hsx_cbor_writer *w);
+    void *ctx;
 } hsx_cbor_writer;
 
+/* A fixed buffer (flush NULL, ctx NULL). */
 void hsx_cbor_writer_init(hsx_cbor_writer *w, uint8_t *buffer, uint32_t size);
 void hsx_cbor_put_uint(hsx_cbor_writer *w, uint64_t value);
 void hsx_cbor_put_int(hsx_cbor_writer *w, int64_t value);

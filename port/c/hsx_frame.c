@@ -151,55 +151,60 @@ hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
 
 /* The COBS encoder gathers one block (up to 254 non-zero bytes) behind its code byte and
  * writes it when a zero or the 254th byte ends it: a frame goes out without a copy of it. */
-typedef struct encoder {
-    const hsx_link *link;
-    uint8_t block[255];             /* block[0]: the code */
-    uint32_t n;                     /* data bytes in the block */
-    uint32_t crc;
-} encoder;
-
-static void flush_block(encoder *e)
+static void flush_block(hsx_frame_tx *tx)
 {
-    e->block[0] = (uint8_t)(e->n + 1);
-    e->link->write(e->link->ctx, e->block, e->n + 1);
-    e->n = 0;
+    tx->block[0] = (uint8_t)(tx->n + 1);
+    tx->link->write(tx->link->ctx, tx->block, tx->n + 1);
+    tx->n = 0;
 }
 
-static void encode(encoder *e, const uint8_t *data, uint32_t len)
+static void encode(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
 {
     for (uint32_t i = 0; i < len; i++) {
         if (data[i] == 0) {
-            flush_block(e);
+            flush_block(tx);
             continue;
         }
-        e->block[++e->n] = data[i];
-        if (e->n == 254)
-            flush_block(e);         /* code 0xFF: no zero follows */
+        tx->block[++tx->n] = data[i];
+        if (tx->n == 254)
+            flush_block(tx);        /* code 0xFF: no zero follows */
     }
 }
 
-static void encode_crc(encoder *e, const uint8_t *data, uint32_t len)
+static const uint8_t delimiter = 0;
+
+void hsx_frame_begin(hsx_frame_tx *tx, const hsx_link *link, uint8_t kind, uint8_t seq)
 {
-    e->crc = hsx_crc32(e->crc, data, len);
-    encode(e, data, len);
+    uint8_t head[2] = {kind, seq};
+    tx->link = link;
+    tx->n = 0;
+    tx->crc = 0;
+    if (kind == 'H')                /* a hello may follow noise (a reset): end that first */
+        link->write(link->ctx, &delimiter, 1);
+    hsx_frame_feed(tx, head, 2);
+}
+
+void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
+{
+    tx->crc = hsx_crc32(tx->crc, data, len);
+    encode(tx, data, len);
+}
+
+void hsx_frame_end(hsx_frame_tx *tx)
+{
+    uint8_t crc[4];
+    for (int i = 0; i < 4; i++)
+        crc[i] = (uint8_t)(tx->crc >> (8 * i));
+    encode(tx, crc, 4);
+    flush_block(tx);
+    tx->link->write(tx->link->ctx, &delimiter, 1);
 }
 
 void hsx_frame_send(const hsx_link *link, uint8_t kind, uint8_t seq,
                     const uint8_t *payload, uint32_t len)
 {
-    static const uint8_t delimiter = 0;
-    encoder e;
-    uint8_t head[2] = {kind, seq}, crc[4];
-    e.link = link;
-    e.n = 0;
-    e.crc = 0;
-    if (kind == 'H')                /* a hello may follow noise (a reset): end that first */
-        link->write(link->ctx, &delimiter, 1);
-    encode_crc(&e, head, 2);
-    encode_crc(&e, payload, len);
-    for (int i = 0; i < 4; i++)
-        crc[i] = (uint8_t)(e.crc >> (8 * i));
-    encode(&e, crc, 4);
-    flush_block(&e);
-    link->write(link->ctx, &delimiter, 1);
+    hsx_frame_tx tx;
+    hsx_frame_begin(&tx, link, kind, seq);
+    hsx_frame_feed(&tx, payload, len);
+    hsx_frame_end(&tx);
 }

@@ -43,8 +43,21 @@ uint32_t hsx_frame_pending(void);
 /* Bytes dropped because the ring was full, since start. */
 uint32_t hsx_frame_dropped(void);
 
-/* Send one frame: a delimiter, COBS(kind seq payload crc), a delimiter. */
+/* Send one frame: COBS(kind seq payload crc) and a delimiter (a hello: one before too). */
 void hsx_frame_send(const hsx_link *link, uint8_t kind, uint8_t seq,
                     const uint8_t *payload, uint32_t len);
+
+/* The same a piece at a time, for a payload written as it is sent (a reply longer than
+ * any buffer): begin, feed any number of times, end. */
+typedef struct hsx_frame_tx {
+    const hsx_link *link;
+    uint8_t block[255];             /* the COBS block being gathered; block[0]: its code */
+    uint32_t n;                     /* data bytes in it */
+    uint32_t crc;
+} hsx_frame_tx;
+
+void hsx_frame_begin(hsx_frame_tx *tx, const hsx_link *link, uint8_t kind, uint8_t seq);
+void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len);
+void hsx_frame_end(hsx_frame_tx *tx);
 
 #endif

@@ -118,3 +118,30 @@ int shim_map_int(const uint8_t *map, uint32_t len, const char *key, int64_t *out
         return 0;
     return hsx_cbor_int(&item, out) == 0 ? 1 : -1;
 }
+
+/* The writer through a small buffer that flushes into `out`: the same bytes as a fixed
+ * buffer gives. */
+static uint8_t *chunk_out;
+static uint32_t chunk_len;
+
+static void chunk_flush(hsx_cbor_writer *w)
+{
+    for (uint8_t *q = w->start; q < w->p; q++)
+        chunk_out[chunk_len++] = *q;
+    w->p = w->start;
+}
+
+int32_t shim_transcode_chunked(const uint8_t *in, uint32_t len, uint8_t *out, uint32_t chunk)
+{
+    uint8_t small[64];
+    hsx_cbor_reader r = {in, in + len};
+    hsx_cbor_writer w;
+    hsx_cbor_writer_init(&w, small, chunk < sizeof small ? chunk : sizeof small);
+    w.flush = chunk_flush;
+    chunk_out = out;
+    chunk_len = 0;
+    if (transcode(&r, &w, 0) < 0 || r.p != r.end)
+        return -1;
+    chunk_flush(&w);
+    return (int32_t)chunk_len;
+}

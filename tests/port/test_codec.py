@@ -234,6 +234,16 @@ def test_cbor_reader_and_writer_agree_with_cbor2(lib, value, canonical):
 
 
 @SETTINGS
+@given(VALUES, st.integers(1, 64))
+def test_a_writer_through_a_small_buffer_writes_the_same_bytes(lib, value, chunk):
+    encoded = cbor2.dumps(value)
+    n, whole = transcode(lib, encoded)
+    out = ctypes.create_string_buffer(n + 1)
+    assert lib.shim_transcode_chunked(encoded, len(encoded), out, chunk) == n
+    assert out.raw[:n] == whole
+
+
+@SETTINGS
 @given(st.sampled_from([2, 4, 8]), st.integers(0, 2 ** 64 - 1))
 def test_floats_keep_their_bits(lib, size, bits):
     bits &= (1 << (8 * size)) - 1

@@ -85,6 +85,13 @@ int hsx_exec_poll(void);
  * Bytes that do not fit the receive window are dropped (docs/wire.md). */
 void hsx_link_received(const uint8_t *data, uint32_t len);
 
+/* After hsx_exec_poll returned 0: how long the board may sleep (wait for an interrupt)
+ * before the next deadline, in ms; UINT32_MAX: until bytes arrive. */
+uint32_t hsx_exec_idle_ms(void);
+
+/* The HAL given to hsx_exec_init (the protocol module sends on its link). */
+const hsx_hal *hsx_exec_hal(void);
+
 /* -- loading -------------------------------------------------------------------------- */
 
 /* Load an HXE image as a new task. `image` is copied into the code arena unless

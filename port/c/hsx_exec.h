@@ -81,6 +81,10 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms);
  * when there is more to do at once (a runnable task, bytes waiting). */
 int hsx_exec_poll(void);
 
+/* Write every persistent value still waiting for its debounce now: before a planned
+ * power-off or exit (what is not flushed is lost with the RAM). */
+void hsx_exec_flush(void);
+
 /* Bytes from the link (hsx_hal.link): call from the UART interrupt or a reader.
  * Bytes that do not fit the receive window are dropped (docs/wire.md). */
 void hsx_link_received(const uint8_t *data, uint32_t len);
@@ -174,6 +178,35 @@ hsx_status hsx_exec_stdin(uint32_t pid, const uint8_t *data, uint32_t len, int e
  * interleaved as written). Returns the bytes copied; *dropped gets how many older
  * ones are no longer kept. */
 uint32_t hsx_exec_recent_output(uint32_t pid, uint8_t *out, uint32_t size, uint32_t *dropped);
+
+/* -- mailboxes from the host (PID 0; docs/mailboxes.md) ----------------------------------- */
+
+/* Refusals are HSX_ERR_MAILBOX with the mailbox status number as the detail (3 NO_DATA,
+ * 1 WOULDBLOCK, ...). `flags` of open: the access bits (1 read, 2 write, 3 both; 0 as
+ * the mailbox allows) and 4 for a tap. */
+hsx_status hsx_exec_mbx_open(const char *target, uint32_t flags, uint32_t *handle);
+hsx_status hsx_exec_mbx_close(uint32_t handle);
+/* *woken (if not NULL) gets how many blocked receivers the send completed. */
+hsx_status hsx_exec_mbx_send(uint32_t handle, const uint8_t *data, uint32_t len,
+                             uint32_t flags, uint32_t channel, uint32_t *woken);
+
+typedef struct hsx_mbx_message {
+    uint32_t length, flags, channel, src_pid;   /* flags & 8: messages were lost before */
+} hsx_mbx_message;
+
+/* Take the next message (up to `size` bytes; a longer one stays queued: status 4
+ * MSG_TOO_LARGE with its length in info->length). Never waits: status 3 NO_DATA. */
+hsx_status hsx_exec_mbx_recv(uint32_t handle, uint8_t *out, uint32_t size, hsx_mbx_message *info);
+
+typedef struct hsx_mailbox_info {
+    uint32_t descriptor_id;
+    char target[48];                /* as people write it: "app:x", "svc:stdio.out@3", "pid:2" */
+    uint8_t namespace_, has_owner, mode;
+    uint32_t owner_pid, capacity, bytes_used, queue_depth, handles, waiters, next_seq;
+} hsx_mailbox_info;
+
+/* Every mailbox, by descriptor id: start with *cursor = 0; 0 when there are no more. */
+int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out);
 
 /* -- values and commands ------------------------------------------------------------------- */
 

@@ -222,6 +222,8 @@ void hsx_cbor_put_str(hsx_cbor_writer *w, const char *text)
     hsx_cbor_put_text(w, text, len);
 }
 
+void hsx_cbor_put_bytes_start(hsx_cbor_writer *w, uint32_t len) { put_head(w, MAJOR_BYTES, len); }
+void hsx_cbor_put_text_start(hsx_cbor_writer *w, uint32_t len) { put_head(w, MAJOR_TEXT, len); }
 void hsx_cbor_put_array(hsx_cbor_writer *w, uint32_t items) { put_head(w, MAJOR_ARRAY, items); }
 void hsx_cbor_put_map(hsx_cbor_writer *w, uint32_t pairs) { put_head(w, MAJOR_MAP, pairs); }
 

@@ -77,6 +77,9 @@ void hsx_cbor_put_bool(hsx_cbor_writer *w, int value);
 void hsx_cbor_put_null(hsx_cbor_writer *w);
 void hsx_cbor_put_half(hsx_cbor_writer *w, uint16_t bits);
 void hsx_cbor_put_float_bits(hsx_cbor_writer *w, uint64_t bits, int size); /* 2, 4, 8 */
+/* Only the head of a byte or text string of `len` bytes: put_raw writes its content. */
+void hsx_cbor_put_bytes_start(hsx_cbor_writer *w, uint32_t len);
+void hsx_cbor_put_text_start(hsx_cbor_writer *w, uint32_t len);
 /* Bytes of raw, already encoded CBOR (one or more whole items). */
 void hsx_cbor_put_raw(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);
 

@@ -125,12 +125,14 @@ int hsx_cbor_map_find(const uint8_t *map, uint32_t len, const char *key,
             if (hsx_cbor_skip(&r) < 0)
                 return 0;
         }
-        *start = r.p;
+        const uint8_t *value = r.p;
         if (hsx_cbor_skip(&r) < 0)
             return 0;
-        *end = r.p;
-        if (found)
+        if (found) {
+            *start = value;
+            *end = r.p;
             return 1;
+        }
     }
     return 0;
 }

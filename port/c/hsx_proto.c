@@ -38,7 +38,7 @@ static uint16_t next_session_number = 1;
 /* -- the link's state ------------------------------------------------------------------------ */
 
 static uint8_t started;
-static uint32_t boot_number;
+static uint32_t boot_number, started_ms;
 static uint32_t idle_ms;
 
 /* At most once (docs/wire.md): the seqs of changing requests already run, over the last
@@ -63,6 +63,8 @@ void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t 
 void hsx_link_received(const uint8_t *data, uint32_t len) { hsx_frame_push(data, len); }
 
 uint32_t hsx_exec_idle_ms(void) { return idle_ms; }
+
+uint32_t hsx_proto_uptime_ms(void) { return now() - started_ms; }
 
 /* -- small writers ----------------------------------------------------------------------------- */
 
@@ -494,7 +496,7 @@ static const hsx_command *find_command(const char *name)
 static int is_family(const char *family)
 {
     static const char *const families[] = {"bp", "clock", "cmd", "events", "load", "mailbox",
-        "session", "stack", "step", "trace", "val", "watch", "run", "symbols", "mem", "stdio", NULL};
+        "session", "stack", "step", "trace", "val", "watch", "run", "symbols", "mem", NULL};
     for (int i = 0; families[i]; i++)
         if (names_have(families[i], family))
             return 1;
@@ -668,8 +670,8 @@ static void request(const hsx_rx_frame *f)
     c.len = f->len;
     c.name = "request";
     c.session = -1;
-    id_start = NULL;
-    hsx_cbor_map_find(c.req, c.len, "id", &id_start, &id_end);
+    if (!hsx_cbor_map_find(c.req, c.len, "id", &id_start, &id_end))
+        id_start = NULL;
     out.seq = f->seq;
     out.begun = 0;
     hsx_cbor_writer_init(&w, buffer, sizeof buffer);
@@ -777,6 +779,7 @@ int hsx_exec_poll(void)
     if (!started) {
         const hsx_hal *hal = hsx_exec_hal();
         started = 1;
+        started_ms = hal->now_ms();
         boot_number = hal->boot ? hal->boot : hal->now_ms() * 2654435761u + 1;
 #if HSX_HAS_EVENTS
         hsx_exec_set_listener(hsx_events_listener);

@@ -126,6 +126,7 @@ uint64_t hsx_events_last_seq(void);
 /* Streamed loads this host opened: a new host's hello aborts them. */
 void hsx_proto_stream_opened(uint32_t stream);
 void hsx_proto_stream_closed(uint32_t stream);
+uint32_t hsx_proto_uptime_ms(void);         /* since the link's first poll */
 /* Send one frame whose payload is already encoded (events). */
 void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t len);
 

@@ -165,7 +165,7 @@ static int cmd_info(hsx_call *c)
     hsx_field_s(w, "variant", HSX_VARIANT_NAME);
     hsx_field_s(w, "profile", HSX_VARIANT_NAME);
     hsx_key(w, "uptime_s");
-    hsx_put_seconds(w, hal->now_ms());
+    hsx_put_seconds(w, hsx_proto_uptime_ms());
     hsx_key(w, "limits");
     hsx_cbor_open_map(w);
     hsx_field_u(w, "max_tasks", HSX_MAX_TASKS);

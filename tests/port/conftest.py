@@ -1,4 +1,4 @@
-"""Make the helpers beside the C executive's tests importable (shimkit, wireref, ...)."""
+"""Make the helpers beside the C executive's tests importable (shimkit, ...)."""
 import sys
 from pathlib import Path
 

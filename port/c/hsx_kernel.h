@@ -82,7 +82,7 @@ extern hsx_tcb hsx_k_tasks[HSX_MAX_TASKS];
 extern const hsx_hal *hsx_k_hal;
 extern hsx_tcb *hsx_k_current;          /* the task the VM is running, or NULL */
 
-/* -- small freestanding helpers (hsx_tasks.c) ---------------------------------------- */
+/* -- small freestanding helpers (hsx_util.c) ----------------------------------------- */
 void hsx_k_copy(void *dst, const void *src, uint32_t n);     /* overlapping allowed */
 void hsx_k_fill(void *dst, uint8_t value, uint32_t n);
 uint32_t hsx_k_strlen(const char *s, uint32_t max);
@@ -99,7 +99,7 @@ int hsx_k_due(uint32_t deadline, uint32_t now);              /* deadline <= now,
 void hsx_k_set_detail(const char *text);                     /* hsx_exec_last_detail */
 void hsx_k_set_detail_number(uint32_t number);
 
-/* -- tasks, states, scheduling (hsx_tasks.c) ------------------------------------------ */
+/* -- tasks, states, scheduling (hsx_tasks.c; faults: hsx_inspect.c) ------------------------------------------ */
 hsx_tcb *hsx_k_task(uint32_t pid);                           /* any listed task, or NULL */
 hsx_tcb *hsx_k_live(uint32_t pid);                           /* a task that has not ended */
 int hsx_k_ended(const hsx_tcb *t);
@@ -119,12 +119,52 @@ void hsx_k_start_task(hsx_tcb *t);                           /* loaded -> ready 
 void hsx_k_discard_task(hsx_tcb *t);                         /* a load that failed */
 int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed);  /* an hsx_stop */
 void hsx_k_fault_text(const hsx_tcb *t, char *out, uint32_t size);
+/* Where the fault is reported: pc, and addr (INT64_MIN: none), as hsx.vm reports it. */
+void hsx_k_fault_where(const hsx_tcb *t, uint32_t *pc, int64_t *addr);
 const char *hsx_k_fault_kind(const hsx_tcb *t);
 
-/* -- the code arena and images (hsx_loader.c) --------------------------------------- */
+/* -- HXE images (hsx_hxe.c) ------------------------------------------------------------ */
+#define HSX_HXE_HEADER_V1 32u
+#define HSX_HXE_HEADER_V2 96u
+
+typedef struct hsx_hxe_header {
+    uint32_t version, flags, entry, code_len, ro_len, bss, crc, meta_off, meta_count, size;
+    char name[HSX_APP_NAME_MAX];         /* the app name, without surrounding spaces */
+} hsx_hxe_header;
+
+typedef struct hsx_section { uint32_t off, size, count; } hsx_section;
+
+/* An image being checked, and where its known metadata sections are. */
+typedef struct hsx_image {
+    const uint8_t *data;
+    uint32_t len;
+    hsx_hxe_header h;
+    hsx_section values, commands, mailboxes;
+    uint8_t has_values, has_commands, has_mailboxes;
+} hsx_image;
+
+/* A mailbox declaration, as far as provisioning needs it. */
+typedef struct hsx_mbx_spec {
+    char target[64];
+    uint32_t capacity, mode;
+    uint8_t target_too_long;            /* no valid target is that long: BIND refuses it */
+} hsx_mbx_spec;
+
+typedef int (*hsx_spec_fn)(void *ctx, const hsx_mbx_spec *spec);
+
+/* The header from the image's first bytes: NULL, or the error code (docs/hxe.md). */
+const char *hsx_k_hxe_header(const uint8_t *p, uint32_t len, hsx_hxe_header *h);
+uint64_t hsx_k_hxe_size_hint(const hsx_hxe_header *h);   /* the smallest image it allows */
+/* The whole image (im->data, im->len): NULL, or the first problem's error code. */
+const char *hsx_k_hxe_check(hsx_image *im);
+/* Each declaration of a checked mailbox section to fn, until it returns non-zero. */
+const char *hsx_k_hxe_mailboxes(const uint8_t *sec, uint32_t size, uint32_t count,
+                                hsx_spec_fn fn, void *ctx);
+int hsx_k_utf8_ok(const uint8_t *s, uint32_t len);
+
+/* -- the code arena and loading (hsx_loader.c) --------------------------------------- */
 void hsx_k_loader_init(void);
 void hsx_k_arena_release(hsx_tcb *t);
-int hsx_k_utf8_ok(const uint8_t *s, uint32_t len);
 /* EXEC SPAWN: load an image from the file system; the new pid or a negative errno. */
 int32_t hsx_k_spawn(hsx_tcb *parent, const char *path);
 
@@ -154,8 +194,10 @@ int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn);
 void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len);
 int hsx_k_stdio_read(hsx_tcb *t, uint32_t dst, uint32_t len);  /* an hsx_svc_action */
 
-/* -- values and commands (hsx_values.c) ---------------------------------------------- */
+/* -- values and commands (hsx_values.c, hsx_commands.c, hsx_registry.c) ------------- */
 void hsx_k_values_init(void);
+void hsx_k_commands_init(void);
+void hsx_k_commands_release(uint32_t pid);
 void hsx_k_values_release(uint32_t pid);
 void hsx_k_values_unsubscribe(uint32_t pid, uint32_t handle);
 int hsx_k_svc_values(hsx_tcb *t, uint32_t fn);

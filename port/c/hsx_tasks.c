@@ -16,116 +16,9 @@ static uint8_t task_memory[HSX_MAX_TASKS][HSX_TASK_MEMORY];
 static hsx_event_listener listener;
 static uint32_t next_pid, ready_counter, timer_counter, last_pid, started_at;
 static uint8_t ready_changed;           /* a task became ready while another ran */
-static char detail[40];
 
 /* Stops beyond hsx_stop that hsx_k_run_vm reports: an SVC's request. */
 enum { KSTOP_YIELD = 16, KSTOP_EXIT, KSTOP_SLEEP, KSTOP_BLOCK };
-
-/* ---- small helpers ------------------------------------------------------------------ */
-
-void hsx_k_copy(void *dst, const void *src, uint32_t n)
-{
-    uint8_t *d = (uint8_t *)dst;
-    const uint8_t *s = (const uint8_t *)src;
-    if (d < s) {
-        while (n--)
-            *d++ = *s++;
-    } else if (d > s) {
-        while (n--)
-            d[n] = s[n];
-    }
-}
-
-void hsx_k_fill(void *dst, uint8_t value, uint32_t n)
-{
-    volatile uint8_t *d = (volatile uint8_t *)dst;   /* volatile: never turned into memset */
-    while (n--)
-        *d++ = value;
-}
-
-uint32_t hsx_k_strlen(const char *s, uint32_t max)
-{
-    uint32_t n = 0;
-    while (n < max && s[n])
-        n++;
-    return n;
-}
-
-int hsx_k_streq(const char *a, const char *b)
-{
-    while (*a && *a == *b) {
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
-
-void hsx_k_strcpy(char *dst, const char *src, uint32_t size)
-{
-    uint32_t n = 0;
-    if (!size)
-        return;
-    while (src && src[n] && n + 1 < size) {
-        dst[n] = src[n];
-        n++;
-    }
-    dst[n] = 0;
-}
-
-uint16_t hsx_k_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-
-uint32_t hsx_k_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-void hsx_k_put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-void hsx_k_put32(uint8_t *p, uint32_t v)
-{
-    hsx_k_put16(p, v);
-    hsx_k_put16(p + 2, v >> 16);
-}
-
-uint32_t hsx_k_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
-{
-    /* bitwise: 30 bytes of code instead of a 1 KiB table; images are checked once */
-    int bit;
-    crc = ~crc;
-    while (len--) {
-        crc ^= *data++;
-        for (bit = 0; bit < 8; bit++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-uint32_t hsx_k_now(void) { return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0; }
-
-int hsx_k_due(uint32_t deadline, uint32_t now) { return (int32_t)(now - deadline) >= 0; }
-
-uint32_t hsx_k_uptime_ms(void) { return hsx_k_now() - started_at; }
-
-void hsx_k_set_detail(const char *text) { hsx_k_strcpy(detail, text, sizeof detail); }
-
-void hsx_k_set_detail_number(uint32_t number)
-{
-    char digits[11];
-    int n = 0, i = 0;
-    do {
-        digits[n++] = (char)('0' + number % 10);
-        number /= 10;
-    } while (number);
-    while (n)
-        detail[i++] = digits[--n];
-    detail[i] = 0;
-}
-
-const char *hsx_exec_last_detail(void) { return detail; }
 
 /* ---- states ------------------------------------------------------------------------- */
 
@@ -190,6 +83,8 @@ void hsx_k_emit(hsx_event *event)
 void hsx_exec_set_listener(hsx_event_listener fn) { listener = fn; }
 
 const hsx_hal *hsx_exec_hal(void) { return hsx_k_hal; }
+
+uint32_t hsx_k_uptime_ms(void) { return hsx_k_now() - started_at; }
 
 static void diagnostic(const char *text)
 {
@@ -441,151 +336,11 @@ void hsx_exec_init(const hsx_hal *hal)
     next_pid = 1;
     ready_counter = timer_counter = last_pid = 0;
     started_at = hsx_k_now();
-    detail[0] = 0;
+    hsx_k_set_detail("");
     hsx_k_loader_init();
     hsx_k_mbx_init();
     hsx_k_values_init();
     hsx_k_store_init(hal ? hal->persist : 0);
-}
-
-/* ---- faults ---------------------------------------------------------------------------- */
-
-const char *hsx_k_fault_kind(const hsx_tcb *t)
-{
-    switch (t->vm.fault) {
-    case HSX_FAULT_MEMORY: return "memory";
-    case HSX_FAULT_STACK:
-    case HSX_FAULT_SP:
-        return t->vm.fault_addr < (int64_t)t->vm.stack_base ? "stack_overflow" : "stack_underflow";
-    case HSX_FAULT_DIVIDE: return "divide_by_zero";
-    case HSX_FAULT_ILLEGAL: return "illegal_opcode";
-    case HSX_FAULT_NONE: return 0;
-    default: return "pc_out_of_range";
-    }
-}
-
-/* Where the fault is reported: as the reference engine reports it (hsx.vm.signals). */
-static void fault_where(const hsx_tcb *t, uint32_t *pc, int64_t *addr)
-{
-    *pc = t->vm.stop_pc;
-    *addr = t->vm.fault_addr;
-    switch (t->vm.fault) {
-    case HSX_FAULT_DIVIDE:
-    case HSX_FAULT_ILLEGAL: *addr = INT64_MIN; break;
-    case HSX_FAULT_LITERAL: *addr = (int64_t)t->vm.stop_pc + 4; break;
-    case HSX_FAULT_OFF_END: *pc = t->vm.code_len; *addr = t->vm.code_len; break;
-    default: break;
-    }
-}
-
-struct text { char *out; uint32_t size, n; };
-
-static void put(struct text *x, const char *s)
-{
-    while (*s && x->n + 1 < x->size)
-        x->out[x->n++] = *s++;
-    x->out[x->n] = 0;
-}
-
-static void put_number(struct text *x, int64_t value, int hex, int width)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t v = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-    if (value < 0) {
-        put(x, "-");
-        width--;
-    }
-    do {
-        uint32_t d = (uint32_t)(hex ? v & 15u : v % 10u);
-        digits[n++] = (char)(d < 10 ? '0' + d : 'A' + d - 10);
-        v = hex ? v >> 4 : v / 10u;
-    } while (v);
-    while (width-- > n)
-        put(x, "0");
-    while (n) {
-        char c[2] = { digits[--n], 0 };
-        put(x, c);
-    }
-}
-
-/* Fault.describe() of the reference: "memory at pc 0x0010 (addr 0x00000004): ...". */
-void hsx_k_fault_text(const hsx_tcb *t, char *out, uint32_t size)
-{
-    struct text x = { out, size, 0 };
-    const hsx_task *v = &t->vm;
-    uint32_t pc;
-    int64_t addr;
-    fault_where(t, &pc, &addr);
-    out[0] = 0;
-    put(&x, hsx_k_fault_kind(t));
-    put(&x, " at pc 0x");
-    put_number(&x, pc, 1, 4);
-    if (addr != INT64_MIN) {
-        put(&x, " (addr 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, ")");
-    }
-    put(&x, ": ");
-    switch (v->fault) {
-    case HSX_FAULT_MEMORY:
-        put_number(&x, v->fault_detail, 0, 1);
-        put(&x, "-byte access at 0x");
-        put_number(&x, addr, 1, 8);
-        if (addr < HSX_NULL_PAGE) {
-            put(&x, " hits the null page (0x0000-0x00FF)");
-        } else {
-            put(&x, " is outside data memory (0x0100-0x");
-            put_number(&x, (int64_t)v->mem_size - 1, 1, 1);
-            put(&x, ")");
-        }
-        break;
-    case HSX_FAULT_STACK:
-        put(&x, addr < (int64_t)v->stack_base ? "stack overflow: 0x" : "stack underflow: 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, addr < (int64_t)v->stack_base ? " is below the stack base 0x"
-                                               : " is above the stack top 0x");
-        put_number(&x, addr < (int64_t)v->stack_base ? v->stack_base : v->stack_top, 1, 8);
-        break;
-    case HSX_FAULT_SP:
-        put(&x, "R15 (SP) = 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, " would leave the stack 0x");
-        put_number(&x, v->stack_base, 1, 8);
-        put(&x, "..0x");
-        put_number(&x, v->stack_top, 1, 8);
-        break;
-    case HSX_FAULT_PC:
-        put(&x, "control transfer to 0x");
-        put_number(&x, addr, 1, 8);
-        if (addr & 3) {
-            put(&x, " is not 4-byte aligned");
-        } else {
-            put(&x, " is outside code (0..0x");
-            put_number(&x, v->code_len, 1, 1);
-            put(&x, ")");
-        }
-        break;
-    case HSX_FAULT_DIVIDE: put(&x, "division by zero"); break;
-    case HSX_FAULT_ILLEGAL:
-        put(&x, "illegal instruction word 0x");
-        put_number(&x, v->fault_detail, 1, 8);
-        put(&x, " (opcode 0x");
-        put_number(&x, v->fault_detail >> 24, 1, 2);
-        put(&x, ")");
-        break;
-    case HSX_FAULT_LITERAL:
-        put(&x, "LDI32 literal at 0x");
-        put_number(&x, addr, 1, 1);
-        put(&x, " is past the end of code (0x");
-        put_number(&x, v->code_len, 1, 1);
-        put(&x, ")");
-        break;
-    default:
-        put(&x, "execution ran off the end of the code at 0x");
-        put_number(&x, v->code_len, 1, 1);
-        break;
-    }
 }
 
 /* ---- running ---------------------------------------------------------------------------- */
@@ -664,7 +419,7 @@ static void announce_fault(hsx_tcb *t)
     char text[128];
     uint32_t pc;
     int64_t addr;
-    fault_where(t, &pc, &addr);
+    hsx_k_fault_where(t, &pc, &addr);
     hsx_k_fault_text(t, text, sizeof text);
     hsx_k_fill(&ev, 0, sizeof ev);
     ev.type = HSX_EV_FAULT;
@@ -1020,133 +775,5 @@ hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
     }
     if (executed)
         *executed = done;
-    return HSX_OK;
-}
-
-/* ---- inspection -------------------------------------------------------------------------- */
-
-static void fill_info(const hsx_tcb *t, hsx_task_info *out)
-{
-    hsx_k_fill(out, 0, sizeof *out);
-    out->pid = t->pid;
-    hsx_k_strcpy(out->app_name, t->app_name, HSX_APP_NAME_MAX);
-    hsx_k_strcpy(out->app_name_base, t->base_name, HSX_APP_NAME_MAX);
-    out->state = (hsx_state)t->state;
-    out->pc = t->vm.pc;
-    out->sp = hsx_k_reg(t, HSX_SP_REGISTER);
-    out->psw = t->vm.psw;
-    out->priority = t->priority;
-    out->quantum = t->quantum;
-    out->instructions = t->vm.steps;
-    out->exit_status = t->exit_status;
-    out->has_exit_status = t->has_exit_status;
-    out->turns = t->turns;
-    out->waits = t->waits;
-    out->wakes = t->wakes;
-    out->timeouts = t->timeouts;
-    out->sleeps = t->sleeps;
-    out->reg_base = t->vm.reg_base;
-    out->stack_base = t->vm.stack_base;
-    out->stack_top = t->vm.stack_top;
-    out->mem_size = (uint32_t)t->vm.mem_size;
-    out->code_len = t->vm.code_len;
-    if (t->state == HSX_STATE_FAULTED) {
-        out->fault_kind = hsx_k_fault_kind(t);
-        fault_where(t, &out->fault_pc, &out->fault_addr);
-    }
-    if (t->wait == HSX_WAIT_RECV || t->wait == HSX_WAIT_STDIN || t->wait == HSX_WAIT_SEND) {
-        out->wait_kind = t->wait == HSX_WAIT_SEND ? "mailbox_send" : "mailbox";
-        out->wait_handle = t->wait_handle;
-    } else if (t->wait == HSX_WAIT_SLEEP) {
-        out->wait_kind = "sleep";
-        out->wait_ms = t->wait_ms;
-    }
-}
-
-hsx_status hsx_exec_task(uint32_t pid, hsx_task_info *out)
-{
-    hsx_tcb *t = hsx_k_task(pid);
-    if (!t)
-        return HSX_ERR_UNKNOWN_PID;
-    fill_info(t, out);
-    return HSX_OK;
-}
-
-int hsx_exec_next_task(uint32_t *cursor, hsx_task_info *out)
-{
-    /* in pid order: the next listed pid above the cursor */
-    hsx_tcb *best = 0;
-    int i;
-    for (i = 0; i < HSX_MAX_TASKS; i++) {
-        hsx_tcb *t = &hsx_k_tasks[i];
-        if (t->pid > *cursor && (!best || t->pid < best->pid))
-            best = t;
-    }
-    if (!best)
-        return 0;
-    *cursor = best->pid;
-    fill_info(best, out);
-    return 1;
-}
-
-hsx_status hsx_exec_registers(uint32_t pid, hsx_registers *out)
-{
-    hsx_tcb *t = hsx_k_task(pid);
-    int i;
-    if (!t)
-        return HSX_ERR_UNKNOWN_PID;
-    out->pid = pid;
-    out->pc = t->vm.pc;
-    out->psw = t->vm.psw;
-    for (i = 0; i < 16; i++)
-        out->regs[i] = hsx_k_reg(t, i);
-    out->sp = out->regs[HSX_SP_REGISTER];
-    out->steps = t->vm.steps;
-    out->state = (hsx_state)t->state;
-    return HSX_OK;
-}
-
-hsx_status hsx_exec_peek(uint32_t pid, int space, uint32_t addr, uint8_t *out, uint32_t len)
-{
-    hsx_tcb *t = hsx_k_task(pid);
-    uint32_t size;
-    const uint8_t *base;
-    if (!t)
-        return HSX_ERR_UNKNOWN_PID;
-    size = space ? t->vm.code_len : (uint32_t)t->vm.mem_size;
-    base = space ? t->vm.code_bytes : t->vm.mem;
-    if ((space != 0 && space != 1) || addr > size || len > size - addr)
-        return HSX_ERR_BAD_ARGUMENT;
-    hsx_k_copy(out, base + addr, len);
-    return HSX_OK;
-}
-
-hsx_status hsx_exec_poke(uint32_t pid, uint32_t addr, const uint8_t *data, uint32_t len)
-{
-    hsx_tcb *t = hsx_k_task(pid);
-    if (!t)
-        return HSX_ERR_UNKNOWN_PID;
-    if (addr > t->vm.mem_size || len > t->vm.mem_size - addr)
-        return HSX_ERR_BAD_ARGUMENT;
-    hsx_k_copy(t->vm.mem + addr, data, len);
-#if HSX_HAS_DEBUG
-    hsx_k_debug_poked(t);
-#endif
-    return HSX_OK;
-}
-
-hsx_status hsx_exec_set_register(uint32_t pid, int reg, uint32_t value)
-{
-    hsx_tcb *t = hsx_k_task(pid);
-    if (!t)
-        return HSX_ERR_UNKNOWN_PID;
-    if (reg >= 0 && reg < 16)
-        hsx_k_set_reg(t, reg, value);
-    else if (reg == 16 && !(value & 3u) && value < t->vm.code_len)
-        t->vm.pc = value;
-    else if (reg == 17)
-        t->vm.psw = value & 0xFu;
-    else
-        return reg == 16 ? HSX_ERR_BAD_ADDRESS : HSX_ERR_BAD_ARGUMENT;
     return HSX_OK;
 }

@@ -20,8 +20,9 @@ VARIANTS = {"minimal": 1, "development": 2, "full": 3}
 DEFAULT_VARIANT = "development"
 # the executive's sources; the link's (hsx_frame.c, hsx_cbor.c, hsx_proto*.c, link.c)
 # join as they are written
-EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_tasks.c", "hsx_loader.c",
-             "hsx_mailbox.c", "hsx_svc.c", "hsx_values.c", "hsx_store.c", "hsx_debug.c")
+EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "hsx_inspect.c",
+             "hsx_hxe.c", "hsx_loader.c", "hsx_mailbox.c", "hsx_mailbox_calls.c", "hsx_svc.c",
+             "hsx_registry.c", "hsx_values.c", "hsx_commands.c", "hsx_store.c", "hsx_debug.c")
 HOST_BOARD = ("boards/host/host_hal.c", "boards/host/main.c")
 FLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-DHSX_DECODE_AT_FETCH",
          "-DHSX_TASK_MEMORY=0x10000u", "-DHSX_STACK_SIZE=0x2000u")

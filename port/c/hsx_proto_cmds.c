@@ -572,9 +572,17 @@ static int stdin_write(hsx_call *c)
     if (hsx_arg_task(c, &t) < 0 || hsx_arg_bool(c, "eof", &eof) < 0 || hsx_control(c, t.pid) < 0)
         return -1;
     if (!eof) {
-        const char *text;
-        if ((got = arg_bytes(c, &data, &len)) == 0 && (got = hsx_arg_text(c, "data", &text, &len, UINT32_MAX)) > 0)
-            data = (const uint8_t *)text;
+        /* `data` is text (or a CBOR byte string); data_hex and data_b64 are encoded */
+        hsx_cbor_item item;
+        if (hsx_cbor_map_get(c->req, c->len, "data", &item) &&
+            (item.type == HSX_CBOR_TEXT || item.type == HSX_CBOR_BYTES)) {
+            data = item.data;
+            len = (uint32_t)item.value;
+            got = 1;
+        } else if ((got = hsx_arg_data(c, "data_hex", "data_b64", &data, &len)) == 0 &&
+                   hsx_arg_present(c, "data")) {
+            return hsx_bad_type(c, "data", "text");
+        }
         if (got < 0)
             return -1;
         if (!len)

@@ -3,7 +3,8 @@ executive's host build, in every variant, print the same stdout and exit with th
 status. Examples with several tasks, mailboxes, values and sleeps; C programs of the
 compiler's corpus (files included); and programs written for the executive's services
 (tests/port/programs): mailbox modes and waits, values and commands, sleep, a fault that
-stops only its task, kill and spawn again, stdin and a tap on stdout.
+stops only its task, kill and spawn again, the developer math SVCs over every f16 input,
+stdin and a tap on stdout.
 
 Each case also states lines its output must contain, so a behaviour both executives got
 wrong the same way still fails."""
@@ -81,6 +82,7 @@ CASES = [
         "no such file: -8, bad path: -22", "after killing them: spawned"),
          root_files=(OWN / "child.c", OWN / "idle.c"),
          normalise=((r"spawned \d+ idle tasks", "spawned N idle tasks"),)),
+    Case("developer_math", [OWN / "devmath.c"], ("sin 0b279252", "unknown: ffffff01")),
     Case("stdin_and_tap", [OWN / "echo_upper.c"], (
         "HELLO THERE\nSECOND LINE\nread 24 bytes, then 0", "tap got 0: 'tap: 0' flags 1",
         "another task's stdout: 9"), stdin=b"hello there\nsecond line\n"),

@@ -224,7 +224,8 @@ def test_values_and_commands(host, built):
     assert got["value"] == 20.5 and got["status"] == 0
     done = host.request("val.set", name="setpoint", value=42.5)["value"]
     assert done["f16"] == 0x5150 and done["changed"] is True and done["value"] == 42.5
-    assert host.call("val.set", name="temperature", value=1)["error"].startswith("val_")
+    refused = host.call("val.set", name="temperature", value=1)     # read-only
+    assert refused["error"] == "val_eperm" and refused["val_status"] == 2
     assert host.call("val.get", name="nosuch")["error"] == "unknown_name"
     commands = host.request("cmd.list", pid=pid)["commands"]
     assert [c["name"] for c in commands] == ["stats"]

@@ -242,3 +242,20 @@ def test_stdin_and_recent_output(host, built):
     assert recent[0]["output"][0]["text"] == "spin starts\n"
     written = host.request("stdio", pid=pid, data="hi")
     assert written == {"version": 1, "status": "ok", "pid": pid, "written": 2}
+
+
+def test_the_trace_ring(board, host, built):
+    if board.variant == "minimal":
+        assert host.call("trace.on", pid=loaded(host, built))["variant_required"] == "development"
+        return
+    pid = loaded(host, built)
+    status = host.request("trace.on", pid=pid)["trace"]
+    assert status["enabled"] is True and status["format"] == "hsx.trace/1"
+    pcs = []
+    for _ in range(5):
+        pcs.append(host.request("regs", pid=pid)["registers"]["pc"])
+        host.request("step", pid=pid)
+    trace = host.request("trace.records", pid=pid, limit=5)["trace"]
+    assert [r["pc"] for r in trace["records"]] == pcs and trace["returned"] == 5
+    assert [r["seq"] for r in trace["records"]] == [1, 2, 3, 4, 5]
+    assert host.request("trace.off", pid=pid)["trace"]["enabled"] is False

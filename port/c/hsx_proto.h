@@ -108,6 +108,10 @@ int hsx_cmd_session_close(hsx_call *c);
 int hsx_cmd_session_keepalive(hsx_call *c);
 int hsx_cmd_session_list(hsx_call *c);
 
+/* stdio's `recent` field (hsx_proto_cmds.c), and the `pid` whose output it reads. */
+void hsx_put_recent(hsx_call *c, int one, uint32_t only);
+int hsx_arg_output_of(hsx_call *c, int *one, uint32_t *pid);
+
 /* A ps row (hsx_proto_cmds.c; also in replies of kill, pause, load ...). */
 void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *info);
 

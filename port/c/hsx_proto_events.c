@@ -628,9 +628,11 @@ int hsx_cmd_ack(hsx_call *c)
 int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe)
 {
     clause cl;
-    uint32_t types = OUTPUT_TYPES;
+    uint32_t types = OUTPUT_TYPES, only;
     hsx_cbor_item streams;
-    if (arg_pid_filter(c, c->req, c->len, "pid", &cl) < 0)
+    int recent = 0, one;
+    if (arg_pid_filter(c, c->req, c->len, "pid", &cl) < 0 || hsx_arg_bool(c, "recent", &recent) < 0 ||
+        (recent && hsx_arg_output_of(c, &one, &only) < 0))
         return -1;
     if (hsx_cbor_map_get(c->req, c->len, "streams", &streams) && streams.type != HSX_CBOR_NULL) {
         hsx_cbor_reader r = {streams.data, c->req + c->len};
@@ -672,6 +674,8 @@ int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe)
     hsx_key(c->w, "events");
     put_stats(c);
     hsx_cbor_put_end(c->w);
+    if (recent)                         /* at the same instant: no gap, no repeat */
+        hsx_put_recent(c, one, only);
     return 0;
 }
 

@@ -259,3 +259,26 @@ def test_the_trace_ring(board, host, built):
     assert [r["pc"] for r in trace["records"]] == pcs and trace["returned"] == 5
     assert [r["seq"] for r in trace["records"]] == [1, 2, 3, 4, 5]
     assert host.request("trace.off", pid=pid)["trace"]["enabled"] is False
+
+
+def test_stdio_subscribe_with_recent_output(board, host, built):
+    pid = loaded(host, built)
+    host.request("resume", pid=pid)
+    for _ in range(200):
+        if host.request("stdio", op="recent", pid=pid)["recent"][0]["output"]:
+            break
+    reply = host.call("stdio", pid=pid, recent=True)
+    if board.variant == "minimal":
+        assert reply["variant_required"] == "development"
+        return
+    assert reply["events"]["filters"][-1] == {"pids": [pid], "categories": ["stdout", "stderr"]}
+    assert reply["recent"] == [{"pid": pid, "output": [{"stream": "stdout", "text": "spin starts\n"}],
+                                "dropped_chars": 0}]
+
+
+def test_a_locked_tasks_output_is_its_owners(host, built):
+    pid = loaded(host, built)
+    session = host.request("session.open", pid_lock=pid)["session"]
+    assert host.call("stdio", op="recent", pid=pid)["error"] == f"pid_locked:{pid}"
+    assert host.request("stdio", op="recent", pid=pid, session=session["id"])["recent"][0]["pid"] == pid
+    assert host.request("stdio", op="recent")["recent"] == []

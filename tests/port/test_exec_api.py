@@ -360,3 +360,53 @@ buf:    .zero 4
     assert ex.call("command_call", 0x0107, C.byref(result)) == "ok" and result.value == 42
     assert ex.state(pid) == "waiting_mbx"         # the handler ran in the waiting owner
     assert ex.call("command_call", 0x0199, C.byref(result)) == "command"
+
+
+# -- the scheduler (docs/scheduler.md "Priorities and quanta under load") ---------------------
+
+SPIN = """
+        .entry main
+main:   ADDI R1, R1, 1
+        BR main
+"""
+
+
+def _instructions(ex, pids):
+    return [ex.task(pid).instructions for pid in pids]
+
+
+def test_quanta_share_a_level_in_proportion(ex):
+    data, _ = image(SPIN)
+    pids = [ex.load(data)[1] for _ in range(3)]
+    ex.call("sched", pids[0], -1, 1000)
+    ex.call("sched", pids[1], -1, 1000)
+    ex.call("sched", pids[2], -1, 2000)
+    for _ in range(40):
+        ex.run(10_000)
+    counts = _instructions(ex, pids)
+    assert sum(counts) == 400_000
+    assert counts[0] == counts[1] and abs(counts[2] - 2 * counts[0]) <= 2000
+
+
+def test_quantum_one_tasks_interleave_one_instruction_each(ex):
+    data, _ = image(SPIN)
+    pids = [ex.load(data)[1] for _ in range(3)]
+    ex.run(30_001)
+    assert sorted(_instructions(ex, pids)) == [10_000, 10_000, 10_001]
+
+
+def test_a_higher_priority_runs_first_and_alone(ex):
+    data, _ = image(SPIN)
+    sleepy, _ = image(SLEEPY)
+    low = ex.load(data)[1]
+    high = ex.load(sleepy)[1]
+    assert ex.call("sched", high, 20, -1) == "ok"
+    assert ex.call("sched", high, 256, -1) == "bad_argument"
+    assert ex.call("sched", high, -1, 0) == "bad_argument"
+    ex.run(1000)                                 # high runs until it sleeps, then low
+    assert ex.state(high) == "sleeping" and ex.task(low).instructions > 0
+    ex.now = 100
+    before = ex.task(low).instructions
+    ex.run(1000)                                 # high wakes and runs first, to its end
+    assert ex.state(high) == "returned" and ex.task(high).instructions == 4
+    assert ex.task(low).instructions - before == 998          # the rest of the budget

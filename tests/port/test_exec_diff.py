@@ -124,3 +124,13 @@ def test_same_output_and_status(case, variant, images, tmp_path):
     assert got.status == expected.status, stderr
     for line in case.expect:
         assert line in got.stdout.decode(errors="replace"), stderr
+
+
+def test_a_load_past_the_task_limit_is_refused(images, tmp_path):
+    """Five tasks for an executive of four: the fifth load fails, as under `hsx run
+    --profile minimal` (the same limit), and the runner says why."""
+    idle = images([OWN / "idle.c"]) * 5
+    expected = run_python(idle, _root(tmp_path / "py-root", []), b"", "--profile", "minimal")
+    got = run_host("minimal", idle, _root(tmp_path / "c-root", []))
+    assert got.status == expected.status == 2
+    assert b"too_many_tasks" in got.stderr and got.stdout == b""

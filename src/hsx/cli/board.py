@@ -33,13 +33,15 @@ def run_command(board: str, listen: str, variant: str) -> None:
         served = start(board, listen, variant)
     except BoardError as error:
         fail(error.what, error.why, error.hint)
-    click.echo(served.url)
-    click.echo(f"hsx board: the {board} board ({variant}) serves {served.url}; "
-               "Ctrl-C stops it", err=True)
-    try:
+    try:                    # from here on Ctrl-C stops the board cleanly (status 0)
+        click.echo(served.url)
+        click.echo(f"hsx board: the {board} board ({variant}) serves {served.url}; "
+                   "Ctrl-C stops it", err=True)
         status = served.process.wait()
     except KeyboardInterrupt:
         served.stop()
+        return
+    if status == 0:         # it was stopped (SIGINT or SIGTERM reached it first)
         return
     fail(f"the {board} board", f"its executive stopped (exit status {status})",
          served.diagnostics() or None, EXIT_FAILED)

@@ -778,6 +778,8 @@ int hsx_exec_poll(void)
     hsx_rx_status status;
     uint32_t next = UINT32_MAX, ran;
     int frames = 0;
+    if (!hsx_exec_hal()->link)          /* no host link: firmware driving it directly */
+        return hsx_exec_run(HSX_POLL_SLICE, &idle_ms) != 0;
     if (!started) {
         const hsx_hal *hal = hsx_exec_hal();
         started = 1;

@@ -132,3 +132,20 @@ def test_the_board_ends_with_its_runner_however_it_ends():
     while not ended(board) and time.monotonic() < end:
         time.sleep(0.05)
     assert ended(board)
+
+
+def test_the_executive_serves_its_stdio():
+    """`hsx-exec-host --stdio`: the link on stdin and stdout (a hello at boot, one for a
+    host's H); the end of stdin ends it cleanly."""
+    from hsx.board.build import find_or_build
+    from hsx.board.frames import Deframer, frame, unframe
+    import cbor2
+    process = subprocess.Popen([str(find_or_build("full")), "--stdio"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    host = b"\x00" + frame(b"H", 0, b"") + frame(b"Q", 1, cbor2.dumps({"cmd": "ping"}))
+    out, err = process.communicate(host, timeout=DEADLINE)   # then stdin ends
+    frames = [unframe(body) for body in Deframer().feed(out)]
+    hellos = [cbor2.loads(p) for k, _, p in frames if k == b"H"]
+    assert len(hellos) == 2 and hellos[0]["variant"] == "full"
+    assert [cbor2.loads(p)["reply"] for k, s, p in frames if k == b"R" and s == 1] == ["pong"]
+    assert process.returncode == 0 and b"serving on stdio" in err

@@ -274,6 +274,8 @@ int host_link_serve(hsx_hal *hal, const char *spec)
         wait_input(more ? 0 : hsx_exec_idle_ms());
         flush_out(0);
     }
+    hsx_exec_poll();                    /* answer what arrived before the end */
+    flush_out(1);
     hsx_exec_flush();
     return 0;
 }

@@ -35,6 +35,13 @@ def connect(served: Served) -> FramedClient:
     return client
 
 
+def clear(client: FramedClient) -> None:
+    """Remove every task (a kill ends a live task, a second kill removes it from ps)."""
+    for _ in range(2):
+        for row in client.request("ps")["tasks"]["tasks"]:
+            client.call("kill", pid=row["pid"])
+
+
 @functools.lru_cache(maxsize=None)
 def image(name: str, out_dir: str) -> bytes:
     """The bytes of tests/port/programs/NAME.c, or of examples/c/NAME.c."""

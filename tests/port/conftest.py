@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from boardkit import connect, image, serving  # noqa: E402
+from boardkit import clear, connect, image, serving  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -33,9 +33,3 @@ def host(board):
     clear(client)
     client.close()
 
-
-def clear(client):
-    """Remove every task (a kill ends a live task, a second kill removes it from ps)."""
-    for _ in range(2):
-        for row in client.request("ps")["tasks"]["tasks"]:
-            client.call("kill", pid=row["pid"])

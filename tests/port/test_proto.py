@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from framedclient import FramedClient, ReplyError
-from conftest import clear
+from boardkit import clear
 
 from hsx import __version__
 from hsx.board.frames import frame

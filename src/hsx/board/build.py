@@ -1,10 +1,11 @@
-"""Build the host board's C executive (port/c/ and port/c/boards/host/) into a native
-program, one per variant, with the ziglang wheel's `zig cc` (docs/port.md, "The host
-build").
+"""Build a board's C executive with the ziglang wheel's `zig cc`, one per variant: the
+host board (port/c/ and port/c/boards/host/) as a native program (docs/port.md, "The
+host build"), and the mps2-an385 board (port/c/boards/mps2-an385/) as Cortex-M3 firmware,
+an ELF that QEMU runs (docs/port.md, "The mps2-an385 board").
 
-The program's name carries a hash of every C source and header and of the flags, and
-it is built into the same cache as the native VM engine on first use, so an edited
-executive is rebuilt instead of run stale; the compiling and caching are the engine's
+The program's name carries a hash of every C source and header, the linker script and
+the flags, and it is built into the same cache as the native VM engine on first use, so
+an edited executive is rebuilt instead of run stale; the compiling and caching are the engine's
 (`hsx.vm.native.build`). The host build decodes at fetch, as boards do, and gives each
 task the memory and stack of the Python executive's `development` profile (64 KiB,
 8 KiB), so the same programs fit under both.
@@ -27,26 +28,49 @@ LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_args.c", "hsx_pro
 HOST_BOARD = ("boards/host/host_hal.c", "boards/host/link.c", "boards/host/main.c")
 FLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-DHSX_DECODE_AT_FETCH",
          "-DHSX_TASK_MEMORY=0x10000u", "-DHSX_STACK_SIZE=0x2000u")
+# The mps2-an385 firmware: Cortex-M3 at -Os, the board's own startup code, vector table
+# and linker script; its sizes in board_config.h. Unused functions are dropped at link
+# time; the compiler's runtime (soft float, 64-bit division, memcpy) is zig's compiler_rt.
+MPS2 = "boards/mps2-an385"
+MPS2_BOARD = tuple(f"{MPS2}/{name}" for name in ("startup.c", "uart.c", "semihost.c", "flash.c",
+                                                 "main.c"))
+MPS2_FLAGS = ("-target", "thumb-freestanding-eabi", "-mcpu=cortex_m3", "-Os", "-std=c99",
+              "-ffreestanding", "-fno-unwind-tables", "-fno-asynchronous-unwind-tables",
+              "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-Werror",
+              "-DHSX_DECODE_AT_FETCH", '-DHSX_CONFIG_FILE="board_config.h"',
+              "-Wl,--gc-sections", "-Wl,-e,Reset_Handler")
+FIRMWARE = EXECUTIVE + LINK + MPS2_BOARD
+BOARDS = ("host", "mps2-an385")
 
-__all__ = ["BuildError", "VARIANTS", "build", "executable_name", "find_or_build"]
+__all__ = ["BOARDS", "BuildError", "VARIANTS", "build", "build_firmware", "executable_name",
+           "find_or_build", "firmware_flags"]
 
 
-def _files(port: Path) -> tuple[str, ...]:
-    """Every C file under port/c and the host board: any edit means a new build."""
-    names = [p.relative_to(port).as_posix() for pattern in ("*.[ch]", "*.inc", "boards/host/*.[ch]")
-             for p in port.glob(pattern)]
+def _files(port: Path, board: str = "host") -> tuple[str, ...]:
+    """Every C file under port/c and the board's files: any edit means a new build."""
+    patterns = ("*.[ch]", "*.inc", f"boards/{board}/*.[ch]", f"boards/{board}/*.ld")
+    names = {p.relative_to(port).as_posix() for pattern in patterns for p in port.glob(pattern)}
     return tuple(sorted(names))
 
 
-def _flags(variant: str) -> tuple[str, ...]:
+def _variant_flag(variant: str) -> str:
     if variant not in VARIANTS:
         raise BuildError(f"unknown variant {variant!r} (choose {', '.join(VARIANTS)})")
-    return (*FLAGS, f"-DHSX_VARIANT={VARIANTS[variant]}")
+    return f"-DHSX_VARIANT={VARIANTS[variant]}"
 
 
-def executable_name(port: Path, variant: str) -> str:
-    suffix = ".exe" if os.name == "nt" else ""
-    return f"hsx-exec-host-{variant}-{source_digest(port, _files(port), _flags(variant))}{suffix}"
+def _flags(variant: str) -> tuple[str, ...]:
+    return (*FLAGS, _variant_flag(variant))
+
+
+def executable_name(port: Path, variant: str, board: str = "host") -> str:
+    """The file name of a board's build: the board, the variant and a hash of what it is
+    built from."""
+    if board == "host":
+        suffix = ".exe" if os.name == "nt" else ""
+        return f"hsx-exec-host-{variant}-{source_digest(port, _files(port), _flags(variant))}{suffix}"
+    flags = (*MPS2_FLAGS, _variant_flag(variant))
+    return f"hsx-{board}-{variant}-{source_digest(port, _files(port, board), flags)}.elf"
 
 
 def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
@@ -59,10 +83,32 @@ def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
                    *(str(port / name) for name in EXECUTIVE + LINK + HOST_BOARD)], target)
 
 
-def find_or_build(variant: str = DEFAULT_VARIANT) -> Path:
-    """The host executive for `variant` matching the sources (built on first use)."""
+def build_firmware(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
+    """Link the mps2-an385 firmware for `variant` into out_dir (unless it is there): the
+    ELF's path. BuildError on failure."""
+    target = out_dir / executable_name(port, variant, "mps2-an385")
+    if target.is_file():
+        return target
+    return zig_cc([*firmware_flags(port, variant), *(str(port / name) for name in FIRMWARE)],
+                  target)
+
+
+def firmware_flags(port: Path, variant: str) -> tuple[str, ...]:
+    """The compiler's and linker's flags for the mps2-an385 firmware (the size benchmark
+    compiles its objects with the same)."""
+    board = port / MPS2
+    return (*MPS2_FLAGS, _variant_flag(variant), "-I", str(port), "-I", str(board),
+            "-T", str(board / "mps2.ld"))
+
+
+def find_or_build(variant: str = DEFAULT_VARIANT, board: str = "host") -> Path:
+    """A board's build for `variant` matching the sources (built on first use): the host
+    executive's program, or the mps2-an385 firmware's ELF."""
+    if board not in BOARDS:
+        raise BuildError(f"unknown board {board!r} (choose {', '.join(BOARDS)})")
     port = source_dir()
     if port is None:
-        raise BuildError("the C executive's sources (port/c) are not available; the host "
-                         "board runs from a source checkout")
-    return build(port, cache_dir().parent / "board", variant)
+        raise BuildError("the C executive's sources (port/c) are not available; boards "
+                         "are built from a source checkout")
+    out_dir = cache_dir().parent / "board"
+    return build(port, out_dir, variant) if board == "host" else build_firmware(port, out_dir, variant)

@@ -1,9 +1,10 @@
-"""Serving a board: start the host board's executive on a link, wait until it answers a
-hello, and say where it listens (`hsx board run`, docs/port.md "The host build").
+"""Serving a board: start a board's executive on a link, wait until it answers a hello,
+and say where it listens (`hsx board run`, docs/port.md "The host build").
 
-The executive is the native program `hsx.board.build` makes for a variant; it serves
-the framed protocol of docs/wire.md on a TCP port (`socket://HOST:PORT`, what QEMU's
-`-serial tcp:` gives too) or on a pty (`serial:///dev/pts/N`).
+The host board's executive is the native program `hsx.board.build` makes for a variant;
+it serves the framed protocol of docs/wire.md on a TCP port (`socket://HOST:PORT`) or on
+a pty (`serial:///dev/pts/N`). The mps2-an385 board is firmware that QEMU runs, its UART
+on the same kinds of link (`hsx.board.qemu`).
 """
 from __future__ import annotations
 
@@ -16,16 +17,17 @@ import termios
 import time
 import tty
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import cbor2
 
-from .build import VARIANTS, BuildError, find_or_build
+from .build import BOARDS, VARIANTS, BuildError, find_or_build
 from .frames import Deframer, FrameError, frame, unframe
 
-BOARDS = ("host",)
 HELLO_DEADLINE = 30.0            # seconds for a freshly started board to answer
+ASK_AGAIN = 2.0                  # seconds before the hello probe asks again
 
 
 class BoardError(Exception):
@@ -62,6 +64,7 @@ class Served:
     log: Any                            # the executive's stderr (a file)
 
     def diagnostics(self) -> str:
+        """What the board said about itself (its stderr, its diagnostics UART)."""
         return _read_log(self.log)
 
     def stop(self, timeout: float = 10.0) -> int:
@@ -75,15 +78,22 @@ class Served:
         return self.process.wait()
 
 
-def start(board: str, listen: str, variant: str) -> Served:
+def start(board: str, listen: str, variant: str, flash: str | None = None) -> Served:
     """Build (or find) the board's executive, start it on `listen`, and wait for its
-    hello. BoardError says what went wrong."""
+    hello. `flash`: a file that keeps the board's persistent values across runs (None:
+    the host board keeps none, the mps2-an385 board's flash lasts as long as the run).
+    BoardError says what went wrong."""
     if board not in BOARDS:
         raise BoardError("--board", f"unknown board {board!r}", f"boards: {', '.join(BOARDS)}")
     if variant not in VARIANTS:
         raise BoardError("--variant", f"unknown variant {variant!r}",
                          f"variants: {', '.join(VARIANTS)}")
     spec = link_spec(listen)
+    if flash is not None:
+        check_flash_file(flash)
+    if board == "mps2-an385":
+        from . import qemu
+        return qemu.start(spec, listen, variant, flash, HELLO_DEADLINE)
     try:
         program = find_or_build(variant)
     except BuildError as error:
@@ -91,8 +101,10 @@ def start(board: str, listen: str, variant: str) -> Served:
                          "hsx builds it with the zig compiler of the 'ziglang' package "
                          "(pip install ziglang)") from None
     log = tempfile.TemporaryFile()      # not a pipe nobody reads (which would stall it)
-    process = subprocess.Popen([str(program), "--listen", spec], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=log, preexec_fn=_end_with_parent)
+    persist = ["--persist", str(flash)] if flash else []
+    process = subprocess.Popen([str(program), "--listen", spec, *persist],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                               preexec_fn=end_with_parent)
     try:
         url = _first_line(process, log)
         hello = probe_hello(url, HELLO_DEADLINE)
@@ -104,13 +116,24 @@ def start(board: str, listen: str, variant: str) -> Served:
     return Served(process, url, hello, log)
 
 
+def check_flash_file(flash: str) -> None:
+    """A --flash file must be a file, or one the board can create."""
+    path = Path(flash)
+    if path.exists() and not path.is_file():
+        raise BoardError(flash, "not a regular file", "give --flash a file for the board's "
+                         "persistent values (it is created when missing)")
+    if not path.resolve().parent.is_dir():
+        raise BoardError(flash, "its directory does not exist",
+                         "create the directory first, or give another --flash file")
+
+
 def _read_log(log: Any) -> str:
     """What the board's executive wrote on its stderr."""
     log.seek(0)
     return log.read().decode(errors="replace").strip()
 
 
-def _end_with_parent() -> None:
+def end_with_parent() -> None:
     """In the child: end (SIGTERM) when the process that started it dies, however it dies,
     so a killed test run or `hsx board run` leaves no board behind (Linux)."""
     try:
@@ -136,8 +159,10 @@ def _first_line(process: subprocess.Popen, log: Any) -> str:
     raise BoardError("the host board", why)
 
 
-def probe_hello(url: str, deadline: float) -> dict[str, Any]:
-    """Connect to a board's link, ask who it is (an H frame) and return its hello."""
+def probe_hello(url: str, deadline: float,
+                alive: subprocess.Popen | None = None) -> dict[str, Any]:
+    """Connect to a board's link, ask who it is (an H frame) and return its hello.
+    `alive`: the board's process; when it ends, there is no hello to wait for."""
     end = time.monotonic() + deadline
     parts = urlsplit(url)
     if parts.scheme == "socket":
@@ -149,12 +174,18 @@ def probe_hello(url: str, deadline: float) -> dict[str, Any]:
         send = lambda data: os.write(fd, data)      # noqa: E731
         receive, close = (lambda: os.read(fd, 4096)), (lambda: os.close(fd))
     deframer = Deframer()
+    asked = 0.0
     try:
-        send(b"\x00" + frame(b"H", 0, b""))
         while (left := end - time.monotonic()) > 0:
+            if alive is not None and alive.poll() is not None:
+                raise BoardError(url, f"the board stopped before it answered (exit status "
+                                 f"{alive.returncode})")
+            if time.monotonic() - asked > ASK_AGAIN:    # a board still booting missed it
+                send(b"\x00" + frame(b"H", 0, b""))
+                asked = time.monotonic()
             source = link if parts.scheme == "socket" else fd
-            if not select.select([source], [], [], left)[0]:
-                break
+            if not select.select([source], [], [], min(left, 0.2))[0]:
+                continue
             data = receive()
             if not data:
                 break

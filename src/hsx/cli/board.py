@@ -14,23 +14,27 @@ VARIANT_NAMES = ("minimal", "development", "full")
 
 @click.group("board")
 def board_command() -> None:
-    """Run the C executive of a board (today: the host build)."""
+    """Run the C executive of a board: the host build, or the mps2-an385 under QEMU."""
 
 
 @board_command.command("run")
 @click.option("--board", default="host", show_default=True,
-              help="Which board: host (the C executive as a native program).")
+              help="Which board: host (the C executive as a native program) or mps2-an385 "
+                   "(Cortex-M3 firmware under QEMU, qemu-system-arm).")
 @click.option("--listen", default="socket://127.0.0.1:0", show_default=True, metavar="URL",
               help="Where to serve the framed protocol: socket://HOST:PORT (PORT 0 picks a "
                    "free one) or pty (a pseudo-terminal, as a board's serial port).")
 @click.option("--variant", default="development", show_default=True,
               type=click.Choice(VARIANT_NAMES),
               help="What the executive offers (docs/port.md, \"Variants\").")
-def run_command(board: str, listen: str, variant: str) -> None:
+@click.option("--flash", default=None, metavar="FILE",
+              help="Keep the board's persistent values in FILE across runs (without it the "
+                   "mps2-an385's flash lasts for this run, the host board keeps none).")
+def run_command(board: str, listen: str, variant: str, flash: str | None) -> None:
     """Start a board's executive, print the URL it listens on, run until interrupted."""
     from hsx.board.serve import BoardError, start
     try:
-        served = start(board, listen, variant)
+        served = start(board, listen, variant, flash)
     except BoardError as error:
         fail(error.what, error.why, error.hint)
     try:                    # from here on Ctrl-C stops the board cleanly (status 0)
@@ -41,7 +45,9 @@ def run_command(board: str, listen: str, variant: str) -> None:
     except KeyboardInterrupt:
         served.stop()
         return
+    said = served.diagnostics()
+    served.stop()
     if status == 0:         # it was stopped (SIGINT or SIGTERM reached it first)
         return
     fail(f"the {board} board", f"its executive stopped (exit status {status})",
-         served.diagnostics() or None, EXIT_FAILED)
+         said or None, EXIT_FAILED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .aio import AsyncClient
 from .sync import Client
-from .url import parse_url
+from .url import Endpoint, parse_url
 from .wire import Progress
 
 
@@ -14,11 +14,24 @@ def connect_sync(url: str, *, timeout: float = 10.0, token: str | None = None,
                  progress: Progress | None = None) -> Client:
     endpoint = parse_url(url)
     if not endpoint.framed:
-        return Client(endpoint.host, endpoint.port, timeout=timeout, token=token,
-                      max_events=max_events)
-    from .link.sync import FramedClient
-    return FramedClient(endpoint, timeout=timeout, token=token, max_events=max_events,
-                        progress=progress)
+        client = Client(endpoint.host, endpoint.port, timeout=timeout, token=token,
+                        max_events=max_events)
+    else:
+        from .link.sync import FramedClient
+        client = FramedClient(endpoint, timeout=timeout, token=token, max_events=max_events,
+                              progress=progress)
+    if not _gateway(endpoint, gateway):
+        return client
+    from .gateway import Gateway, GatewayClient
+    return GatewayClient(client, Gateway(getattr(client, "hello", None)))
+
+
+def _gateway(endpoint: Endpoint, given: bool | None) -> bool:
+    """Whether the gateway answers the symbolic commands: as asked, else as the URL says,
+    else for framed links."""
+    if given is not None:
+        return given
+    return endpoint.gateway if endpoint.gateway is not None else endpoint.framed
 
 
 async def connect_async(url: str, *, timeout: float = 10.0, token: str | None = None,
@@ -26,8 +39,13 @@ async def connect_async(url: str, *, timeout: float = 10.0, token: str | None = 
                         progress: Progress | None = None) -> AsyncClient:
     endpoint = parse_url(url)
     if not endpoint.framed:
-        return await AsyncClient.connect(endpoint.host, endpoint.port, timeout=timeout,
-                                         token=token, max_events=max_events)
-    from .link.aio import FramedAsyncClient
-    return await FramedAsyncClient.open(endpoint, timeout=timeout, token=token,
-                                        max_events=max_events, progress=progress)
+        client = await AsyncClient.connect(endpoint.host, endpoint.port, timeout=timeout,
+                                           token=token, max_events=max_events)
+    else:
+        from .link.aio import FramedAsyncClient
+        client = await FramedAsyncClient.open(endpoint, timeout=timeout, token=token,
+                                              max_events=max_events, progress=progress)
+    if not _gateway(endpoint, gateway):
+        return client
+    from .gateway import AsyncGatewayClient, Gateway
+    return AsyncGatewayClient(client, Gateway(getattr(client, "hello", None)))

@@ -24,6 +24,24 @@ MAX_COUNT = 1024
 MODES = ("around", "from")
 
 
+def disasm_read(symbols, pid: int, where, count: int, mode: str,
+                breakpoints: dict[int, list[int]]) -> dict[str, Any]:
+    """`disasm.read` of a task of `symbols` (a SymbolService, local or the client
+    gateway's): `count` instructions around (or from) `where`, by default the PC."""
+    entry = symbols.get(pid)
+    task = entry.task
+    if where is None:
+        addr = task.ctx.pc
+    elif isinstance(where, int) and not isinstance(where, bool):
+        addr = where
+    else:
+        addr = symbols.resolve_code(pid, where)
+    lines = disassemble(task.ctx, entry.code, entry.table, lambda pc: symbols.describe(pid, pc),
+                        addr, count, mode, breakpoints, live=not task.ended)
+    return {"pid": pid, "address": addr, "mode": mode, "pc": task.ctx.pc,
+            "count": len(lines), "instructions": lines, "warnings": list(entry.warnings)}
+
+
 def disassemble(ctx: Context, code: CodeMap, table: SymbolTable | None,
                 describe: Callable[[int], dict[str, Any]], addr: int, count: int, mode: str,
                 breakpoints: dict[int, list[int]], live: bool) -> list[dict[str, Any]]:

@@ -14,7 +14,9 @@ from typing import Any, Callable
 
 from hsx.vm import Context
 
+from . import errors as E
 from .code import SP, CodeMap, writes_sp
+from .errors import DebugError
 
 DEFAULT_FRAMES = 16
 MAX_FRAMES = 256
@@ -139,6 +141,19 @@ def walk(ctx: Context, code: CodeMap, describe: Callable[[int], dict[str, Any]],
             break
         pc, sp, fp = ret, entry + 4, base.caller_fp
     return {"frames": frames, "truncated": truncated, "note": note}
+
+
+def info(symbols, pid: int, max_frames: int = DEFAULT_FRAMES) -> dict[str, Any]:
+    """`stack.info` of a task of `symbols` (a SymbolService: the local executive's, or
+    the client gateway's over a task on a board)."""
+    if not isinstance(max_frames, int) or isinstance(max_frames, bool) or not (
+            1 <= max_frames <= MAX_FRAMES):
+        raise DebugError(E.BAD_ARGUMENT, f"max_frames must be 1..{MAX_FRAMES}")
+    entry = symbols.get(pid)
+    ctx = entry.task.ctx
+    walked = walk(ctx, entry.code, lambda pc: symbols.describe(pid, pc), max_frames)
+    return {"pid": pid, **walked, "sp": ctx.regs[15], "stack_base": ctx.layout.stack_base,
+            "stack_top": ctx.layout.stack_top, "warnings": list(entry.warnings)}
 
 
 def _in_stack(ctx: Context, addr: int, width: int) -> bool:

@@ -211,15 +211,28 @@ def _to_cbor(reply: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class Bridge:
-    """A handler and an event source forwarding to `hsx execd` on host:port."""
+# what a minimal board does not offer (hsx_proto.c: "needs the development or full variant")
+DEVELOPMENT_COMMANDS = frozenset(
+    "bp.set bp.add bp.clear bp.clear_all bp.enable bp.disable bp.list run.to stack.info "
+    "watch.add watch.remove watch.list events.subscribe events.unsubscribe events.ack "
+    "trace.on trace.off trace.status trace.records".split())
 
-    def __init__(self, host: str, port: int) -> None:
+
+class Bridge:
+    """A handler and an event source forwarding to `hsx execd` on host:port; a
+    `minimal` one refuses the debugger's commands as a minimal board does."""
+
+    def __init__(self, host: str, port: int, variant: str = "development") -> None:
         self.client = Client(host, port, timeout=10)
+        self.variant = variant
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         fields = _to_json(request)
         cmd = fields.pop("cmd", "")
+        if self.variant == "minimal" and cmd.lower() in DEVELOPMENT_COMMANDS:
+            return {"status": "error", "error": "unsupported", "variant_required": "development",
+                    "message": f"{cmd} needs the development or full variant; this board "
+                               "runs minimal"}
         try:
             return _to_cbor(self.client.request(cmd, **fields))
         except ProtocolError as error:
@@ -237,7 +250,7 @@ class Bridge:
 
 
 def bridged_device(host: str, port: int, **device: Any) -> FakeDevice:
-    bridge = Bridge(host, port)
+    bridge = Bridge(host, port, device.get("variant", "development"))
     fake = FakeDevice(bridge.handle, **device)
     fake.events_source = bridge.events
     fake.bridge = bridge

@@ -28,6 +28,12 @@ class RunControl:
 
     def start_step(self, pid: int, kind: str, op: Steps) -> Steps:
         """Begin a step of a paused task (pausing it first); the reply says `pending`."""
+        if self.hello.get("variant") == "minimal":
+            message = (f"{kind.replace('_', '.')} needs the development or full variant; "
+                       "this board runs minimal")
+            raise ProtocolError("unsupported", message, {
+                "status": "error", "error": "unsupported", "message": message,
+                "variant_required": "development"})
         yield from self.cancel_step(pid)
         entry = yield from self.view(pid)
         task = entry.task

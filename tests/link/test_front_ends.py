@@ -1,0 +1,93 @@
+"""`hsx shell --connect URL` against boards (a board whose executive is hsx execd, in the
+development and minimal variants): the same console, symbols answered on the host,
+and a command the variant lacks reported as needing another variant."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from hsx.server import BackgroundServer, ServerConfig
+from simdevice import bridged_device
+
+PROGRAM = """
+.data
+counter: .word 0
+.text
+.entry start
+start:
+    CALL main
+    LDI R0, 0
+    SVC MOD=1, FN=0
+main:
+    LDI32 R2, counter
+loop:
+    LD R1, [R2+0]
+    ADDI R1, R1, 1
+    ST [R2+0], R1
+    JMP loop
+"""
+
+
+@pytest.fixture
+def execd(tmp_path):
+    with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as server:
+        yield server
+
+
+def board(execd, variant: str):
+    return bridged_device(execd.host, execd.port, variant=variant)
+
+
+def shell(url: str, *words: str, home) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hsx", "shell", "--connect", url, "--no-color",
+                           *words], capture_output=True, text=True, timeout=120,
+                          env={"HSX_IMAGE_STORE": str(home), "PATH": "/usr/bin:/bin",
+                               "HOME": str(home)})
+
+
+@pytest.fixture
+def program(tmp_path):
+    path = tmp_path / "counter.mvasm"
+    path.write_text(PROGRAM)
+    return path
+
+
+def test_the_shell_loads_and_disassembles_by_symbol_on_a_board(execd, program, tmp_path):
+    device = board(execd, "development")
+    try:
+        done = shell(device.url, "load", str(program), "--paused", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "loaded counter as pid 1" in done.stdout
+        done = shell(device.url, "disasm", "1", "main", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "main" in done.stdout and "LDI32" in done.stdout
+        done = shell(device.url, "bp", "set", "1", "loop", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "breakpoint 1 at main+0x8  counter.mvasm:13 in pid 1" in done.stdout
+    finally:
+        device.close()
+        device.bridge.close()
+
+
+def test_a_command_the_variant_lacks_names_the_variant_that_has_it(execd, program, tmp_path):
+    device = board(execd, "minimal")
+    try:
+        assert shell(device.url, "load", str(program), "--paused", home=tmp_path).returncode == 0
+        done = shell(device.url, "bp", "set", "1", "main", home=tmp_path)
+        assert done.returncode == 1
+        assert "needs the development or full variant; this board runs minimal" in done.stderr
+        assert "(unsupported)" not in done.stderr and "Traceback" not in done.stderr
+        done = shell(device.url, "stack", "1", home=tmp_path)        # the host walks it
+        assert done.returncode == 0, done.stderr
+        assert "#0  0x0000 in start counter.mvasm:7" in done.stdout
+    finally:
+        device.close()
+        device.bridge.close()
+
+
+def test_a_bad_url_is_a_usage_error(tmp_path):
+    done = shell("socket://nowhere", "ps", home=tmp_path)
+    assert done.returncode == 2
+    assert "--connect: socket://nowhere: expected socket://HOST:PORT" in done.stderr

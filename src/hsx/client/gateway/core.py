@@ -17,7 +17,7 @@ from hsx.debug.symbols import SymbolService, TaskSymbols
 
 from ..drive import Steps
 from ..errors import ProtocolError
-from .images import ImageStore, Known
+from .images import ImageStore, Known, shared_store
 from .remote import NeedBytes, RemoteTask, decode_image, make_task
 from .runs import WAIT, RunControl
 
@@ -85,7 +85,7 @@ class Gateway(RunControl):
         self.hello = hello or {}
         max_frame = self.hello.get("max_frame")
         self.chunk = max(16, int(max_frame) - 64) if max_frame else JSON_CHUNK
-        self.images = store or ImageStore()
+        self.images = store or shared_store()
         self.symbols = RemoteSymbols()
         self.inspector = Inspector(self.symbols)
         self.views: dict[int, RemoteTask] = {}

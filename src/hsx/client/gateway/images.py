@@ -106,3 +106,16 @@ class ImageStore:
         for old in images[:-MAX_KEPT]:
             for suffix in (".hxe", ".sym", ".json"):
                 old.with_suffix(suffix).unlink(missing_ok=True)
+
+
+_stores: dict[Path, ImageStore] = {}
+
+
+def shared_store() -> ImageStore:
+    """This process's store for the configured directory (gateways share what they
+    loaded)."""
+    directory = default_directory()
+    store = _stores.get(directory)
+    if store is None:
+        store = _stores[directory] = ImageStore(directory)
+    return store

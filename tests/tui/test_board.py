@@ -1,0 +1,60 @@
+"""The terminal debugger on a board (`hsx dbg --connect socket://…`): a board whose
+executive is hsx execd behind the framed link, so every symbolic answer — the source
+line, frames, variables, line steps — comes from the client's gateway."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from tuikit import run, stopped_at, until
+
+from hsx.client.launch import launch
+from hsx.server import BackgroundServer, ServerConfig
+from hsx.tui import DebuggerApp
+from hsx.tui.layout import LayoutStore
+from hsx.tui.target import Target
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "link"))
+from simdevice import bridged_device  # noqa: E402
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    monkeypatch.setenv("HSX_IMAGE_STORE", str(tmp_path / "images"))
+    with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as server:
+        device = bridged_device(server.host, server.port)
+        yield device.url
+        device.close()
+        device.bridge.close()
+
+
+def test_break_step_and_frames_on_a_board(board, walk, tmp_path):
+    run(lambda: _break_step_and_frames(board, walk, tmp_path))
+
+
+async def _break_step_and_frames(url, walk, tmp_path):
+    with launch(walk, url, 0) as program:
+        app = DebuggerApp(Target(url, 0), pid=program.pid, start=Target.start,
+                          layouts=LayoutStore(tmp_path / "layout.json"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+            assert app.target.address == url
+            source = app.query_one("SourceView")
+            source.focus()
+            source.move_cursor(source.row_of(21))
+            await pilot.press("b")
+            await until(pilot, lambda: [bp.line for bp in app.breakpoints
+                                        if bp.kind == "breakpoint"] == [21])
+            await pilot.press("c")
+            await until(pilot, stopped_at(app, 21, "sum_squares"), what="the breakpoint")
+            assert [f.function for f in app.frames] == ["sum_squares", "main", "_start"]
+            await pilot.press("n")                               # a line step, over a call
+            await until(pilot, stopped_at(app, 22, "sum_squares"), what="the next line")
+            source.move_cursor(source.row_of(21))
+            await pilot.press("b")                               # the breakpoint goes
+            await until(pilot, lambda: [bp for bp in app.breakpoints
+                                        if bp.kind == "breakpoint"] == [])
+            await pilot.press("f")                               # out to main
+            await until(pilot, stopped_at(app, function="main"), what="back in main")
+            assert [f.function for f in app.frames] == ["main", "_start"]

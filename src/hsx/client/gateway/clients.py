@@ -8,6 +8,7 @@ makes is widened to them, and what the front end did not ask for is not handed o
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections import deque
 from typing import Any
@@ -61,7 +62,14 @@ class _Wrapper:
     """Attributes the wrapper does not have are the inner client's (session, timeout,
     hello, progress, …), read and written."""
 
-    _OWN = frozenset({"inner", "gateway", "_ready", "_filter", "_lock", "_events", "_pump"})
+    _OWN = frozenset({"inner", "gateway", "_ready", "_filter", "_lock", "_events", "_pump",
+                      "_ids"})
+
+    def _numbered(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """A reply the gateway made gets an `id` as the executive's replies have."""
+        if "id" not in reply:
+            reply["id"] = f"gateway-{next(self._ids)}"
+        return reply
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -78,6 +86,7 @@ class GatewayClient(_Wrapper):
         self.inner, self.gateway = inner, gateway
         self._ready: deque[dict[str, Any]] = deque()
         self._filter = _Filter()
+        self._ids = itertools.count(1)
 
     def __enter__(self) -> GatewayClient:
         return self
@@ -93,7 +102,7 @@ class GatewayClient(_Wrapper):
             fields = self._filter.widened(fields)
             self.gateway.subscribed = True
         try:
-            return drive(self.gateway.request(cmd, fields), self._device)
+            return self._numbered(drive(self.gateway.request(cmd, fields), self._device))
         finally:
             self._ready.extend(e for e in self.gateway.take_outbox() if self._filter.wants(e))
 
@@ -143,6 +152,7 @@ class AsyncGatewayClient(_Wrapper):
     def __init__(self, inner, gateway: Gateway) -> None:
         self.inner, self.gateway = inner, gateway
         self._filter = _Filter()
+        self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._events: asyncio.Queue = asyncio.Queue()
         self._pump = asyncio.create_task(self._pump_events())
@@ -167,7 +177,8 @@ class AsyncGatewayClient(_Wrapper):
             self.gateway.subscribed = True
         async with self._lock:
             try:
-                return await adrive(self.gateway.request(cmd, fields), self._device)
+                return self._numbered(await adrive(self.gateway.request(cmd, fields),
+                                                   self._device))
             finally:
                 self._hand_on(self.gateway.take_outbox())
 

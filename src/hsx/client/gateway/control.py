@@ -32,7 +32,8 @@ def breakpoint_listing(gw: Gateway, bp: dict[str, Any]) -> Steps:
     out = {"id": bp.get("id"), "pid": pid, "address": addr, "kind": bp.get("kind", "breakpoint"),
            "symbol": symbol, "offset": where_.get("offset"),
            "location": f"{symbol}+0x{where_['offset']:X}" if symbol else f"0x{addr or 0:04X}",
-           "file": where_.get("file"), "line": where_.get("line"), "hits": bp.get("hits", 0),
+           "file": where_.get("file"), "line": where_.get("line"),
+           "hits": bp.get("hits", 0) - gw.unseen.get(bp.get("id"), 0),
            "enabled": bp.get("enabled", True), "temporary": bool(bp.get("temporary", False)),
            "condition": gw.condition_text(bp.get("id")), "owner": bp.get("owner"),
            "remembered": bool(bp.get("remembered", False))}

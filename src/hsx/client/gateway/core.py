@@ -92,6 +92,7 @@ class Gateway(RunControl):
         self.loaded: dict[int, Known] = {}          # pid -> what this host loaded as it
         self.code: dict[int, tuple[str | None, tuple[Any, list, Known | None]]] = {}
         self.conditions: dict[int, Condition] = {}  # breakpoint id -> its condition
+        self.unseen: dict[int, int] = {}            # breakpoint id -> hits it ran on past
         self.watch_names: dict[int, str | None] = {}
         self.pending: dict[int, tuple[str, Steps]] = {}   # pid -> a step waiting for a stop
         self.expected: dict[int, list[int]] = {}    # pid -> pcs of our own steps' breaks
@@ -128,6 +129,7 @@ class Gateway(RunControl):
         self.loaded.clear()
         self.code.clear()
         self.conditions.clear()
+        self.unseen.clear()
         self.watch_names.clear()
         self.pending.clear()
         self.expected.clear()

@@ -157,7 +157,8 @@ class RunControl:
                 return self.take_outbox()
         if data.get("reason") == "breakpoint" and data.get("breakpoint_id") in self.conditions:
             holds, error = yield from self._condition(pid, data["breakpoint_id"])
-            if not holds:
+            if not holds:                         # not a stop: the hit does not count
+                self.unseen[data["breakpoint_id"]] = self.unseen.get(data["breakpoint_id"], 0) + 1
                 yield ("resume", {"pid": pid})
                 self.changed(pid)
                 return []

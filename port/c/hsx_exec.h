@@ -81,9 +81,20 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms);
  * when there is more to do at once (a runnable task, bytes waiting). */
 int hsx_exec_poll(void);
 
+/* Write every persistent value still waiting for its debounce now: before a planned
+ * power-off or exit (what is not flushed is lost with the RAM). */
+void hsx_exec_flush(void);
+
 /* Bytes from the link (hsx_hal.link): call from the UART interrupt or a reader.
  * Bytes that do not fit the receive window are dropped (docs/wire.md). */
 void hsx_link_received(const uint8_t *data, uint32_t len);
+
+/* After hsx_exec_poll returned 0: how long the board may sleep (wait for an interrupt)
+ * before the next deadline, in ms; UINT32_MAX: until bytes arrive. */
+uint32_t hsx_exec_idle_ms(void);
+
+/* The HAL given to hsx_exec_init (the protocol module sends on its link). */
+const hsx_hal *hsx_exec_hal(void);
 
 /* -- loading -------------------------------------------------------------------------- */
 
@@ -168,6 +179,35 @@ hsx_status hsx_exec_stdin(uint32_t pid, const uint8_t *data, uint32_t len, int e
  * ones are no longer kept. */
 uint32_t hsx_exec_recent_output(uint32_t pid, uint8_t *out, uint32_t size, uint32_t *dropped);
 
+/* -- mailboxes from the host (PID 0; docs/mailboxes.md) ----------------------------------- */
+
+/* Refusals are HSX_ERR_MAILBOX with the mailbox status number as the detail (3 NO_DATA,
+ * 1 WOULDBLOCK, ...). `flags` of open: the access bits (1 read, 2 write, 3 both; 0 as
+ * the mailbox allows) and 4 for a tap. */
+hsx_status hsx_exec_mbx_open(const char *target, uint32_t flags, uint32_t *handle);
+hsx_status hsx_exec_mbx_close(uint32_t handle);
+/* *woken (if not NULL) gets how many blocked receivers the send completed. */
+hsx_status hsx_exec_mbx_send(uint32_t handle, const uint8_t *data, uint32_t len,
+                             uint32_t flags, uint32_t channel, uint32_t *woken);
+
+typedef struct hsx_mbx_message {
+    uint32_t length, flags, channel, src_pid;   /* flags & 8: messages were lost before */
+} hsx_mbx_message;
+
+/* Take the next message (up to `size` bytes; a longer one stays queued: status 4
+ * MSG_TOO_LARGE with its length in info->length). Never waits: status 3 NO_DATA. */
+hsx_status hsx_exec_mbx_recv(uint32_t handle, uint8_t *out, uint32_t size, hsx_mbx_message *info);
+
+typedef struct hsx_mailbox_info {
+    uint32_t descriptor_id;
+    char target[48];                /* as people write it: "app:x", "svc:stdio.out@3", "pid:2" */
+    uint8_t namespace_, has_owner, mode;
+    uint32_t owner_pid, capacity, bytes_used, queue_depth, handles, waiters, next_seq;
+} hsx_mailbox_info;
+
+/* Every mailbox, by descriptor id: start with *cursor = 0; 0 when there are no more. */
+int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out);
+
 /* -- values and commands ------------------------------------------------------------------- */
 
 typedef struct hsx_value_info {
@@ -213,16 +253,35 @@ typedef enum hsx_event_type {
     HSX_EV_DMESG            /* text */
 } hsx_event_type;
 
+/* What each type fills in (protocol v1's event `data`, docs/protocol.md; hsx_proto.c
+ * encodes exactly these, so a field not listed is ignored):
+ *   TASK_STATE    prev, state, reason; what = how ("exit"/"ret": returned), fault kind
+ *                 (faulted) or why (debug_break); pc (faulted, debug_break);
+ *                 a = exit status (returned), ms (sleep), handle (mailbox_wait),
+ *                 wake status (mailbox_wake/timeout); c = 1 when `a` is given
+ *   DEBUG_BREAK   what = reason ("breakpoint", "brk", "step", "watch", "fault"); pc;
+ *                 id = breakpoint_id (breakpoint, brk) or watch_id (watch);
+ *                 a = executed (step), code (brk), 1 if temporary (breakpoint);
+ *                 b = changed_by (watch); addr (watch, fault); what2 = fault kind (fault);
+ *                 data/len = the watch's old then new bytes (len = 2 x its length)
+ *   FAULT         what = kind; pc; addr (-1: none)
+ *   STDOUT/STDERR data/len = the text written
+ *   MAILBOX_SEND/RECV  a = descriptor, b = length, c = channel, d = src pid, id = handle
+ *   VALUE_CHANGED a = oid, b = old f16, c = new f16, d = caller pid
+ *   WATCH_UPDATE  id = watch id; addr; pc (c = 1 when pc is known, 0: null);
+ *                 data/len = old then new bytes (len = 2 x the watch's length)
+ *   DMESG         what = level ("info", ...); data/len = the message */
 typedef struct hsx_event {
     hsx_event_type type;
     uint32_t pid;                   /* 0: none */
     hsx_state prev, state;          /* TASK_STATE */
     hsx_reason reason;              /* TASK_STATE */
-    const char *what;               /* DEBUG_BREAK reason / fault kind / NULL */
-    uint32_t pc, id;                /* DEBUG_BREAK: pc, breakpoint or watch id */
-    int64_t addr;                   /* FAULT, WATCH_UPDATE */
-    uint32_t a, b, c, d;            /* type-specific numbers (see hsx_proto.c) */
-    const uint8_t *data;            /* STDOUT/STDERR/DMESG bytes, valid during the call */
+    const char *what;               /* see above */
+    const char *what2;              /* DEBUG_BREAK of a fault: its kind */
+    uint32_t pc, id;
+    int64_t addr;
+    uint32_t a, b, c, d;            /* type-specific numbers (above) */
+    const uint8_t *data;            /* bytes, valid during the call */
     uint32_t len;
 } hsx_event;
 

@@ -93,6 +93,9 @@ typedef struct hsx_hal {
     const hsx_can *can;                   /* NULL: CAN SVCs answer -ENOSYS */
     void (*diagnostic)(const char *text); /* printf-free diagnostics (a debug UART); may be NULL */
     const char *board;                    /* "host", "mps2-an385", ... (the hello's `board`) */
+    uint32_t boot;                        /* differs at every reset: a counter kept in flash,
+                                             a random number (the hello's `boot`); 0: the
+                                             executive takes the tick at its first poll */
 } hsx_hal;
 
 #endif

@@ -1,0 +1,389 @@
+/* HSX C executive: the debug services of the development and full variants.
+ *
+ * Breakpoints with ids, hit counts, enable and temporaries (the VM's bitmap holds the
+ * addresses; several breakpoints may share one), run-to, the raw stack walk of
+ * docs/debugger.md "Stack walk" (pc, sp, fp of each frame from the R14 chain: the host
+ * symbolises), watches (an address range compared after every instruction of the task;
+ * a change is reported with the instruction that made it, and may stop the task) and a
+ * trace ring of the instructions traced tasks retire. The minimal variant has none of
+ * it: these functions answer HSX_ERR_UNSUPPORTED there.
+ */
+#include "hsx_kernel.h"
+
+#if HSX_HAS_DEBUG
+
+static struct bp {
+    uint32_t id, pid, addr, hits;
+    uint8_t used, enabled, temporary;
+} bps[HSX_MAX_BREAKPOINTS];
+
+static struct watch {
+    uint32_t id, pid, addr, len;
+    uint8_t used, stop;
+    uint8_t old[HSX_WATCH_BYTES];
+} watches[HSX_MAX_WATCHES];
+
+static struct trace { uint32_t pid, pc; uint64_t steps; } ring[HSX_TRACE_RECORDS];
+static uint32_t ring_next, ring_count, next_bp_id = 1, next_watch_id = 1;
+static uint32_t stopping_watch;         /* the watch whose change stopped a task */
+
+static int installed_elsewhere(const struct bp *b)
+{
+    int i;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS; i++)
+        if (bps[i].used && &bps[i] != b && bps[i].pid == b->pid && bps[i].addr == b->addr)
+            return 1;
+    return 0;
+}
+
+static void drop_bp(struct bp *b)
+{
+    hsx_tcb *t = hsx_k_task(b->pid);
+    b->used = 0;
+    if (t && !installed_elsewhere(b))
+        hsx_breakpoint(&t->vm, b->addr, 0);
+}
+
+static struct bp *bp_of(uint32_t id)
+{
+    int i;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS; i++)
+        if (bps[i].used && bps[i].id == id)
+            return &bps[i];
+    return 0;
+}
+
+hsx_status hsx_exec_bp_set(uint32_t pid, uint32_t addr, int temporary, uint32_t *id)
+{
+    hsx_tcb *t = hsx_k_task(pid);
+    int i;
+    if (!t)
+        return HSX_ERR_UNKNOWN_PID;
+    if (hsx_k_ended(t))
+        return HSX_ERR_TASK_ENDED;
+    if ((addr & 3u) || addr >= t->vm.code_len)
+        return HSX_ERR_BAD_ADDRESS;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS && bps[i].used; i++)
+        ;
+    if (i == HSX_MAX_BREAKPOINTS)
+        return HSX_ERR_TOO_MANY_BREAKPOINTS;
+    if (hsx_breakpoint(&t->vm, addr, 1) != 0)
+        return HSX_ERR_BAD_ADDRESS;
+    bps[i].used = 1;
+    bps[i].id = next_bp_id++;
+    bps[i].pid = pid;
+    bps[i].addr = addr;
+    bps[i].hits = 0;
+    bps[i].enabled = 1;
+    bps[i].temporary = (uint8_t)(temporary != 0);
+    if (id)
+        *id = bps[i].id;
+    return HSX_OK;
+}
+
+hsx_status hsx_exec_bp_clear(uint32_t id)
+{
+    struct bp *b = bp_of(id);
+    if (!b)
+        return HSX_ERR_UNKNOWN_BREAKPOINT;
+    drop_bp(b);
+    return HSX_OK;
+}
+
+hsx_status hsx_exec_bp_enable(uint32_t id, int enabled)
+{
+    struct bp *b = bp_of(id);
+    if (!b)
+        return HSX_ERR_UNKNOWN_BREAKPOINT;
+    b->enabled = (uint8_t)(enabled != 0);
+    return HSX_OK;
+}
+
+int hsx_exec_next_breakpoint(uint32_t *cursor, hsx_breakpoint_info *out)
+{
+    struct bp *best = 0;
+    int i;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS; i++)
+        if (bps[i].used && bps[i].id > *cursor && (!best || bps[i].id < best->id))
+            best = &bps[i];
+    if (!best)
+        return 0;
+    *cursor = best->id;
+    out->id = best->id;
+    out->pid = best->pid;
+    out->addr = best->addr;
+    out->hits = best->hits;
+    out->enabled = best->enabled;
+    out->temporary = best->temporary;
+    return 1;
+}
+
+hsx_status hsx_exec_run_to(uint32_t pid, uint32_t addr, uint32_t *id)
+{
+    hsx_status s = hsx_exec_bp_set(pid, addr, 1, id);
+    hsx_tcb *t = hsx_k_task(pid);
+    if (s != HSX_OK)
+        return s;
+    if (t->state == HSX_STATE_PAUSED)
+        return hsx_exec_resume(pid);
+    return HSX_OK;
+}
+
+int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
+{
+    struct bp *hit = 0;
+    int i, any = 0;
+    if (stop == HSX_STOP_BRK)
+        return 1;
+    if (stop == HSX_STOP_WATCH) {
+        ev->id = stopping_watch;
+        return 1;
+    }
+    for (i = 0; i < HSX_MAX_BREAKPOINTS; i++) {
+        struct bp *b = &bps[i];
+        if (!b->used || b->pid != t->pid || b->addr != ev->pc)
+            continue;
+        any = 1;
+        if (b->enabled && (!hit || b->id < hit->id))
+            hit = b;
+    }
+    if (!hit)
+        return !any;                    /* only disabled ones there: run on */
+    hit->hits++;
+    ev->id = hit->id;
+    ev->b = hit->temporary;
+    if (hit->temporary)
+        drop_bp(hit);
+    return 1;
+}
+
+/* ---- the stack ---------------------------------------------------------------------------- */
+
+static int in_stack(const hsx_tcb *t, uint32_t addr, uint32_t width)
+{
+    return addr >= t->vm.stack_base && (uint64_t)addr + width <= t->vm.stack_top;
+}
+
+/* Whether a return address follows a call instruction (CALL, CALLR, LCALL). */
+static int follows_call(const hsx_tcb *t, uint32_t ret)
+{
+    uint8_t op;
+    if ((ret & 3u) || ret < 4 || ret > t->vm.code_len)
+        return 0;
+    op = t->vm.code_bytes[ret - 4];
+    return op == 0x24 || op == 0x27 || op == 0x29;
+}
+
+hsx_status hsx_exec_stack(uint32_t pid, hsx_frame *frames, uint32_t max, uint32_t *count)
+{
+    hsx_tcb *t = hsx_k_task(pid);
+    uint32_t n = 0, pc, sp, fp;
+    if (!t)
+        return HSX_ERR_UNKNOWN_PID;
+    if (max > HSX_STACK_FRAMES)
+        max = HSX_STACK_FRAMES;
+    pc = t->vm.pc;
+    sp = hsx_k_reg(t, HSX_SP_REGISTER);
+    fp = hsx_k_reg(t, 14);
+    while (n < max) {
+        uint32_t ret, caller_fp;
+        frames[n].pc = pc;
+        frames[n].sp = sp;
+        frames[n].fp = fp;
+        n++;
+        /* the caller from the frame [R14] = its R14, [R14 + 4] = the return address */
+        if (!fp || !in_stack(t, fp, 8) || fp < sp || sp > t->vm.stack_top)
+            break;
+        ret = hsx_k_le32(t->vm.mem + fp + 4);
+        caller_fp = hsx_k_le32(t->vm.mem + fp);
+        if (!follows_call(t, ret))
+            break;
+        pc = ret;
+        sp = fp + 8;
+        fp = caller_fp;
+    }
+    *count = n;
+    return HSX_OK;
+}
+
+/* ---- watches and the trace ------------------------------------------------------------------- */
+
+hsx_status hsx_exec_watch_add(uint32_t pid, uint32_t addr, uint32_t len, int stop, uint32_t *id)
+{
+    hsx_tcb *t = hsx_k_task(pid);
+    int i;
+    if (!t)
+        return HSX_ERR_UNKNOWN_PID;
+    if (hsx_k_ended(t))
+        return HSX_ERR_TASK_ENDED;
+    if (!len || len > HSX_WATCH_BYTES || addr > t->vm.mem_size || len > t->vm.mem_size - addr)
+        return HSX_ERR_BAD_ARGUMENT;
+    for (i = 0; i < HSX_MAX_WATCHES && watches[i].used; i++)
+        ;
+    if (i == HSX_MAX_WATCHES)
+        return HSX_ERR_TOO_MANY_WATCHES;
+    watches[i].used = 1;
+    watches[i].id = next_watch_id++;
+    watches[i].pid = pid;
+    watches[i].addr = addr;
+    watches[i].len = len;
+    watches[i].stop = (uint8_t)(stop != 0);
+    hsx_k_copy(watches[i].old, t->vm.mem + addr, len);
+    if (id)
+        *id = watches[i].id;
+    return HSX_OK;
+}
+
+hsx_status hsx_exec_watch_remove(uint32_t id)
+{
+    int i;
+    for (i = 0; i < HSX_MAX_WATCHES; i++)
+        if (watches[i].used && watches[i].id == id) {
+            watches[i].used = 0;
+            return HSX_OK;
+        }
+    return HSX_ERR_UNKNOWN_WATCH;
+}
+
+int hsx_k_debug_watched(const hsx_tcb *t)
+{
+    int i;
+    if (t->traced)
+        return 1;
+    for (i = 0; i < HSX_MAX_WATCHES; i++)
+        if (watches[i].used && watches[i].pid == t->pid)
+            return 1;
+    return 0;
+}
+
+/* Report each watched range of t that changed (pc: the instruction, or none); 1 when a
+ * stopping watch changed. */
+static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
+{
+    int i, stop = 0;
+    for (i = 0; i < HSX_MAX_WATCHES; i++) {
+        struct watch *w = &watches[i];
+        uint8_t both[2 * HSX_WATCH_BYTES];
+        uint32_t k;
+        hsx_event ev;
+        if (!w->used || w->pid != t->pid)
+            continue;
+        for (k = 0; k < w->len && w->old[k] == t->vm.mem[w->addr + k]; k++)
+            ;
+        if (k == w->len)
+            continue;
+        hsx_k_copy(both, w->old, w->len);
+        hsx_k_copy(both + w->len, t->vm.mem + w->addr, w->len);
+        hsx_k_copy(w->old, t->vm.mem + w->addr, w->len);
+        hsx_k_fill(&ev, 0, sizeof ev);
+        ev.type = HSX_EV_WATCH_UPDATE;
+        ev.pid = t->pid;
+        ev.id = w->id;
+        ev.addr = w->addr;
+        ev.pc = pc;
+        ev.a = w->len;
+        ev.b = (uint32_t)has_pc;
+        ev.data = both;
+        ev.len = 2 * w->len;
+        hsx_k_emit(&ev);
+        if (w->stop && !stop) {
+            stop = 1;
+            stopping_watch = w->id;
+        }
+    }
+    return stop;
+}
+
+int hsx_k_debug_after_step(hsx_tcb *t, uint32_t pc)
+{
+    if (t->traced) {
+        ring[ring_next].pid = t->pid;
+        ring[ring_next].pc = pc;
+        ring[ring_next].steps = t->vm.steps;
+        ring_next = (ring_next + 1) % HSX_TRACE_RECORDS;
+        if (ring_count < HSX_TRACE_RECORDS)
+            ring_count++;
+    }
+    return compare(t, pc, 1);
+}
+
+void hsx_k_debug_poked(hsx_tcb *t) { compare(t, 0, 0); }
+
+hsx_status hsx_exec_trace(uint32_t pid, int on)
+{
+    hsx_tcb *t = hsx_k_task(pid);
+    if (!t)
+        return HSX_ERR_UNKNOWN_PID;
+    t->traced = (uint8_t)(on != 0);
+    return HSX_OK;
+}
+
+uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max)
+{
+    uint32_t n = 0, matching = 0, i, skip;
+    for (i = 0; i < ring_count; i++)
+        matching += ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS].pid == pid;
+    skip = matching > max ? matching - max : 0;      /* the newest `max`, oldest first */
+    for (i = 0; i < ring_count && n < max; i++) {
+        const struct trace *r = &ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS];
+        if (r->pid != pid)
+            continue;
+        if (skip) {
+            skip--;
+            continue;
+        }
+        out[n].pc = r->pc;
+        out[n].steps = r->steps;
+        n++;
+    }
+    return n;
+}
+
+void hsx_k_debug_release(hsx_tcb *t)
+{
+    int i;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS; i++)
+        if (bps[i].used && bps[i].pid == t->pid)
+            bps[i].used = 0;
+    for (i = 0; i < HSX_MAX_WATCHES; i++)
+        if (watches[i].used && watches[i].pid == t->pid)
+            watches[i].used = 0;
+    for (i = 0; i < HSX_TRACE_RECORDS; i++)
+        if (ring[i].pid == t->pid)
+            ring[i].pid = 0;
+}
+
+#else /* minimal: no debug services */
+
+hsx_status hsx_exec_bp_set(uint32_t pid, uint32_t addr, int temporary, uint32_t *id)
+{
+    (void)pid; (void)addr; (void)temporary; (void)id;
+    return HSX_ERR_UNSUPPORTED;
+}
+hsx_status hsx_exec_bp_clear(uint32_t id) { (void)id; return HSX_ERR_UNSUPPORTED; }
+hsx_status hsx_exec_bp_enable(uint32_t id, int enabled) { (void)id; (void)enabled; return HSX_ERR_UNSUPPORTED; }
+int hsx_exec_next_breakpoint(uint32_t *cursor, hsx_breakpoint_info *out) { (void)cursor; (void)out; return 0; }
+hsx_status hsx_exec_run_to(uint32_t pid, uint32_t addr, uint32_t *id)
+{
+    (void)pid; (void)addr; (void)id;
+    return HSX_ERR_UNSUPPORTED;
+}
+hsx_status hsx_exec_stack(uint32_t pid, hsx_frame *frames, uint32_t max, uint32_t *count)
+{
+    (void)pid; (void)frames; (void)max; (void)count;
+    return HSX_ERR_UNSUPPORTED;
+}
+hsx_status hsx_exec_watch_add(uint32_t pid, uint32_t addr, uint32_t len, int stop, uint32_t *id)
+{
+    (void)pid; (void)addr; (void)len; (void)stop; (void)id;
+    return HSX_ERR_UNSUPPORTED;
+}
+hsx_status hsx_exec_watch_remove(uint32_t id) { (void)id; return HSX_ERR_UNSUPPORTED; }
+hsx_status hsx_exec_trace(uint32_t pid, int on) { (void)pid; (void)on; return HSX_ERR_UNSUPPORTED; }
+uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max)
+{
+    (void)pid; (void)out; (void)max;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,5 @@
+"""Make the helpers beside the C executive's tests importable (shimkit, ...)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,147 @@
+"""A minimal framed protocol client for the C executive's tests (docs/wire.md): hello,
+requests with seq numbers, replies and events, over a socket or a pty. The client
+library's framed transport (hsx.client) is the real one; this one stays small and local
+so that the tests can also send what a correct client never would."""
+from __future__ import annotations
+
+import os
+import select
+import socket
+import time
+from typing import Any
+
+import cbor2
+
+from hsx.board.frames import Deframer, FrameError, frame, unframe
+
+DEADLINE = 30.0                  # seconds: generous, for a loaded machine
+
+
+class ReplyError(Exception):
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__(f"{reply.get('error')}: {reply.get('message')}")
+        self.reply = reply
+        self.code = reply.get("error")
+
+
+class FramedClient:
+    """One host on the link. `frames` keeps what arrived and was not asked for yet."""
+
+    def __init__(self, sock: socket.socket | None = None, fd: int | None = None) -> None:
+        self.sock, self.fd = sock, fd
+        self.deframer = Deframer()
+        self.inbox: list[tuple[bytes, int, Any]] = []      # (kind, seq, decoded payload)
+        self.damaged = 0
+        self.seq = 0
+        self.hello_info: dict[str, Any] | None = None
+
+    @classmethod
+    def tcp(cls, host: str, port: int) -> "FramedClient":
+        sock = socket.create_connection((host, port), timeout=DEADLINE)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return cls(sock=sock)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        if self.fd is not None:
+            os.close(self.fd)
+
+    def __enter__(self) -> "FramedClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ bytes
+    def send_raw(self, data: bytes) -> None:
+        if self.sock is not None:
+            self.sock.sendall(data)
+        else:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+
+    def _read(self, timeout: float) -> bytes:
+        source = self.sock if self.sock is not None else self.fd
+        ready, _, _ = select.select([source], [], [], max(timeout, 0))
+        if not ready:
+            return b""
+        data = self.sock.recv(65536) if self.sock is not None else os.read(self.fd, 65536)
+        if not data:
+            raise ConnectionError("the board closed the link")
+        return data
+
+    def pump(self, timeout: float) -> None:
+        """Read what arrives within `timeout` into the inbox."""
+        for body in self.deframer.feed(self._read(timeout)):
+            try:
+                kind, seq, payload = unframe(body)
+            except FrameError:
+                self.damaged += 1
+                continue
+            self.inbox.append((kind, seq, cbor2.loads(payload) if payload else None))
+
+    def wait_for(self, match, deadline: float = DEADLINE) -> tuple[bytes, int, Any]:
+        end = time.monotonic() + deadline
+        while True:
+            for i, item in enumerate(self.inbox):
+                if match(*item):
+                    return self.inbox.pop(i)
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no such frame from the board")
+            self.pump(min(left, 0.5))
+
+    # ------------------------------------------------------------------ protocol
+    def hello(self) -> dict[str, Any]:
+        self.send_raw(b"\x00" + frame(b"H", 0, b""))
+        _, _, info = self.wait_for(lambda k, s, p: k == b"H")
+        self.hello_info = info
+        return info
+
+    def next_seq(self) -> int:
+        self.seq = self.seq % 255 + 1
+        return self.seq
+
+    def send_request(self, fields: dict[str, Any], seq: int | None = None) -> int:
+        seq = self.next_seq() if seq is None else seq
+        self.send_raw(frame(b"Q", seq, cbor2.dumps(fields)))
+        return seq
+
+    def reply(self, seq: int, deadline: float = DEADLINE) -> tuple[bytes, Any]:
+        """The R (or N) frame for `seq`."""
+        kind, _, payload = self.wait_for(lambda k, s, p: s == seq and k in (b"R", b"N"), deadline)
+        return kind, payload
+
+    def call(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """The reply to one request (an error reply too)."""
+        kind, payload = self.reply(self.send_request({"cmd": cmd, **fields}))
+        assert kind == b"R", payload
+        return payload
+
+    def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """An ok reply, or ReplyError."""
+        reply = self.call(cmd, **fields)
+        if reply.get("status") != "ok":
+            raise ReplyError(reply)
+        return reply
+
+    def load(self, image: bytes, **fields: Any) -> dict[str, Any]:
+        """A streamed load (load.begin, load.write chunks that fit max_frame, load.end),
+        one request in flight at a time, as the window of a small board allows."""
+        chunk = (self.hello_info or self.hello())["max_frame"] - 64
+        stream = self.request("load.begin", **({"name": fields["name"]} if "name" in fields else {}))["stream"]
+        for start in range(0, len(image), chunk):
+            self.request("load.write", stream=stream, data=image[start:start + chunk])
+        return self.request("load.end", stream=stream, paused=fields.get("paused", False))
+
+    def events(self) -> list[dict[str, Any]]:
+        """The events that arrived so far, in order."""
+        got = [p for k, s, p in self.inbox if k == b"E"]
+        self.inbox = [item for item in self.inbox if item[0] != b"E"]
+        return got
+
+    def wait_event(self, match, deadline: float = DEADLINE) -> dict[str, Any]:
+        _, _, event = self.wait_for(lambda k, s, p: k == b"E" and match(p), deadline)
+        return event

@@ -179,3 +179,16 @@ def test_events_between_replies_are_passed_on_and_stale_replies_dropped():
     outcomes = link.received(event + answer + answer, 0.0)
     assert outcomes[0] == Event({"seq": 4, "type": "stdout", "pid": 1, "data": {"text": "hi"}})
     assert [o.key for o in outcomes[1:]] == ["a"]
+
+
+def test_a_reply_the_device_no_longer_has_fails_the_request_without_retrying():
+    device = counting_device()
+    link = LinkProtocol(lambda n: RETRY_S)
+    greet(link, device)
+    link.submit("a", {"cmd": "poke", "nonce": 1}, 0.0)
+    seq = link._in_flight.seq
+    link.output()
+    gone = SimDevice._nack("reply_lost", seq)
+    [failed] = link.received(gone, 0.1)
+    assert failed.key == "a" and failed.code == "reply_lost"
+    assert "ran on the device" in failed.message and link.idle and link.output() == b""

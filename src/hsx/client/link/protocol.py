@@ -70,6 +70,24 @@ class _Request:
     deadline: float = 0.0
 
 
+# what an N frame says of a request that sending again cannot help (wire.md)
+_FINAL = {"reply_lost": "the request ran on the device, but its reply was lost: ask again "
+                        "what you need to know",
+          "too_long": "the device refused the request: its frame is longer than max_frame",
+          "bad_payload": "the device could not read the request (not a CBOR map)"}
+
+
+def _refusal(payload: bytes) -> tuple[str, str] | None:
+    """(code, message) of an N frame that ends its request, else None (retry it)."""
+    try:
+        error = decode_message(payload).get("error")
+    except PayloadError:
+        return None
+    if error not in _FINAL:
+        return None
+    return ("frame_too_large" if error == "too_long" else error), _FINAL[error]
+
+
 @dataclass
 class LinkProtocol:
     """`attempt_timeout(wire_bytes)`: how long to wait for a reply to a frame of that
@@ -173,6 +191,10 @@ class LinkProtocol:
         if kind == "N":
             request = self._in_flight
             if request is not None and frame.seq in (0, request.seq):
+                refusal = _refusal(frame.payload)
+                if frame.seq == request.seq and refusal is not None:
+                    self._in_flight = None      # sending it again would not help
+                    return [Failed(request.key, *refusal)] + self._send_next(now)
                 if request.attempts >= ATTEMPTS:
                     self._in_flight = None
                     return [Failed(request.key, "link_timeout", "the device could not take "

@@ -13,11 +13,11 @@ from typing import Any, Callable
 
 from hsx.image.sym import SymbolTable
 from hsx.isa import Form, Instruction, format_instruction, format_operands
-from hsx.vm import Context
 
 from . import errors as E
 from .code import SP, CodeMap
 from .errors import DebugError
+from .view import ContextView
 
 DEFAULT_COUNT = 16
 MAX_COUNT = 1024
@@ -42,7 +42,7 @@ def disasm_read(symbols, pid: int, where, count: int, mode: str,
             "count": len(lines), "instructions": lines, "warnings": list(entry.warnings)}
 
 
-def disassemble(ctx: Context, code: CodeMap, table: SymbolTable | None,
+def disassemble(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
                 describe: Callable[[int], dict[str, Any]], addr: int, count: int, mode: str,
                 breakpoints: dict[int, list[int]], live: bool) -> list[dict[str, Any]]:
     """`count` instructions from `addr` ("from") or centred on it ("around").
@@ -73,7 +73,7 @@ def _labeller(table: SymbolTable | None) -> Callable[[int], str | None]:
     return label_for
 
 
-def _line(ctx: Context, code: CodeMap, table: SymbolTable | None,
+def _line(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
           describe: Callable[[int], dict[str, Any]], label_for: Callable[[int], str | None],
           pc: int, breakpoints: dict[int, list[int]], live: bool) -> dict[str, Any]:
     ins = code.instruction(pc)
@@ -107,7 +107,7 @@ def _line(ctx: Context, code: CodeMap, table: SymbolTable | None,
     return out
 
 
-def _dynamic_target(ctx: Context, ins: Instruction) -> int | None:
+def _dynamic_target(ctx: ContextView, ins: Instruction) -> int | None:
     """Where the instruction at the current PC will go, read from the live registers."""
     name, regs = ins.op.mnemonic, ctx.regs
     if name in ("JMPR", "CALLR"):

@@ -1,8 +1,8 @@
 """A task on a board, as hsx.debug's code sees a task: the task view (docs/debugger.md).
 
 hsx.debug's stack walk, disassembler, inspector and symbol service read a task through
-a few attributes (`hsx.debug.view`): `task.pid/app_name/image/ended/state`, and
-`task.ctx.pc/psw/regs/mem/layout/code_len/decoded`.  `RemoteTask` provides them for a
+a few attributes, the task view (`hsx.debug.view.TaskView`): `task.pid/app_name/image/
+ended/state`, and `task.ctx.pc/psw/regs/mem/layout/code_len/decoded`.  `RemoteTask` provides them for a
 task on a device: registers from one `regs`, the code from the image the host loaded
 (or `peek {space: code}`), and data memory read on demand in pages.
 

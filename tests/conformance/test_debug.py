@@ -88,6 +88,20 @@ def test_events_report_state_changes(executive):
     assert seen[0]["data"]["reason"] == "user_pause"
 
 
+def test_a_subscription_to_several_categories_gets_each(executive):
+    client = executive.connect()
+    if not executive.offers("events"):
+        pytest.skip("no events on this variant (test_events_report_state_changes checks "
+                    "that it says so)")
+    reply = client.request("events.subscribe", categories=["stdout", "task_state"])
+    assert {c for f in reply["events"]["filters"] for c in f["categories"]} >= {
+        "stdout", "task_state"}
+    pid = client.request("load", image=image(LOOP, "loop"))["pid"]
+    client.request("pause", pid=pid)
+    wait_for(lambda: any(e["type"] == "task_state" and e["pid"] == pid
+                         for e in iter(lambda: client.next_event(0.2), None)))
+
+
 def test_an_observer_session_reads_but_changes_nothing(executive):
     client = executive.connect()
     pid = client.request("load", image=image(LOOP, "loop"))["pid"]

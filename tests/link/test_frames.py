@@ -102,8 +102,8 @@ def test_requests_lose_id_and_version_and_carry_binary_data_as_bytes():
     assert payload == {"cmd": "poke", "pid": 1, "addr": 16, "data": b"\x01\xff"}
     payload = cbor2.loads(encode_request({"cmd": "load.write", "stream": 1, "data": "AAE="}))
     assert payload["data"] == b"\x00\x01"
-    payload = cbor2.loads(encode_request({"cmd": "stdio", "pid": 2, "data": "hi"}))
-    assert payload["data"] == "hi"
+    payload = cbor2.loads(encode_request({"cmd": "stdio", "pid": 2, "data": "hé"}))
+    assert payload["data"] == "hé".encode()
 
 
 def test_bad_hex_is_the_executives_bad_argument():

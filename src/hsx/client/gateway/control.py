@@ -7,7 +7,8 @@ import base64
 from typing import Any
 
 from hsx.debug import DebugError, parse_condition
-from hsx.image.hxe import write_hxe
+from hsx.image.errors import ImageError
+from hsx.image.hxe import read_hxe, write_hxe
 from hsx.image.sym import SymbolFileError, load_sym
 
 from ..drive import Steps
@@ -188,6 +189,7 @@ def load(gw: Gateway, fields: dict[str, Any]) -> Steps:
     image; its symbols stay here, kept for that image."""
     if "path" not in fields:
         reply = yield ("load", fields)
+        _remember_image(gw, fields.get("image"), reply)
         return _payload(reply)
     from hsx.server.errors import RequestError
     from hsx.server.images import cc_flags, read_program
@@ -213,6 +215,18 @@ def load(gw: Gateway, fields: dict[str, Any]) -> Steps:
         payload["image"] = {**payload["image"], "program": path,
                             "symbols": str(program.symbols) if program.symbols else None}
     return payload
+
+
+def _remember_image(gw: Gateway, text: Any, reply: dict[str, Any]) -> None:
+    """The image a `load {image}` sent is the task's: its entry, rodata and metadata are
+    known without reading the code back (it has no symbols)."""
+    try:
+        data = base64.b64decode(text, validate=True)
+        program = read_hxe(data)
+    except (TypeError, ValueError, ImageError):
+        return
+    known = gw.images.find(program.code)          # loaded before with its symbols?
+    gw.loaded[reply["pid"]] = known or gw.images.remember(data, program, None, None, None)
 
 
 def _payload(reply: dict[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 "Payload: CBOR"), translated so that front ends see the very dicts `hsx execd` sends.
 
 To the device: the request without `version` and `id` (the frame's seq stands for the
-id), and binary data as CBOR byte strings where protocol v1 takes hex or base64 text
-(`poke`, `load.write`, `stdio` and `send` data).  From the device: byte strings become
+id), and the data of `poke`, `load.write`, `stdio` and `send` as a CBOR byte string,
+whether protocol v1 has it as hex, base64 or (stdin, a message) text in UTF-8: the device
+takes bytes and never decodes text.  From the device: byte strings become
 the hex text protocol v1 uses (`data` of `peek`, `old`/`new` of `watch_update`), text
 that arrived as bytes becomes text, and replies get back `version` (and, from the
 client, their `id`).
@@ -23,7 +24,8 @@ _BINARY_FIELDS: dict[str, dict[str, str]] = {}
 for _names, _fields in (
         (("poke", "mem.write", "write_mem"), {"data": "hex", "data_hex": "hex", "data_b64": "base64"}),
         (("load.write",), {"data": "base64"}),
-        (("stdio", "send", "mailbox.send"), {"data_hex": "hex", "data_b64": "base64"})):
+        (("stdio", "send", "mailbox.send"), {"data": "utf-8", "data_hex": "hex",
+                                             "data_b64": "base64"})):
     for _name in _names:
         _BINARY_FIELDS[_name] = _fields
 _TEXT_KEYS = frozenset({"text", "message", "app_name", "name"})
@@ -48,6 +50,8 @@ def encode_request(message: dict[str, Any]) -> bytes:
 
 def _decode_text(text: str, encoding: str, name: str) -> bytes:
     try:
+        if encoding == "utf-8":
+            return text.encode("utf-8")
         if encoding == "hex":
             return bytes.fromhex(text)
         return base64.b64decode(text, validate=True)

@@ -155,3 +155,14 @@ again:
     LDI R0, 0
     SVC MOD=1, FN=0
 """
+
+BREAKER = """
+.text
+.entry start
+start:
+    LDI R1, 7
+    BRK 9
+    LDI R1, 8
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from executives import image, wait_for
-from programs import CALLS, LOOP
+from programs import BREAKER, CALLS, LOOP
 
 from hsx.client import ProtocolError
 
@@ -37,6 +37,7 @@ def test_breakpoints_stack_and_run_to(executive):
     client.request("resume", pid=pid)
     stop = next_stop(client, pid)
     assert stop["data"]["reason"] == "breakpoint" and stop["data"]["pc"] == 0x2C
+    assert "code" not in stop["data"]                 # a BRK's code, for BRK stops only
     frames = client.request("stack.info", pid=pid)["stack"]["frames"]
     assert [f["pc"] for f in frames] == [0x2C, 0x18, 0x04]       # bump, main, start
     listed = client.request("bp.list", pid=pid)["breakpoints"]
@@ -44,6 +45,20 @@ def test_breakpoints_stack_and_run_to(executive):
     client.request("bp.clear", breakpoint_id=bp["id"])
     client.request("run.to", pid=pid, addr=0x1C)                # after the second call
     assert next_stop(client, pid)["data"]["pc"] == 0x1C
+
+
+def test_brk_instructions_are_listed_and_stop_the_task(executive):
+    client = executive.connect()
+    pid = client.request("load", image=image(BREAKER, "breaker"), paused=True)["pid"]
+    if not executive.offers("debug"):
+        refused(executive, "debug", lambda: client.request("bp.list", pid=pid))
+        return
+    listed = client.request("bp.list", pid=pid)["breakpoints"]
+    assert [(b["kind"], b["address"], b["code"]) for b in listed] == [("brk", 4, 9)]
+    client.subscribe(["debug_break"], pids=[pid])
+    client.request("resume", pid=pid)
+    stop = next_stop(client, pid)["data"]
+    assert (stop["reason"], stop["pc"], stop["code"]) == ("brk", 4, 9)
 
 
 def test_watches_report_a_change(executive):

@@ -14,7 +14,7 @@ from hsx.image.sym import SymbolFileError, load_sym
 from ..drive import Steps
 from ..errors import ProtocolError
 from .core import Gateway, as_pid, command
-from .fields import flag, integer, text, where
+from .fields import flag, integer, session_of, text, where
 
 MAX_WATCH = 4096
 
@@ -60,7 +60,7 @@ def bp_set(gw: Gateway, fields: dict[str, Any]) -> Steps:
     request = {"pid": pid, "addr": addr}
     if flag(fields, "temporary"):
         request["temporary"] = True
-    reply = yield ("bp.set", {**_session(fields), **request})
+    reply = yield ("bp.set", {**session_of(fields), **request})
     bp_id = reply["breakpoint_id"]
     if parsed is not None:
         gw.conditions[bp_id] = parsed
@@ -81,7 +81,7 @@ def bp_clear(gw: Gateway, fields: dict[str, Any]) -> Steps:
         cleared = []
         for bp in listed:
             if bp.get("address", bp.get("addr")) == addr and bp.get("kind", "breakpoint") != "brk":
-                cleared += (yield ("bp.clear", {**_session(fields), "breakpoint_id": bp["id"]})
+                cleared += (yield ("bp.clear", {**session_of(fields), "breakpoint_id": bp["id"]})
                             ).get("cleared", [])
     for bp in cleared:
         gw.conditions.pop(bp.get("id"), None)
@@ -121,7 +121,7 @@ def run_to(gw: Gateway, fields: dict[str, Any]) -> Steps:
     yield from gw.view(pid)
     addr = gw.symbols.resolve_code(pid, where(fields))
     yield from gw.cancel_step(pid)
-    reply = yield ("run.to", {**_session(fields), "pid": pid, "addr": addr})
+    reply = yield ("run.to", {**session_of(fields), "pid": pid, "addr": addr})
     gw.changed(pid)
     return {k: v for k, v in reply.items() if k not in ("version", "status", "id")}
 
@@ -130,7 +130,7 @@ def run_to(gw: Gateway, fields: dict[str, Any]) -> Steps:
 def jump(gw: Gateway, fields: dict[str, Any]) -> Steps:
     raise DebugError("unsupported", "jump is not offered by a board (it has no command that "
                      "moves the PC)")
-    yield
+    yield                                  # (a generator, as every command is)
 
 
 @command("watch.add", "watch.create")
@@ -155,7 +155,7 @@ def watch_add(gw: Gateway, fields: dict[str, Any]) -> Steps:
         length = integer(fields, "length", None, 1, MAX_WATCH, aliases=("size",))
     else:
         length = min(size or 4, MAX_WATCH)
-    request = {**_session(fields), "pid": pid, "addr": addr, "length": length}
+    request = {**session_of(fields), "pid": pid, "addr": addr, "length": length}
     if flag(fields, "stop"):
         request["stop"] = True
     reply = yield ("watch.add", request)
@@ -231,7 +231,3 @@ def _remember_image(gw: Gateway, text: Any, reply: dict[str, Any]) -> None:
 
 def _payload(reply: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in reply.items() if k not in ("version", "status", "id")}
-
-
-def _session(fields: dict[str, Any]) -> dict[str, Any]:
-    return {"session": fields["session"]} if "session" in fields else {}

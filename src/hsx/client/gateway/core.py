@@ -14,6 +14,7 @@ from typing import Any, Callable
 from hsx.debug import Condition, DebugError
 from hsx.debug.inspector import Inspector
 from hsx.debug.symbols import SymbolService, TaskSymbols
+from hsx.image.model import HxeImage
 
 from ..drive import Steps
 from ..errors import ProtocolError
@@ -106,9 +107,9 @@ class Gateway(RunControl):
     def handles(self, cmd: str) -> bool:
         return cmd.lower() in HANDLERS
 
-    def request(self, cmd: str, fields: dict[str, Any], forward: bool = False) -> Steps:
-        """The reply to a request: answered here, or passed on (`forward`) with the views
-        it may change dropped.  Raises ProtocolError like a device's error reply."""
+    def request(self, cmd: str, fields: dict[str, Any]) -> Steps:
+        """The reply to a request: answered here, or passed on to the device (with the
+        views it may change dropped).  Raises ProtocolError like a device's error reply."""
         name = cmd.lower()
         handler = HANDLERS.get(name)
         if handler is None:
@@ -275,6 +276,6 @@ def as_pid(value: Any) -> int:
     return value
 
 
-def _bare_image(code: bytes):
-    from hsx.image.model import HxeImage
+def _bare_image(code: bytes) -> HxeImage:
+    """An image known only by its code (no entry, rodata or metadata)."""
     return HxeImage(code=code)

@@ -73,3 +73,8 @@ def where(fields: dict[str, Any], required: bool = True):
     if required:
         raise DebugError("bad_argument", "requires 'addr', 'symbol' or 'file' and 'line'")
     return None
+
+
+def session_of(fields: dict[str, Any]) -> dict[str, Any]:
+    """The request's `session` field, to pass on with what the gateway sends for it."""
+    return {"session": fields["session"]} if "session" in fields else {}

@@ -15,6 +15,7 @@ from ..errors import ProtocolError
 WAIT = ("<wait>", {})          # a step's "resume me with the task's next stop"
 GATEWAY_EVENTS = ["debug_break", "task_state", "fault"]
 ENDED = ("returned", "faulted", "killed")
+MAX_EXPECTED = 64              # the gateway's own step stops still to come, per task
 
 
 class Cancelled(Exception):
@@ -95,7 +96,9 @@ class RunControl:
         result = reply.get("result", {})
         self.changed(pid)
         if isinstance(result.get("pc"), int):
-            self.expected.setdefault(pid, []).append(result["pc"])
+            expected = self.expected.setdefault(pid, [])
+            expected.append(result["pc"])
+            del expected[:-MAX_EXPECTED]           # stops that never came are forgotten
         return result.get("state") != "paused"
 
     def plant(self, pid: int, addr: int) -> Steps:

@@ -21,7 +21,7 @@ from hsx.debug.stepping import LINE_MODES, _bodies
 
 from ..drive import Steps
 from .core import WAIT, Gateway, as_pid, command
-from .fields import text
+from .fields import session_of, text
 
 MAX_STEPS = 100_000          # instruction steps one step.line takes at most
 
@@ -33,7 +33,7 @@ def step_over(gw: Gateway, fields: dict[str, Any]) -> Steps:
     ctx = entry.task.ctx
     if not entry.code.is_call(ctx.pc):
         yield from gw.cancel_step(pid)
-        reply = yield ("step", {**_session(fields), "pid": pid, "count": 1})
+        reply = yield ("step", {**session_of(fields), "pid": pid, "count": 1})
         gw.changed(pid)
         return {"result": reply["result"]}
     return (yield from gw.start_step(pid, "step_over", _over_call(gw, pid, ctx.pc, ctx.regs[SP])))
@@ -147,7 +147,3 @@ def _body_of(code, bodies: set[int], pc: int) -> int | None:
     function = code.function_at(pc)
     found = [b for b in bodies if function is not None and function.start <= b < function.end]
     return min(found) if found else None
-
-
-def _session(fields: dict[str, Any]) -> dict[str, Any]:
-    return {"session": fields["session"]} if "session" in fields else {}

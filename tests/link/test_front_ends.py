@@ -3,10 +3,12 @@ development and minimal variants): the same console, symbols answered on the hos
 and a command the variant lacks reported as needing another variant."""
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
 import pytest
+from execdkit import readline
 
 from hsx.server import BackgroundServer, ServerConfig
 from simdevice import bridged_device
@@ -91,3 +93,27 @@ def test_a_bad_url_is_a_usage_error(tmp_path):
     done = shell("socket://nowhere", "ps", home=tmp_path)
     assert done.returncode == 2
     assert "--connect: socket://nowhere: expected socket://HOST:PORT" in done.stderr
+
+
+def test_the_console_says_when_the_board_resets(execd, tmp_path):
+    device = board(execd, "development")
+    try:
+        console = subprocess.Popen(
+            [sys.executable, "-m", "hsx", "shell", "--connect", device.url, "--no-color",
+             "events.subscribe"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={"HSX_IMAGE_STORE": str(tmp_path), "PATH": "/usr/bin:/bin",
+                 "HOME": str(tmp_path)})
+        try:
+            readline(console.stdout)                # the subscription: events follow
+            device.reset()
+            said = ""
+            while "the board was reset" not in said:
+                said = readline(console.stdout)
+            assert "the board was reset (boot 2): its tasks, sessions and subscriptions " \
+                   "are gone" in said
+        finally:
+            console.send_signal(signal.SIGINT)
+            console.wait(30)
+    finally:
+        device.close()
+        device.bridge.close()

@@ -24,16 +24,17 @@ def board(tmp_path, monkeypatch):
     monkeypatch.setenv("HSX_IMAGE_STORE", str(tmp_path / "images"))
     with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as server:
         device = bridged_device(server.host, server.port)
-        yield device.url
+        yield device
         device.close()
         device.bridge.close()
 
 
-def test_break_step_and_frames_on_a_board(board, walk, tmp_path):
+def test_break_step_frames_and_a_reset_on_a_board(board, walk, tmp_path):
     run(lambda: _break_step_and_frames(board, walk, tmp_path))
 
 
-async def _break_step_and_frames(url, walk, tmp_path):
+async def _break_step_and_frames(board_device, walk, tmp_path):
+    url = board_device.url
     with launch(walk, url, 0) as program:
         app = DebuggerApp(Target(url, 0), pid=program.pid, start=Target.start,
                           layouts=LayoutStore(tmp_path / "layout.json"))
@@ -58,3 +59,6 @@ async def _break_step_and_frames(url, walk, tmp_path):
             await pilot.press("f")                               # out to main
             await until(pilot, stopped_at(app, function="main"), what="back in main")
             assert [f.function for f in app.frames] == ["main", "_start"]
+            board_device.reset()
+            await until(pilot, lambda: any("the board was reset (boot 2)" in line
+                                           for line in app.output), what="the reset noted")

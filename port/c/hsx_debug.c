@@ -25,7 +25,9 @@ static struct watch {
 
 static struct trace { uint32_t pid, pc; uint64_t steps; } ring[HSX_TRACE_RECORDS];
 static uint32_t ring_next, ring_count, next_bp_id = 1, next_watch_id = 1;
-static uint32_t stopping_watch;         /* the watch whose change stopped a task */
+/* the change that stopped a task: the watch, the instruction, old then new bytes */
+static uint32_t stop_watch, stop_addr, stop_pc, stop_len;
+static uint8_t stop_bytes[2 * HSX_WATCH_BYTES];
 
 static int installed_elsewhere(const struct bp *b)
 {
@@ -136,7 +138,11 @@ int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
     if (stop == HSX_STOP_BRK)
         return 1;
     if (stop == HSX_STOP_WATCH) {
-        ev->id = stopping_watch;
+        ev->id = stop_watch;
+        ev->addr = stop_addr;
+        ev->b = stop_pc;
+        ev->data = stop_bytes;
+        ev->len = 2 * stop_len;
         return 1;
     }
     for (i = 0; i < HSX_MAX_BREAKPOINTS; i++) {
@@ -151,7 +157,7 @@ int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
         return !any;                    /* only disabled ones there: run on */
     hit->hits++;
     ev->id = hit->id;
-    ev->b = hit->temporary;
+    ev->a = hit->temporary;
     if (hit->temporary)
         drop_bp(hit);
     return 1;
@@ -281,14 +287,17 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
         ev.id = w->id;
         ev.addr = w->addr;
         ev.pc = pc;
-        ev.a = w->len;
-        ev.b = (uint32_t)has_pc;
+        ev.c = (uint32_t)has_pc;
         ev.data = both;
         ev.len = 2 * w->len;
         hsx_k_emit(&ev);
         if (w->stop && !stop) {
             stop = 1;
-            stopping_watch = w->id;
+            stop_watch = w->id;
+            stop_addr = w->addr;
+            stop_pc = pc;
+            stop_len = w->len;
+            hsx_k_copy(stop_bytes, both, 2 * w->len);
         }
     }
     return stop;

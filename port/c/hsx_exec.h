@@ -133,7 +133,7 @@ typedef struct hsx_task_info {
     /* a faulted task: kind as hsx.vm.FaultKind spells it ("memory", "stack_overflow", ...) */
     const char *fault_kind;         /* NULL unless faulted */
     uint32_t fault_pc;
-    int64_t fault_addr;
+    int64_t fault_addr;             /* -1: none (divide by zero, an illegal instruction) */
     /* a waiting task: "mailbox", "mailbox_send", "sleep", or NULL */
     const char *wait_kind;
     uint32_t wait_handle;

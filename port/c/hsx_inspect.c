@@ -25,7 +25,7 @@ void hsx_k_fault_where(const hsx_tcb *t, uint32_t *pc, int64_t *addr)
     *addr = t->vm.fault_addr;
     switch (t->vm.fault) {
     case HSX_FAULT_DIVIDE:
-    case HSX_FAULT_ILLEGAL: *addr = INT64_MIN; break;
+    case HSX_FAULT_ILLEGAL: *addr = -1; break;
     case HSX_FAULT_LITERAL: *addr = (int64_t)t->vm.stop_pc + 4; break;
     case HSX_FAULT_OFF_END: *pc = t->vm.code_len; *addr = t->vm.code_len; break;
     default: break;
@@ -75,7 +75,7 @@ void hsx_k_fault_text(const hsx_tcb *t, char *out, uint32_t size)
     put(&x, hsx_k_fault_kind(t));
     put(&x, " at pc 0x");
     put_number(&x, pc, 1, 4);
-    if (addr != INT64_MIN) {
+    if (t->vm.fault != HSX_FAULT_DIVIDE && t->vm.fault != HSX_FAULT_ILLEGAL) {
         put(&x, " (addr 0x");
         put_number(&x, addr, 1, 8);
         put(&x, ")");

@@ -40,11 +40,14 @@ void hsx_k_loader_init(void)
     next_stream = 1;
 }
 
+/* Where the arena's bytes end: the chunks, then an open stream's bytes. */
+static uint32_t arena_end(void) { return arena_used + (stream.open ? stream.received : 0); }
+
 /* Room for `size` bytes before the stream (if any): returns the offset, or -1. */
 static int32_t arena_alloc(uint32_t size)
 {
     uint32_t at = stream.open ? stream.off : arena_used;
-    if (size > HSX_CODE_ARENA - arena_used)
+    if (size > HSX_CODE_ARENA - arena_end())
         return -1;
     if (stream.open) {                  /* the stream moves up to stay last */
         hsx_k_copy(arena + at + size, arena + at, stream.received);
@@ -69,7 +72,7 @@ void hsx_k_arena_release(hsx_tcb *t)
     int i;
     if (!size)
         return;
-    hsx_k_copy(arena + off, arena + off + size, arena_used - off - size);
+    hsx_k_copy(arena + off, arena + off + size, arena_end() - off - size);
     arena_used -= size;
     t->code_size = 0;
     if (stream.open && stream.off > off)
@@ -207,7 +210,7 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
     t = hsx_k_new_task(im.h.ro_len, im.h.bss, &s);
     if (!t)
         return s;
-    if (source != FROM_STREAM && chunk > HSX_CODE_ARENA - arena_used) {
+    if (source != FROM_STREAM && chunk > HSX_CODE_ARENA - arena_end()) {
         hsx_k_discard_task(t);
         return HSX_ERR_IMAGE_TOO_LARGE;
     }
@@ -228,7 +231,7 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
     }
     /* the code's place for good */
     if (source == FROM_STREAM) {
-        if (chunk > stream.received && chunk - stream.received > HSX_CODE_ARENA - arena_used) {
+        if (chunk > stream.received && chunk - stream.received > HSX_CODE_ARENA - arena_end()) {
             hsx_k_discard_task(t);
             return HSX_ERR_IMAGE_TOO_LARGE;
         }
@@ -293,7 +296,7 @@ hsx_status hsx_exec_load_write(uint32_t id, const uint8_t *data, uint32_t len, u
     const char *e;
     if (!stream.open || stream.id != id)
         return HSX_ERR_UNKNOWN_STREAM;
-    if (len > HSX_CODE_ARENA - arena_used - stream.received)
+    if (len > HSX_CODE_ARENA - arena_end())
         return drop_stream(HSX_ERR_IMAGE_TOO_LARGE);
     before = stream.received;
     hsx_k_copy(arena + stream.off + stream.received, data, len);
@@ -356,7 +359,7 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
         return -HSX_EINVAL;
     if (file >= 0 && hsx_exec_load_begin(0, &id) == HSX_OK) {
         while (n > 0 && stream.open) {
-            uint32_t room = HSX_CODE_ARENA - arena_used - stream.received;
+            uint32_t room = HSX_CODE_ARENA - arena_end();
             if (!room) {
                 drop_stream(HSX_ERR_IMAGE_TOO_LARGE);
                 break;

@@ -88,7 +88,13 @@ void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len)
     }
 }
 
-void hsx_field_u(hsx_cbor_writer *w, const char *key, uint64_t value)
+void hsx_field_u(hsx_cbor_writer *w, const char *key, uint32_t value)
+{
+    hsx_key(w, key);
+    hsx_cbor_put_uint(w, value);
+}
+
+void hsx_field_u64(hsx_cbor_writer *w, const char *key, uint64_t value)
 {
     hsx_key(w, key);
     hsx_cbor_put_uint(w, value);

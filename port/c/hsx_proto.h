@@ -51,7 +51,8 @@ void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);  /* hex
 void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits);     /* a half float, or "nan"/"inf" */
 void hsx_put_seconds(hsx_cbor_writer *w, uint32_t ms);   /* a double, in seconds */
 /* key: value pairs (a NULL text is null) */
-void hsx_field_u(hsx_cbor_writer *w, const char *key, uint64_t value);
+void hsx_field_u(hsx_cbor_writer *w, const char *key, uint32_t value);
+void hsx_field_u64(hsx_cbor_writer *w, const char *key, uint64_t value);
 void hsx_field_s(hsx_cbor_writer *w, const char *key, const char *text);
 void hsx_field_b(hsx_cbor_writer *w, const char *key, int value);
 
@@ -120,7 +121,7 @@ int hsx_cmd_subscribe(hsx_call *c);
 int hsx_cmd_unsubscribe(hsx_call *c);
 int hsx_cmd_ack(hsx_call *c);
 int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe);
-uint64_t hsx_events_last_seq(void);
+uint32_t hsx_events_last_seq(void);
 
 /* -- the link (hsx_proto.c) ---------------------------------------------------------------- */
 /* Streamed loads this host opened: a new host's hello aborts them. */

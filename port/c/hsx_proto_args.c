@@ -74,71 +74,66 @@ const char *hsx_number_text(uint32_t value)
     return p;
 }
 
-/* The protocol v1 error of an hsx_exec status (codes and messages as hsx execd's). */
+/* The protocol v1 errors of the hsx_exec statuses (codes as hsx execd's): the code,
+ * then the message. A code ending in ':' takes the detail (bad_image:crc_mismatch). */
+static const char *const status_errors[][2] = {
+    [HSX_ERR_BAD_ARGUMENT] = {"bad_argument", "refused"},
+    [HSX_ERR_UNKNOWN_PID] = {"unknown_pid", "no task with pid "},
+    [HSX_ERR_TASK_ENDED] = {"task_ended", "the task has ended"},
+    [HSX_ERR_BAD_IMAGE] = {"bad_image:", "not a valid HXE image: "},
+    [HSX_ERR_TOO_MANY_TASKS] = {"too_many_tasks", "the board's task limit is reached"},
+    [HSX_ERR_LAYOUT] = {"layout", "the image does not fit a task's memory"},
+    [HSX_ERR_IMAGE_TOO_LARGE] = {"image_too_large", "no room in the code arena"},
+    [HSX_ERR_MAILBOX_LIMIT] = {"mailbox_limit", "no mailbox left for the image"},
+    [HSX_ERR_METADATA_MAILBOX] = {"metadata_mailbox", "the image's .mailbox was refused"},
+    [HSX_ERR_APP_EXISTS] = {"app_exists:", "one instance only, and it runs: "},
+    [HSX_ERR_UNKNOWN_STREAM] = {"unknown_stream", "no such streamed load"},
+    [HSX_ERR_TOO_MANY_STREAMS] = {"too_many_streams", "too many streamed loads open"},
+    [HSX_ERR_STDIN_FULL] = {"stdin_full", "the task's stdin is full"},
+    [HSX_ERR_MAILBOX] = {"mbx_", "mailbox status "},
+    [HSX_ERR_VALUE] = {"val_", "value status "},
+    [HSX_ERR_COMMAND] = {"cmd_", "command status "},
+    [HSX_ERR_UNKNOWN_NAME] = {"unknown_name", "no entry has that name"},
+    [HSX_ERR_UNKNOWN_BREAKPOINT] = {"unknown_breakpoint", "no breakpoint with that id"},
+    [HSX_ERR_TOO_MANY_BREAKPOINTS] = {"too_many_breakpoints", "the board's breakpoints are all in use"},
+    [HSX_ERR_UNKNOWN_WATCH] = {"unknown_watch", "no watch with that id"},
+    [HSX_ERR_TOO_MANY_WATCHES] = {"too_many_watches", "the board's watches are all in use"},
+    [HSX_ERR_BAD_ADDRESS] = {"bad_address", "not the start of an instruction"},
+    [HSX_ERR_UNSUPPORTED] = {"unsupported", "not offered by this board"},
+};
+
+/* The status names after mbx_, val_ and cmd_ (docs/mailboxes.md, docs/values.md). */
+static const char *const mailbox_names[] = {"ok", "wouldblock", "invalid_handle", "no_data",
+    "msg_too_large", "no_descriptor", "6", "timeout", "invalid_argument", "access_denied"};
+static const char *const registry_names[] = {"ok", "enoent", "eperm", "eexist", "einval",
+    "enospc", "ebusy", "efail"};
+
 int hsx_fail_status(hsx_call *c, hsx_status status, uint32_t pid)
 {
     const char *detail = hsx_exec_last_detail();
-    switch (status) {
-    case HSX_OK: return 0;
-    case HSX_ERR_UNKNOWN_PID:
-        hsx_fail(c, "unknown_pid", "no task with pid ", NULL);
-        hsx_msg_number(c, pid);
-        return -1;
-    case HSX_ERR_TASK_ENDED: return hsx_fail(c, "task_ended", "the task has ended", NULL);
-    case HSX_ERR_BAD_IMAGE:
-        return hsx_fail(c, hsx_code_with("bad_image:", detail), "not a valid HXE image: ", detail, NULL);
-    case HSX_ERR_TOO_MANY_TASKS:
-        return hsx_fail(c, "too_many_tasks", "the board runs at most " , hsx_number_text(HSX_MAX_TASKS),
-                        " tasks", NULL);
-    case HSX_ERR_LAYOUT: return hsx_fail(c, "layout", "the image does not fit a task's memory", NULL);
-    case HSX_ERR_IMAGE_TOO_LARGE:
-        return hsx_fail(c, "image_too_large", "no room for the image in the code arena", NULL);
-    case HSX_ERR_MAILBOX_LIMIT: return hsx_fail(c, "mailbox_limit", "no mailbox left for the image", NULL);
-    case HSX_ERR_METADATA_MAILBOX:
-        return hsx_fail(c, "metadata_mailbox", "the image's .mailbox metadata was refused", NULL);
-    case HSX_ERR_APP_EXISTS:
-        return hsx_fail(c, hsx_code_with("app_exists:", detail), "an instance of ", detail,
-                        " runs and the image allows only one", NULL);
-    case HSX_ERR_UNKNOWN_STREAM: return hsx_fail(c, "unknown_stream", "no such streamed load", NULL);
-    case HSX_ERR_TOO_MANY_STREAMS:
-        return hsx_fail(c, "too_many_streams", "at most 4 streamed loads at once", NULL);
-    case HSX_ERR_STDIN_FULL: return hsx_fail(c, "stdin_full", "the task's stdin is full", NULL);
-    case HSX_ERR_UNKNOWN_NAME: return hsx_fail(c, "unknown_name", "no entry has that name", NULL);
-    case HSX_ERR_UNKNOWN_BREAKPOINT:
-        return hsx_fail(c, "unknown_breakpoint", "no breakpoint with that id", NULL);
-    case HSX_ERR_TOO_MANY_BREAKPOINTS:
-        return hsx_fail(c, "too_many_breakpoints", "the board holds at most ",
-                        hsx_number_text(HSX_MAX_BREAKPOINTS), " breakpoints", NULL);
-    case HSX_ERR_UNKNOWN_WATCH: return hsx_fail(c, "unknown_watch", "no watch with that id", NULL);
-    case HSX_ERR_TOO_MANY_WATCHES:
-        return hsx_fail(c, "too_many_watches", "the board holds at most ",
-                        hsx_number_text(HSX_MAX_WATCHES), " watches", NULL);
-    case HSX_ERR_BAD_ADDRESS:
-        return hsx_fail(c, "bad_address", "not the start of an instruction in the code", NULL);
-    case HSX_ERR_UNSUPPORTED: return hsx_fail(c, "unsupported", "not offered by this board", NULL);
-    case HSX_ERR_MAILBOX:
-    case HSX_ERR_VALUE:
-    case HSX_ERR_COMMAND: {
-        /* the detail is the status number; the code names it as hsx execd does */
-        static const char *const names[] = {"ok", "wouldblock", "invalid_handle", "no_data",
-            "msg_too_large", "no_descriptor", "6", "timeout", "invalid_argument",
-            "access_denied"};
-        static const char *const value_names[] = {"ok", "enoent", "eperm", "eexist",
-            "einval", "enospc", "ebusy", "efail"};
+    if (status == HSX_OK)
+        return 0;
+    if (status > HSX_ERR_UNSUPPORTED)
+        status = HSX_ERR_BAD_ARGUMENT;
+    const char *code = status_errors[status][0], *message = status_errors[status][1];
+    if (status == HSX_ERR_MAILBOX || status == HSX_ERR_VALUE || status == HSX_ERR_COMMAND) {
         uint32_t n = 0;
         for (const char *d = detail; *d >= '0' && *d <= '9'; d++)
             n = n * 10 + (uint32_t)(*d - '0');
-        const char *prefix = status == HSX_ERR_MAILBOX ? "mbx_" : status == HSX_ERR_VALUE ? "val_" : "cmd_";
-        const char *name = status == HSX_ERR_MAILBOX ? (n < 10 ? names[n] : detail)
-                                                     : (n < 8 ? value_names[n] : detail);
-        hsx_fail(c, hsx_code_with(prefix, name), prefix, name, NULL);
-        c->extra_key = status == HSX_ERR_MAILBOX ? "mbx_status" : status == HSX_ERR_VALUE
-                       ? "val_status" : "cmd_status";
+        int mailbox = status == HSX_ERR_MAILBOX;
+        detail = mailbox ? (n < 10 ? mailbox_names[n] : detail) : (n < 8 ? registry_names[n] : detail);
+        c->extra_key = mailbox ? "mbx_status" : status == HSX_ERR_VALUE ? "val_status" : "cmd_status";
         c->extra_number = n;
-        return -1;
     }
-    default: return hsx_fail(c, "bad_argument", "refused", NULL);
-    }
+    uint32_t n = 0;
+    while (code[n + 1])
+        n++;
+    int with_detail = code[n] == ':' || code[n] == '_';
+    hsx_fail(c, with_detail ? hsx_code_with(code, detail) : code, message,
+             with_detail ? detail : NULL, NULL);
+    if (status == HSX_ERR_UNKNOWN_PID)
+        hsx_msg_number(c, pid);
+    return -1;
 }
 
 /* -- arguments ------------------------------------------------------------------------------------ */

@@ -33,7 +33,7 @@ void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t)
     hsx_field_u(w, "pc", t->pc);
     hsx_field_u(w, "priority", t->priority);
     hsx_field_u(w, "quantum", t->quantum);
-    hsx_field_u(w, "instructions", t->instructions);
+    hsx_field_u64(w, "instructions", t->instructions);
     hsx_key(w, "exit_status");
     if (t->has_exit_status)
         hsx_cbor_put_int(w, t->exit_status);
@@ -96,7 +96,7 @@ static void put_registers(hsx_cbor_writer *w, const hsx_registers *r, const hsx_
     hsx_cbor_put_array(w, 16);
     for (int i = 0; i < 16; i++)
         hsx_cbor_put_uint(w, r->regs[i]);
-    hsx_field_u(w, "steps", r->steps);
+    hsx_field_u64(w, "steps", r->steps);
     hsx_key(w, "state");
     hsx_put_state(w, r->state);
     hsx_key(w, "exit_status");
@@ -451,7 +451,7 @@ static int cmd_step(hsx_call *c)
     hsx_key(c->w, "result");
     hsx_cbor_open_map(c->w);
     hsx_field_u(c->w, "executed", executed);
-    hsx_field_u(c->w, "requested", count);
+    hsx_field_u64(c->w, "requested", count);
     hsx_key(c->w, "current_pid");
     if (hsx_arg_present(c, "pid")) {
         hsx_cbor_put_uint(c->w, t.pid);
@@ -572,9 +572,17 @@ static int stdin_write(hsx_call *c)
     if (hsx_arg_task(c, &t) < 0 || hsx_arg_bool(c, "eof", &eof) < 0 || hsx_control(c, t.pid) < 0)
         return -1;
     if (!eof) {
-        const char *text;
-        if ((got = arg_bytes(c, &data, &len)) == 0 && (got = hsx_arg_text(c, "data", &text, &len, UINT32_MAX)) > 0)
-            data = (const uint8_t *)text;
+        /* `data` is text (or a CBOR byte string); data_hex and data_b64 are encoded */
+        hsx_cbor_item item;
+        if (hsx_cbor_map_get(c->req, c->len, "data", &item) &&
+            (item.type == HSX_CBOR_TEXT || item.type == HSX_CBOR_BYTES)) {
+            data = item.data;
+            len = (uint32_t)item.value;
+            got = 1;
+        } else if ((got = hsx_arg_data(c, "data_hex", "data_b64", &data, &len)) == 0 &&
+                   hsx_arg_present(c, "data")) {
+            return hsx_bad_type(c, "data", "text");
+        }
         if (got < 0)
             return -1;
         if (!len)

@@ -503,7 +503,7 @@ static int cmd_trace_records(hsx_call *c)
     hsx_cbor_put_array(c->w, returned);
     for (uint32_t i = n - returned; i < n; i++) {
         hsx_cbor_put_map(c->w, 3);
-        hsx_field_u(c->w, "seq", records[i].steps);
+        hsx_field_u64(c->w, "seq", records[i].steps);
         hsx_field_u(c->w, "pid", t.pid);
         hsx_field_u(c->w, "pc", records[i].pc);
     }

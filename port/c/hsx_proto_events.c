@@ -55,7 +55,7 @@ static uint32_t queue_used, critical_bytes;
 static uint32_t seq;
 static uint32_t next_token = 1;
 
-uint64_t hsx_events_last_seq(void) { return seq; }
+uint32_t hsx_events_last_seq(void) { return seq; }
 
 /* -- the queue -------------------------------------------------------------------------- */
 
@@ -513,7 +513,7 @@ static void put_stats(hsx_call *c)
     hsx_field_u(w, "delivered", sub.delivered);
     hsx_field_u(w, "drops", sub.dropped_total);
     hsx_field_u(w, "high_water", sub.high_water);
-    hsx_field_u(w, "last_ack", sub.last_ack);
+    hsx_field_u64(w, "last_ack", sub.last_ack);
     hsx_key(w, "filters");
     hsx_cbor_put_array(w, sub.nclauses);
     for (int i = 0; i < sub.nclauses; i++) {
@@ -592,7 +592,7 @@ int hsx_cmd_subscribe(hsx_call *c)
     hsx_field_u(c->w, "replayed", 0);
     hsx_field_u(c->w, "retained", 0);
     if (got_since)
-        hsx_field_u(c->w, "since_seq", since);
+        hsx_field_u64(c->w, "since_seq", since);
     hsx_cbor_put_end(c->w);
     return 0;
 }
@@ -677,7 +677,7 @@ int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe)
 
 #else   /* minimal: no events */
 
-uint64_t hsx_events_last_seq(void) { return 0; }
+uint32_t hsx_events_last_seq(void) { return 0; }
 int hsx_events_send(void) { return 0; }
 int hsx_events_saturated(void) { return 0; }
 void hsx_events_session_closed(int slot) { (void)slot; }

@@ -199,6 +199,7 @@ static void transition_simple(hsx_tcb *t, hsx_reason reason, hsx_state target, u
     hsx_event ev;
     hsx_k_fill(&ev, 0, sizeof ev);
     ev.a = a;
+    ev.c = 1;                                   /* `a` is given */
     hsx_k_transition(t, reason, target, &ev);
 }
 
@@ -435,7 +436,14 @@ static void announce_fault(hsx_tcb *t)
     ev.pc = pc;
     end(t, HSX_REASON_FAULTED, &ev);
 #if HSX_HAS_DEBUG
-    announce_break(t, "fault", pc, 0, 0);
+    ev.type = HSX_EV_DEBUG_BREAK;
+    ev.pid = t->pid;
+    ev.what = "fault";
+    ev.what2 = hsx_k_fault_kind(t);
+    ev.addr = addr;
+    ev.data = (const uint8_t *)text;
+    ev.len = hsx_k_strlen(text, sizeof text);
+    hsx_k_emit(&ev);
 #endif
 }
 
@@ -452,6 +460,7 @@ static int after_stop(hsx_tcb *t, int stop, int stepping)
             t->exit_status = (int32_t)hsx_k_reg(t, 0);
         t->has_exit_status = 1;
         ev.a = (uint32_t)t->exit_status;
+        ev.c = 1;
         ev.what = stop == KSTOP_EXIT ? "exit" : "ret";
         end(t, HSX_REASON_RETURNED, &ev);
         return 0;
@@ -465,7 +474,7 @@ static int after_stop(hsx_tcb *t, int stop, int stepping)
         ev.pid = t->pid;
         ev.pc = t->vm.stop_pc;
         ev.what = stop == HSX_STOP_BRK ? "brk" : stop == HSX_STOP_WATCH ? "watch" : "breakpoint";
-        ev.a = t->vm.brk_code;
+        ev.a = stop == HSX_STOP_BRK ? t->vm.brk_code : 0;
 #if HSX_HAS_DEBUG
         if (!hsx_k_debug_stop(t, stop, &ev))
             return 0;                               /* a disabled breakpoint: run on */

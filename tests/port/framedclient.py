@@ -31,6 +31,7 @@ class FramedClient:
         self.sock, self.fd = sock, fd
         self.deframer = Deframer()
         self.inbox: list[tuple[bytes, int, Any]] = []      # (kind, seq, decoded payload)
+        self.raw: dict[int, bytes] = {}                     # seq -> the last reply's bytes
         self.damaged = 0
         self.seq = 0
         self.hello_info: dict[str, Any] | None = None
@@ -80,6 +81,8 @@ class FramedClient:
             except FrameError:
                 self.damaged += 1
                 continue
+            if kind == b"R":
+                self.raw[seq] = payload
             self.inbox.append((kind, seq, cbor2.loads(payload) if payload else None))
 
     def wait_for(self, match, deadline: float = DEADLINE) -> tuple[bytes, int, Any]:

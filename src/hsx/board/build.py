@@ -18,12 +18,13 @@ from hsx.vm.native.build import BuildError, cache_dir, source_dir, source_digest
 
 VARIANTS = {"minimal": 1, "development": 2, "full": 3}
 DEFAULT_VARIANT = "development"
-# the executive's sources; the link's (hsx_frame.c, hsx_cbor.c, hsx_proto*.c, link.c)
-# join as they are written
+# the executive's sources, then the link's: frames, CBOR and protocol v1 on them
 EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "hsx_inspect.c",
              "hsx_hxe.c", "hsx_loader.c", "hsx_mailbox.c", "hsx_mailbox_calls.c", "hsx_svc.c",
              "hsx_registry.c", "hsx_values.c", "hsx_commands.c", "hsx_store.c", "hsx_debug.c")
-HOST_BOARD = ("boards/host/host_hal.c", "boards/host/main.c")
+LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_args.c", "hsx_proto_cmds.c",
+        "hsx_proto_values.c", "hsx_proto_debug.c", "hsx_proto_events.c")
+HOST_BOARD = ("boards/host/host_hal.c", "boards/host/link.c", "boards/host/main.c")
 FLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-DHSX_DECODE_AT_FETCH",
          "-DHSX_TASK_MEMORY=0x10000u", "-DHSX_STACK_SIZE=0x2000u")
 
@@ -55,7 +56,7 @@ def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
     if target.is_file():
         return target
     return zig_cc([*_flags(variant), "-I", str(port),
-                   *(str(port / name) for name in EXECUTIVE + HOST_BOARD)], target)
+                   *(str(port / name) for name in EXECUTIVE + LINK + HOST_BOARD)], target)
 
 
 def find_or_build(variant: str = DEFAULT_VARIANT) -> Path:

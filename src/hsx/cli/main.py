@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "shell": "hsx.shell.cli:shell_command",
     "dbg": "hsx.cli.dbg:dbg_command",
     "dap": "hsx.cli.dap:dap_command",
+    "board": "hsx.cli.board:board_command",
 }
 
 
@@ -50,6 +51,7 @@ def cli() -> None:
       hsx disasm prog.hxe                list its code
       hsx dbg prog.c                     debug it, full screen
       hsx dap                            debug from an editor (DAP on stdio)
+      hsx board run --listen pty         serve the C executive (the host board)
     """
 
 

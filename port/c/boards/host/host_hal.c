@@ -59,17 +59,22 @@ static int flash_read(void *ctx, uint32_t addr, uint8_t *out, uint32_t len)
     return pread(flash.fd, out, len, addr) == (ssize_t)len ? 0 : -HSX_EIO;
 }
 
-/* NOR flash: a write only clears bits. One byte per call, so a kill tears a record. */
+/* NOR flash: a write only clears bits. One byte per call, in a random order, so a
+ * process killed mid-write leaves a torn record as a power cut mid-program would (any
+ * of its bytes written, any not). */
 static int flash_write(void *ctx, uint32_t addr, const uint8_t *data, uint32_t len)
 {
-    uint32_t i;
+    uint32_t i, start = len ? (uint32_t)rand() % len : 0;
     (void)ctx;
     for (i = 0; i < len; i++) {
+        uint32_t at = (start + i * 7u) % len;      /* 7 is coprime to the record's 16 */
         uint8_t old;
-        if (pread(flash.fd, &old, 1, addr + i) != 1)
+        if (len % 7 == 0)
+            at = (start + i) % len;
+        if (pread(flash.fd, &old, 1, addr + at) != 1)
             return -HSX_EIO;
-        old &= data[i];
-        if (pwrite(flash.fd, &old, 1, addr + i) != 1)
+        old &= data[at];
+        if (pwrite(flash.fd, &old, 1, addr + at) != 1)
             return -HSX_EIO;
     }
     return 0;
@@ -112,6 +117,7 @@ static int flash_open(const host_options *o)
         }
         st.st_size += n;
     }
+    srand((unsigned)getpid() ^ (unsigned)time(0));
     persist.ctx = &flash;
     persist.size = o->flash_size;
     persist.page_size = o->flash_page;

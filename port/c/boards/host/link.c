@@ -213,6 +213,8 @@ static void wait_input(uint32_t ms)
             accept_host();
             continue;
         }
+        if (fds[i].fd != in_fd)
+            continue;                   /* the host this connection replaced */
         ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
         if (got > 0)
             hsx_link_received(buffer, (uint32_t)got);

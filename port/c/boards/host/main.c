@@ -1,12 +1,14 @@
 /* hsx-exec-host: the C executive as a native program (docs/port.md, "The host build").
  *
  *   hsx-exec-host --run A.hxe [B.hxe ...] [--root DIR] [--persist FILE] [--max-steps N]
+ *   hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty  [--root DIR] [--persist FILE]
  *
- * runs the images as tasks to the end, as `hsx run` does: their stdout and stderr go to
- * this process's, stdin is fed to the tasks that read it, faults and stuck tasks are
+ * The first runs the images as tasks to the end, as `hsx run` does: their stdout and
+ * stderr go to this process's, stdin is fed to the tasks that read it, faults and stuck tasks are
  * reported on stderr, and the exit code is the first task's exit status & 0xFF (70
  * when it faults or the tasks are stuck, 124 when --max-steps runs out, 2 when an
- * image cannot be loaded). The variant is chosen when it is built.
+ * image cannot be loaded). The second serves the framed protocol (docs/wire.md) until
+ * SIGINT or SIGTERM (link.c). The variant is chosen when it is built.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "host_hal.h"
+#include "host_link.h"
 #include "hsx_exec.h"
 
 #define EXIT_LOAD 2
@@ -35,6 +38,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: hsx-exec-host --run IMAGE.hxe... [--root DIR] [--persist FILE]\n"
             "                     [--flash-size BYTES] [--flash-page BYTES] [--max-steps N]\n"
+            "       hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty [--root DIR] ...\n"
             "variant: " HSX_VARIANT_NAME "\n");
 }
 
@@ -191,6 +195,18 @@ static void wait_for(uint32_t ms)
     }
 }
 
+/* Once stdin has ended every read gets the end of input: give it to the readers
+ * waiting now; 1 when there were any. */
+static int end_of_input(void)
+{
+    uint32_t reader, written;
+    int any = 0;
+    while ((reader = stdin_reader()) != 0 && hsx_exec_stdin(reader, 0, 0, 1, &written) == HSX_OK
+           && stdin_reader() != reader)
+        any = 1;
+    return any;
+}
+
 static void report_stuck(void)
 {
     hsx_task_info info;
@@ -253,20 +269,13 @@ static int run(char **files, int count, uint64_t max_steps)
                 budget = (uint32_t)(max_steps - executed);
         }
         executed += hsx_exec_run(budget, &next);
-        if (!next || !live_tasks())
+        if (!next || !live_tasks() || (stdin_ended && end_of_input()))
             continue;
         if (next == UINT32_MAX && (stdin_ended || !stdin_reader())) {
             report_stuck();
             return EXIT_GUEST;
         }
         wait_for(next);
-        if (stdin_ended) {
-            uint32_t reader, written;
-            while ((reader = stdin_reader()) != 0
-                   && hsx_exec_stdin(reader, 0, 0, 1, &written) == HSX_OK
-                   && stdin_reader() == reader)
-                hsx_exec_run(1, 0);     /* each reader in turn sees the end */
-        }
     }
     hsx_exec_task(first_pid, &first);
     if (first.state == HSX_STATE_FAULTED || first_trapped)
@@ -279,8 +288,9 @@ int main(int argc, char **argv)
     static hsx_hal hal;
     host_options options = { 0, 0, 16384, 1024 };
     char **files = 0;
+    const char *link = 0;
     uint64_t max_steps = 0;
-    int i, count = 0;
+    int i, count = 0, status;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : 0;
@@ -305,6 +315,11 @@ int main(int argc, char **argv)
         } else if (value && !strcmp(a, "--max-steps")) {
             max_steps = strtoull(value, 0, 0);
             i++;
+        } else if (value && !strcmp(a, "--listen")) {
+            link = value;
+            i++;
+        } else if (!strcmp(a, "--stdio") || !strcmp(a, "--pty")) {
+            link = a + 2;
         } else if (!strcmp(a, "--variant")) {
             printf("%s\n", HSX_VARIANT_NAME);
             return 0;
@@ -313,13 +328,17 @@ int main(int argc, char **argv)
             return EXIT_LOAD;
         }
     }
-    if (!files || !count || count > MAX_IMAGES) {
+    if (link ? files != 0 : (!files || !count || count > MAX_IMAGES)) {
         usage();
         return EXIT_LOAD;
     }
     if (host_hal_init(&hal, &options) != 0)
         return EXIT_LOAD;
+    if (link)
+        return host_link_serve(&hal, link);
     hsx_exec_init(&hal);
     hsx_exec_set_listener(on_event);
-    return run(files, count, max_steps);
+    status = run(files, count, max_steps);
+    hsx_exec_flush();                   /* pending persistent values, as hsx run's shutdown */
+    return status;
 }

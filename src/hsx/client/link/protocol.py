@@ -17,6 +17,7 @@ and the window bounds each frame: a request whose frame is larger than the windo
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Union
@@ -185,9 +186,12 @@ class LinkProtocol:
             return [outcome] + self._send_next(now)
         if kind == "E":
             try:
-                return [Event(decode_message(frame.payload))]
+                event = decode_message(frame.payload)
             except PayloadError:
                 return []
+            if "ts" not in event:           # a board has no wall clock: when it arrived
+                event["ts"] = time.time()
+            return [Event(event)]
         if kind == "N":
             request = self._in_flight
             if request is not None and frame.seq in (0, request.seq):

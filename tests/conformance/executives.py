@@ -83,10 +83,10 @@ def python_executive(root: Path) -> Executive:
 def board_available() -> bool:
     """Whether this checkout has `hsx board run` (the C executive's host build)."""
     try:
-        from hsx.cli.main import cli
+        from hsx.cli.main import SUBCOMMANDS
     except ImportError:
         return False
-    return "board" in getattr(cli, "commands", {})
+    return "board" in SUBCOMMANDS
 
 
 def c_executive(root: Path, variant: str) -> Executive:

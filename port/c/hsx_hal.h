@@ -83,6 +83,11 @@ typedef struct hsx_link {
     void *ctx;
     /* Queue `len` bytes for sending; returns when they are queued (may wait for room). */
     int (*write)(void *ctx, const uint8_t *data, uint32_t len);
+    /* How many bytes write() takes now without waiting (the free space of the UART's
+     * send buffer). Events are sent only when a whole one fits, so a host that reads
+     * slowly makes the event queue drop its oldest instead of stalling the board (replies
+     * still wait). NULL: every write may wait. */
+    uint32_t (*room)(void *ctx);
 } hsx_link;
 
 typedef struct hsx_hal {

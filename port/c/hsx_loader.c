@@ -369,9 +369,10 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
                 stream.received += (uint32_t)n;
         }
         if (stream.open && n == 0) {
-            /* the file's name without directories and suffix, as path.stem */
+            /* the image's app name, else the file's name without directories and
+             * suffix (path.stem), as Kernel.load names it */
             const char *stem = path, *c;
-            char name[HSX_APP_NAME_MAX];
+            hsx_hxe_header h;
             uint32_t len;
             for (c = path; *c; c++)
                 if (*c == '/')
@@ -381,8 +382,9 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
                 ;
             if (c > stem)
                 len = (uint32_t)(c - stem);
-            hsx_k_strcpy(name, stem, len + 1 < sizeof name ? len + 1 : sizeof name);
-            hsx_k_strcpy(stream.name, name, sizeof stream.name);
+            if (hsx_k_hxe_header(arena + stream.off, stream.received, &h) || !h.name[0])
+                hsx_k_strcpy(stream.name, stem, len + 1 < sizeof stream.name ? len + 1
+                                                                             : sizeof stream.name);
             s = hsx_exec_load_end(id, 0, &pid);
             fs->close(fs->ctx, file);
             if (s == HSX_OK)

@@ -255,20 +255,16 @@ static int arg_heartbeat(hsx_call *c, uint32_t *ms)
 /* pid_lock: a PID or a list of them. */
 static int arg_pids(hsx_call *c, const char *key, uint32_t *pids, uint8_t *count, uint32_t max)
 {
+    hsx_list list;
     hsx_cbor_item item;
+    int got;
     *count = 0;
-    if (!hsx_cbor_map_get(c->req, c->len, key, &item) || item.type == HSX_CBOR_NULL)
+    if (!hsx_list_open(c->req, c->len, key, &list))
         return 0;
-    hsx_cbor_reader r = {item.data, c->req + c->len};
-    uint64_t n = item.type == HSX_CBOR_ARRAY ? item.value : 1;
-    if (n > max) {
-        hsx_fail(c, "bad_argument", "this board takes at most ", hsx_number_text(max), " pids in '",
-                 key, "'", NULL);
-        return -1;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        if (item.type == HSX_CBOR_ARRAY && hsx_cbor_read(&r, &item) < 0)
-            return -1;
+    if (list.left > max)
+        return hsx_fail(c, "bad_argument", "this board takes at most ", hsx_number_text(max),
+                        " pids in '", key, "'", NULL);
+    while ((got = hsx_list_next(&list, &item)) > 0) {
         if (item.type != HSX_CBOR_UINT || item.value > UINT32_MAX)
             return hsx_bad_type(c, key, "an integer 0..0xFFFFFFFF or a list of them");
         uint32_t pid = (uint32_t)item.value, k = 0;
@@ -277,7 +273,7 @@ static int arg_pids(hsx_call *c, const char *key, uint32_t *pids, uint8_t *count
         if (k == *count)
             pids[(*count)++] = pid;
     }
-    return 1;
+    return got < 0 ? -1 : 1;
 }
 
 static int arg_auth(hsx_call *c, uint8_t *auth)

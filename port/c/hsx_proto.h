@@ -59,6 +59,19 @@ void hsx_field_b(hsx_cbor_writer *w, const char *key, int value);
 const char *hsx_code_with(const char *prefix, const char *suffix);   /* "pid_locked:" "3" */
 const char *hsx_number_text(uint32_t value);        /* decimal, in a static buffer */
 
+/* A field that is one item or a list of them ("pid": 3, "pid": [3, 4]): open it
+ * (0 when absent or null; `left` items), then take its items one by one (1, 0 at the
+ * end, -1 when malformed). */
+typedef struct hsx_list {
+    hsx_cbor_reader r;
+    hsx_cbor_item first;
+    uint64_t left;
+    uint8_t array;
+} hsx_list;
+
+int hsx_list_open(const uint8_t *map, uint32_t len, const char *key, hsx_list *list);
+int hsx_list_next(hsx_list *list, hsx_cbor_item *item);
+
 /* -- arguments: 1 given and valid, 0 absent, -1 refused (the error is set) ------------- */
 int hsx_arg_u32(hsx_call *c, const char *key, uint32_t *out, uint32_t lo, uint32_t hi);
 int hsx_arg_u64(hsx_call *c, const char *key, uint64_t *out, uint64_t lo, uint64_t hi);
@@ -107,6 +120,10 @@ int hsx_cmd_session_open(hsx_call *c);
 int hsx_cmd_session_close(hsx_call *c);
 int hsx_cmd_session_keepalive(hsx_call *c);
 int hsx_cmd_session_list(hsx_call *c);
+
+/* stdio's `recent` field (hsx_proto_cmds.c), and the `pid` whose output it reads. */
+void hsx_put_recent(hsx_call *c, int one, uint32_t only);
+int hsx_arg_output_of(hsx_call *c, int *one, uint32_t *pid);
 
 /* A ps row (hsx_proto_cmds.c; also in replies of kill, pause, load ...). */
 void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *info);

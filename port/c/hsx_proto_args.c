@@ -138,6 +138,28 @@ int hsx_fail_status(hsx_call *c, hsx_status status, uint32_t pid)
 
 /* -- arguments ------------------------------------------------------------------------------------ */
 
+int hsx_list_open(const uint8_t *map, uint32_t len, const char *key, hsx_list *list)
+{
+    if (!hsx_cbor_map_get(map, len, key, &list->first) || list->first.type == HSX_CBOR_NULL)
+        return 0;
+    list->array = list->first.type == HSX_CBOR_ARRAY;
+    list->left = list->array ? list->first.value : 1;
+    list->r = (hsx_cbor_reader){list->first.data, map + len};
+    return 1;
+}
+
+int hsx_list_next(hsx_list *list, hsx_cbor_item *item)
+{
+    if (!list->left)
+        return 0;
+    list->left--;
+    if (!list->array) {
+        *item = list->first;
+        return 1;
+    }
+    return hsx_cbor_read(&list->r, item) < 0 ? -1 : 1;
+}
+
 int hsx_arg_present(hsx_call *c, const char *key)
 {
     hsx_cbor_item item;

@@ -602,20 +602,19 @@ static int stdin_write(hsx_call *c)
 
 /* `stdio {op: "recent"}`: the output each task kept, stdout and stderr together (a board
  * keeps HSX_OUTPUT_KEEP bytes per task and does not tell the streams apart). */
-static int stdio_recent(hsx_call *c)
+/* `recent`: what each task (or task `only`) wrote; a task locked by another session is
+ * left out (its output is that session's). */
+void hsx_put_recent(hsx_call *c, int one, uint32_t only)
 {
     hsx_task_info t;
-    uint32_t cursor = 0, only = 0;
+    uint32_t cursor = 0;
     uint8_t kept[HSX_OUTPUT_KEEP];
-    int one = hsx_arg_u32(c, "pid", &only, 0, UINT32_MAX);
-    if (one < 0 || (one && hsx_fail_status(c, hsx_exec_task(only, &t), only) < 0))
-        return -1;
-    hsx_reply_ok(c);
     hsx_key(c->w, "recent");
     hsx_cbor_open_array(c->w);
     while (hsx_exec_next_task(&cursor, &t)) {
         uint32_t dropped = 0, n;
-        if (one && t.pid != only)
+        int owner = hsx_owner(t.pid);
+        if ((one && t.pid != only) || (owner >= 0 && owner != c->session))
             continue;
         n = hsx_exec_recent_output(t.pid, kept, sizeof kept, &dropped);
         if (!n && !dropped && !one)
@@ -635,6 +634,30 @@ static int stdio_recent(hsx_call *c)
         hsx_field_u(c->w, "dropped_chars", dropped);
     }
     hsx_cbor_put_end(c->w);
+}
+
+/* The task `pid` names (if it does), whose output the caller may read. */
+int hsx_arg_output_of(hsx_call *c, int *one, uint32_t *pid)
+{
+    hsx_task_info t;
+    int owner;
+    *one = hsx_arg_u32(c, "pid", pid, 0, UINT32_MAX);
+    if (*one < 0 || (*one && hsx_fail_status(c, hsx_exec_task(*pid, &t), *pid) < 0))
+        return -1;
+    owner = *one ? hsx_owner(*pid) : -1;
+    return owner >= 0 && owner != c->session ? hsx_control(c, *pid) : 0;
+}
+
+/* `stdio {op: "recent"}`: the output each task kept, stdout and stderr together (a board
+ * keeps HSX_OUTPUT_KEEP bytes per task and does not tell the streams apart). */
+static int stdio_recent(hsx_call *c)
+{
+    uint32_t only = 0;
+    int one;
+    if (hsx_arg_output_of(c, &one, &only) < 0)
+        return -1;
+    hsx_reply_ok(c);
+    hsx_put_recent(c, one, only);
     return 0;
 }
 

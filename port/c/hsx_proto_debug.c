@@ -266,7 +266,7 @@ static int cmd_run_to(hsx_call *c)
 /* stack.info: the raw frames (pc, sp, fp), innermost first; names are the host's. */
 static int cmd_stack(hsx_call *c)
 {
-    static hsx_frame frames[HSX_STACK_FRAMES];
+    hsx_frame frames[HSX_STACK_FRAMES];
     hsx_task_info t;
     uint32_t max = 16, count = 0;
     static const char *const keys[] = {"max_frames", "max", "limit", "frames", NULL};
@@ -434,21 +434,27 @@ void hsx_debug_session_closed(int slot)
 
 /* -- trace ------------------------------------------------------------------------------------ */
 
-static uint8_t tracing[HSX_MAX_TASKS];  /* pids (low byte) with trace.on, 0: none */
+#define TRACE_REPLY 64                  /* records one trace.records returns at most */
+
+static uint32_t tracing[HSX_MAX_TASKS];    /* pids with trace.on (0: free) */
 
 static int traced(uint32_t pid)
 {
     for (int i = 0; i < HSX_MAX_TASKS; i++)
-        if (tracing[i] == (uint8_t)pid && pid)
+        if (tracing[i] == pid && pid)
             return 1;
     return 0;
 }
 
 static void set_traced(uint32_t pid, int on)
 {
+    hsx_task_info gone;
     for (int i = 0; i < HSX_MAX_TASKS; i++)
-        if (on ? tracing[i] == 0 : tracing[i] == (uint8_t)pid) {
-            tracing[i] = on ? (uint8_t)pid : 0;
+        if (tracing[i] && hsx_exec_task(tracing[i], &gone) != HSX_OK)
+            tracing[i] = 0;             /* its task was removed */
+    for (int i = 0; i < HSX_MAX_TASKS; i++)
+        if (on ? !tracing[i] || tracing[i] == pid : tracing[i] == pid) {
+            tracing[i] = on ? pid : 0;
             if (on)
                 return;
         }
@@ -471,14 +477,13 @@ static void put_trace_status(hsx_cbor_writer *w, uint32_t pid, uint32_t count, i
 static int trace_switch(hsx_call *c, int on)
 {
     hsx_task_info t;
-    static hsx_trace_record none[1];
     if (hsx_arg_task(c, &t) < 0 || hsx_control(c, t.pid) < 0 ||
         hsx_fail_status(c, hsx_exec_trace(t.pid, on), t.pid) < 0)
         return -1;
     set_traced(t.pid, on);
     hsx_reply_ok(c);
     hsx_key(c->w, "trace");
-    put_trace_status(c->w, t.pid, on ? 0 : hsx_exec_trace_records(t.pid, none, 0), 0);
+    put_trace_status(c->w, t.pid, 0, 0);
     return 0;
 }
 
@@ -487,12 +492,12 @@ static int cmd_trace_off(hsx_call *c) { return trace_switch(c, 0); }
 
 static int cmd_trace_records(hsx_call *c)
 {
-    static hsx_trace_record records[HSX_TRACE_RECORDS ? HSX_TRACE_RECORDS : 1];
+    hsx_trace_record records[TRACE_REPLY];
     hsx_task_info t;
-    uint32_t limit = HSX_TRACE_RECORDS, n;
+    uint32_t limit = TRACE_REPLY, n;
     if (hsx_arg_task(c, &t) < 0 || hsx_arg_u32(c, "limit", &limit, 0, UINT32_MAX) < 0)
         return -1;
-    n = hsx_exec_trace_records(t.pid, records, HSX_TRACE_RECORDS);
+    n = hsx_exec_trace_records(t.pid, records, TRACE_REPLY);
     uint32_t returned = n < limit ? n : limit;
     hsx_reply_ok(c);
     hsx_key(c->w, "trace");

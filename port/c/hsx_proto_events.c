@@ -374,9 +374,19 @@ static void send_warning(void)
     sub.dropped = 0;
 }
 
+/* Whether the link takes a frame of `payload` bytes now (COBS adds a byte in 254,
+ * the frame 8 more): an event waits in the queue rather than stalling the board. */
+static int link_has_room(uint32_t payload)
+{
+    const hsx_link *link = hsx_exec_hal()->link;
+    return !link->room || link->room(link->ctx) >= payload + payload / 254 + 8;
+}
+
 int hsx_events_send(void)
 {
     for (int n = 0; n < SEND_BATCH && (queue_used || sub.dropped); n++) {
+        if (!link_has_room(sub.dropped ? 128 : entry_size(queue) - HEADER))
+            return 0;                   /* the link is full: the host reads slowly */
         if (sub.dropped) {
             send_warning();
             continue;
@@ -441,7 +451,7 @@ static int64_t category_types(const hsx_cbor_item *category)
             (p[n - 1] == '_' && starts_with(category->data, category->value, p)))
             known = 1;
     }
-    return known ? types : -1;
+    return known ? (int64_t)types : -1;
 }
 
 static int bad_category(hsx_call *c, const hsx_cbor_item *category)
@@ -460,46 +470,41 @@ static int bad_category(hsx_call *c, const hsx_cbor_item *category)
 /* `categories` (a string or a list; none: every type but the high-rate ones) as types. */
 static int arg_categories(hsx_call *c, const uint8_t *map, uint32_t len, uint32_t *types)
 {
+    hsx_list list;
     hsx_cbor_item item;
+    int got;
     *types = (1u << TYPES) - 1;
-    if (!hsx_cbor_map_get(map, len, "categories", &item) || item.type == HSX_CBOR_NULL ||
-        (item.type == HSX_CBOR_TEXT && item.value == 0) ||
-        (item.type == HSX_CBOR_ARRAY && item.value == 0))
+    if (!hsx_list_open(map, len, "categories", &list) || list.left == 0 ||
+        (!list.array && list.first.type == HSX_CBOR_TEXT && list.first.value == 0))
         return 0;
-    hsx_cbor_reader r = {item.data, map + len};
-    uint64_t n = item.type == HSX_CBOR_ARRAY ? item.value : 1;
     *types = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        if (item.type == HSX_CBOR_ARRAY && hsx_cbor_read(&r, &item) < 0)
-            return -1;
+    while ((got = hsx_list_next(&list, &item)) > 0) {
         if (item.type != HSX_CBOR_TEXT || item.value == 0 || item.value > 64)
             return hsx_fail(c, "bad_argument", "categories must be a string or a list of strings", NULL);
-        int64_t got = category_types(&item);
-        if (got < 0)
+        int64_t matched = category_types(&item);
+        if (matched < 0)
             return bad_category(c, &item);
-        *types |= (uint32_t)got;
+        *types |= (uint32_t)matched;
     }
-    return 1;
+    return got < 0 ? -1 : 1;
 }
 
 static int arg_pid_filter(hsx_call *c, const uint8_t *map, uint32_t len, const char *key, clause *cl)
 {
+    hsx_list list;
     hsx_cbor_item item;
+    int got;
     cl->npids = 0;
-    if (!hsx_cbor_map_get(map, len, key, &item) || item.type == HSX_CBOR_NULL)
+    if (!hsx_list_open(map, len, key, &list))
         return 0;
-    hsx_cbor_reader r = {item.data, map + len};
-    uint64_t n = item.type == HSX_CBOR_ARRAY ? item.value : 1;
-    if (n > CLAUSE_PIDS)
+    if (list.left > CLAUSE_PIDS)
         return hsx_fail(c, "bad_argument", "a board filters at most 4 pids", NULL);
-    for (uint64_t i = 0; i < n; i++) {
-        if (item.type == HSX_CBOR_ARRAY && hsx_cbor_read(&r, &item) < 0)
-            return -1;
+    while ((got = hsx_list_next(&list, &item)) > 0) {
         if (item.type != HSX_CBOR_UINT || item.value > UINT32_MAX)
             return hsx_fail(c, "bad_argument", "pids must be a non-negative integer or a list of them", NULL);
         cl->pids[cl->npids++] = (uint32_t)item.value;
     }
-    return 1;
+    return got < 0 ? -1 : 1;
 }
 
 static void put_stats(hsx_call *c)
@@ -628,24 +633,25 @@ int hsx_cmd_ack(hsx_call *c)
 int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe)
 {
     clause cl;
-    uint32_t types = OUTPUT_TYPES;
-    hsx_cbor_item streams;
-    if (arg_pid_filter(c, c->req, c->len, "pid", &cl) < 0)
+    uint32_t types = OUTPUT_TYPES, only;
+    hsx_list list;
+    hsx_cbor_item stream;
+    int recent = 0, one, got;
+    if (arg_pid_filter(c, c->req, c->len, "pid", &cl) < 0 || hsx_arg_bool(c, "recent", &recent) < 0 ||
+        (recent && hsx_arg_output_of(c, &one, &only) < 0))
         return -1;
-    if (hsx_cbor_map_get(c->req, c->len, "streams", &streams) && streams.type != HSX_CBOR_NULL) {
-        hsx_cbor_reader r = {streams.data, c->req + c->len};
-        uint64_t n = streams.type == HSX_CBOR_ARRAY ? streams.value : 1;
+    if (hsx_list_open(c->req, c->len, "streams", &list)) {
         types = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            if (streams.type == HSX_CBOR_ARRAY && hsx_cbor_read(&r, &streams) < 0)
-                return -1;
-            if (hsx_cbor_text_is(&streams, "stdout"))
+        while ((got = hsx_list_next(&list, &stream)) > 0) {
+            if (hsx_cbor_text_is(&stream, "stdout"))
                 types |= 1u << HSX_EV_STDOUT;
-            else if (hsx_cbor_text_is(&streams, "stderr"))
+            else if (hsx_cbor_text_is(&stream, "stderr"))
                 types |= 1u << HSX_EV_STDERR;
             else
                 return hsx_fail(c, "bad_argument", "'streams' must be \"stdout\", \"stderr\" or a list of them", NULL);
         }
+        if (got < 0 || !types)
+            return hsx_fail(c, "bad_argument", "'streams' names no stream", NULL);
     }
     for (int i = 0; i < cl.npids; i++)
         if (hsx_owner(cl.pids[i]) >= 0 && hsx_owner(cl.pids[i]) != c->session &&
@@ -672,6 +678,8 @@ int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe)
     hsx_key(c->w, "events");
     put_stats(c);
     hsx_cbor_put_end(c->w);
+    if (recent)                         /* at the same instant: no gap, no repeat */
+        hsx_put_recent(c, one, only);
     return 0;
 }
 

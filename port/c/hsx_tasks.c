@@ -586,15 +586,13 @@ static uint32_t round_robin(hsx_tcb **level, uint32_t count, uint32_t budget, in
     executed = done * count + (stopped > 0 ? (uint32_t)stopped : 0);
     for (i = 0; i < count; i++)
         level[i]->turns += done;
-    if (stopped >= 0) {             /* that task runs next, as a normal turn */
-        hsx_tcb *next = level[stopped];
-        next->ready_seq = level[0]->ready_seq - 1;
+    if (stopped >= 0) {             /* that task runs next, as a normal turn: the ones */
+        for (i = 0; i < (uint32_t)stopped; i++)     /* before it go behind, in turn order */
+            hsx_k_rotate(level[i]);
         if (executed)
             last_pid = level[stopped ? stopped - 1 : count - 1]->pid;
     } else {
         last_pid = level[count - 1]->pid;
-        for (i = 0; i < count; i++)     /* the turn order is unchanged: rotate all once */
-            hsx_k_rotate(level[i]);
     }
     return executed;
 }

@@ -1,6 +1,7 @@
 /* Test-only entry points into hsx_cbor.c and hsx_frame.c for tests/port/test_codec.py
  * (loaded with ctypes): a capture link for sent frames, and a CBOR transcoder that reads
  * any item with the reader and writes it again with the writer. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hsx_cbor.h"
@@ -17,7 +18,7 @@ static int capture(void *ctx, const uint8_t *data, uint32_t len)
     return 0;
 }
 
-static const hsx_link capture_link = {0, capture};
+static const hsx_link capture_link = {0, capture, NULL};
 
 uint32_t shim_send(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t len,
                    uint8_t *out, uint32_t cap)

@@ -186,3 +186,42 @@ def image(source: str, name: str = "app", **link):
     """An image from MVASM text, and a function giving a label's address."""
     img, symbols = link_objects([assemble_source(source, f"{name}.mvasm")], app_name=name, **link)
     return write_hxe(img), symbols.address_of
+
+
+CAN_SEND = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.POINTER(C.c_uint8), C.c_uint32)
+CAN_RECV = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint8),
+                       C.POINTER(C.c_uint32))
+
+
+class Can(C.Structure):
+    _fields_ = [("ctx", C.c_void_p), ("send", CAN_SEND), ("recv", CAN_RECV)]
+
+
+class TestCan:
+    """A CAN controller in Python: frames sent are kept, frames to receive are queued."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, bytes]] = []
+        self.incoming: list[tuple[int, bytes]] = []
+        self._send = CAN_SEND(self._on_send)
+        self._recv = CAN_RECV(self._on_recv)
+        self.struct = Can(None, self._send, self._recv)
+
+    def _on_send(self, ctx, ident, data, length) -> int:
+        self.sent.append((ident, bytes(data[:length])))
+        return 0
+
+    def _on_recv(self, ctx, ident, data, length) -> int:
+        if not self.incoming:
+            return -11                          # -EAGAIN: nothing waiting
+        frame_id, payload = self.incoming.pop(0)
+        ident[0] = frame_id
+        for i, byte in enumerate(payload):
+            data[i] = byte
+        length[0] = len(payload)
+        return 0
+
+
+def with_can(ex: Exec, can: TestCan) -> None:
+    """Give the executive's HAL a CAN controller (it is read at every CAN SVC)."""
+    ex.hal.can = C.cast(C.pointer(can.struct), C.c_void_p)

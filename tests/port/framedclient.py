@@ -37,8 +37,13 @@ class FramedClient:
         self.hello_info: dict[str, Any] | None = None
 
     @classmethod
-    def tcp(cls, host: str, port: int) -> "FramedClient":
-        sock = socket.create_connection((host, port), timeout=DEADLINE)
+    def tcp(cls, host: str, port: int, receive_buffer: int | None = None) -> "FramedClient":
+        """`receive_buffer`: a small one makes a host that stops reading felt at once."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        sock.settimeout(DEADLINE)
+        sock.connect((host, port))
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return cls(sock=sock)
 

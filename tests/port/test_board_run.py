@@ -104,3 +104,29 @@ def test_an_unknown_board_lists_the_boards():
     done = subprocess.run([sys.executable, "-m", "hsx", "board", "run", "--board", "uno"],
                           capture_output=True, text=True, timeout=DEADLINE)
     assert done.returncode == 2 and "unknown board 'uno'" in done.stderr and "host" in done.stderr
+
+
+def ended(pid: int) -> bool:
+    """The process is gone, or a zombie its new parent has not reaped yet."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].startswith("Z")
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def test_the_board_ends_with_its_runner_however_it_ends():
+    """A runner killed outright (no Ctrl-C to pass on) leaves no board behind."""
+    import time
+    process = board_run("--listen", "socket://127.0.0.1:0")
+    try:
+        process.stdout.readline()
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        assert len(children) == 1
+        board = int(children[0])
+    finally:
+        process.kill()
+        process.communicate(timeout=DEADLINE)
+    end = time.monotonic() + 30                # it ends at once; a board left behind never
+    while not ended(board) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert ended(board)

@@ -360,3 +360,105 @@ buf:    .zero 4
     assert ex.call("command_call", 0x0107, C.byref(result)) == "ok" and result.value == 42
     assert ex.state(pid) == "waiting_mbx"         # the handler ran in the waiting owner
     assert ex.call("command_call", 0x0199, C.byref(result)) == "command"
+
+
+# -- the scheduler (docs/scheduler.md "Priorities and quanta under load") ---------------------
+
+SPIN = """
+        .entry main
+main:   ADDI R1, R1, 1
+        BR main
+"""
+
+
+def _instructions(ex, pids):
+    return [ex.task(pid).instructions for pid in pids]
+
+
+def test_quanta_share_a_level_in_proportion(ex):
+    data, _ = image(SPIN)
+    pids = [ex.load(data)[1] for _ in range(3)]
+    ex.call("sched", pids[0], -1, 1000)
+    ex.call("sched", pids[1], -1, 1000)
+    ex.call("sched", pids[2], -1, 2000)
+    for _ in range(40):
+        ex.run(10_000)
+    counts = _instructions(ex, pids)
+    assert sum(counts) == 400_000
+    assert counts[0] == counts[1] and abs(counts[2] - 2 * counts[0]) <= 2000
+
+
+def test_quantum_one_tasks_interleave_one_instruction_each(ex):
+    data, _ = image(SPIN)
+    pids = [ex.load(data)[1] for _ in range(3)]
+    ex.run(30_001)
+    assert sorted(_instructions(ex, pids)) == [10_000, 10_000, 10_001]
+
+
+def test_a_higher_priority_runs_first_and_alone(ex):
+    data, _ = image(SPIN)
+    sleepy, _ = image(SLEEPY)
+    low = ex.load(data)[1]
+    high = ex.load(sleepy)[1]
+    assert ex.call("sched", high, 20, -1) == "ok"
+    assert ex.call("sched", high, 256, -1) == "bad_argument"
+    assert ex.call("sched", high, -1, 0) == "bad_argument"
+    ex.run(1000)                                 # high runs until it sleeps, then low
+    assert ex.state(high) == "sleeping" and ex.task(low).instructions > 0
+    ex.now = 100
+    before = ex.task(low).instructions
+    ex.run(1000)                                 # high wakes and runs first, to its end
+    assert ex.state(high) == "returned" and ex.task(high).instructions == 4
+    assert ex.task(low).instructions - before == 998          # the rest of the budget
+
+
+CAN_APP = """
+        .entry main
+main:   LDI32 R1, 0x123
+        LDI32 R2, frame
+        LDI R3, 3
+        SVC MOD=2, FN=0             ; TX an 11-bit frame
+        MOV R8, R0
+        LDI32 R1, 0x80012345
+        LDI R3, 8
+        SVC MOD=2, FN=0             ; TX a 29-bit frame
+        MOV R9, R0
+        LDI R3, 9
+        SVC MOD=2, FN=0             ; too long
+        MOV R10, R0
+        LDI32 R1, rx
+        SVC MOD=2, FN=1             ; RX: a frame is waiting
+        MOV R11, R0
+        MOV R12, R1
+        MOV R13, R2
+        LDI32 R1, rx
+        SVC MOD=2, FN=1             ; RX: nothing more
+        MOV R7, R0
+        BRK 1
+        .data
+frame:  .byte 1, 2, 3, 4, 5, 6, 7, 8
+rx:     .zero 8
+"""
+
+
+def test_can_frames_go_through_the_board_controller(ex):
+    from execapi import TestCan, with_can
+    can = TestCan()
+    can.incoming.append((0x80000042, b"\xAA\xBB"))
+    with_can(ex, can)
+    data, at = image(CAN_APP)
+    _, pid = ex.load(data)
+    ex.run()
+    regs = ex.registers(pid).regs
+    assert ex.peek(pid, at("rx"), 2) == b"\xAA\xBB"
+    assert can.sent == [(0x123, b"\x01\x02\x03"), (0x80012345, bytes(range(1, 9)))]
+    assert regs[8] == 0 and regs[9] == 0 and regs[10] == 0xFFFFFFEA     # -EINVAL
+    assert (regs[11], regs[12], regs[13]) == (0, 0x80000042, 2)
+    assert regs[7] == 3                                                  # no frame
+
+
+def test_can_without_a_controller_is_enosys(ex):
+    data, _ = image(CAN_APP)
+    _, pid = ex.load(data)
+    ex.run()
+    assert ex.registers(pid).regs[8] == 0xFFFFFF01

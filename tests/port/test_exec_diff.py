@@ -28,7 +28,8 @@ class Case:
     sources: list[Path]                 # one task each; the first decides the exit status
     expect: tuple[str, ...] = ()        # lines the output must contain
     stdin: bytes = b""
-    root_files: tuple[Path, ...] = ()   # images copied into the guests' file system
+    root_files: tuple[tuple[Path, str], ...] = ()  # (source, file name) in the guests' files
+    stderr: tuple[str, ...] = ()        # what the C executive must also say on stderr
     # output that may differ by design (limits): (pattern, replacement) applied to both
     normalise: tuple[tuple[str, str], ...] = field(default=())
 
@@ -80,8 +81,10 @@ CASES = [
         "spawn a second instance: -8", "kill: 0, again: -3, itself: -22",
         "wait for it: 0 status 0; value now: 1", "spawned again: yes", "child's value again: 0",
         "no such file: -8, bad path: -22", "after killing them: spawned"),
-         root_files=(OWN / "child.c", OWN / "idle.c"),
-         normalise=((r"spawned \d+ idle tasks", "spawned N idle tasks"),)),
+         root_files=((OWN / "child.c", "child.hxe"), (OWN / "idle.c", "idle.hxe"),
+                     (OWN / "crasher.c", "renamed.hxe")),
+         normalise=((r"spawned \d+ idle tasks", "spawned N idle tasks"), (r"crasher \d+", "crasher N")),
+         stderr=("hsx: fault: crasher (pid ",)),
     Case("developer_math", [OWN / "devmath.c"], ("sin 0b279252", "unknown: ffffff01")),
     Case("stdin_and_tap", [OWN / "echo_upper.c"], (
         "HELLO THERE\nSECOND LINE\nread 24 bytes, then 0", "tap got 0: 'tap: 0' flags 1",
@@ -97,10 +100,10 @@ def images(tmp_path_factory):
     return lambda sources: [build_image(source, out) for source in sources]
 
 
-def _root(path: Path, files: list[Path]) -> Path:
+def _root(path: Path, files: list[tuple[Path, str]]) -> Path:
     path.mkdir()
-    for image in files:
-        shutil.copy(image, path / image.name)
+    for image, name in files:
+        shutil.copy(image, path / name)
     return path
 
 
@@ -114,7 +117,9 @@ def _text(data: bytes, case: Case) -> str:
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 @pytest.mark.parametrize("case", CASES, ids=[c.label for c in CASES])
 def test_same_output_and_status(case, variant, images, tmp_path):
-    files, extra = images(case.sources), images(list(case.root_files))
+    files = images(case.sources)
+    extra = list(zip(images([source for source, _ in case.root_files]),
+                     [name for _, name in case.root_files]))
     if case.label not in _reference:
         _reference[case.label] = run_python(files, _root(tmp_path / "py-root", extra), case.stdin)
     expected = _reference[case.label]
@@ -124,3 +129,15 @@ def test_same_output_and_status(case, variant, images, tmp_path):
     assert got.status == expected.status, stderr
     for line in case.expect:
         assert line in got.stdout.decode(errors="replace"), stderr
+    for line in case.stderr:
+        assert line in stderr
+
+
+def test_a_load_past_the_task_limit_is_refused(images, tmp_path):
+    """Five tasks for an executive of four: the fifth load fails, as under `hsx run
+    --profile minimal` (the same limit), and the runner says why."""
+    idle = images([OWN / "idle.c"]) * 5
+    expected = run_python(idle, _root(tmp_path / "py-root", []), b"", "--profile", "minimal")
+    got = run_host("minimal", idle, _root(tmp_path / "c-root", []))
+    assert got.status == expected.status == 2
+    assert b"too_many_tasks" in got.stderr and got.stdout == b""

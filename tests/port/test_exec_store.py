@@ -68,30 +68,38 @@ def _restored(variant: str, image, flash, root) -> tuple[int, int]:
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_a_power_cut_loses_nothing_acknowledged(variant, images, tmp_path):
     """8 pages of 15 records: the log moves to a new page every 15 saves, so the kills
-    land in appends, in page moves and in erases alike. The task's output is drained all
-    the time (it never waits on the pipe), and the kill comes at a random moment; the
-    host flash writes a record's bytes in a random order, so a cut record is torn
-    anywhere."""
+    land in appends, in page moves and in erases alike. Each run first says what it
+    restored (the value saved once, the count), then saves counts as fast as it can;
+    its output is drained all the time (it never waits on the pipe), the kill comes at a
+    random moment, and the host flash writes a record's bytes in a random order, so a
+    cut record is torn anywhere. What the next run restores is the last count a run
+    acknowledged, or the one after it (saved, not yet acknowledged)."""
     seed = random.randrange(1 << 30)
     rng = random.Random(seed)
     image, flash = images["persist_forever"], tmp_path / "flash.bin"
-    _, last = _restored(variant, image, flash, tmp_path)
+    floor = None                            # the last count acknowledged so far
     for cut in range(25):
         proc = _start(variant, image, flash, tmp_path)
         seen: list[bytes] = []
         reader = threading.Thread(target=lambda: seen.append(proc.stdout.read()))
-        reader.start()                      # drained all along: the task never waits
+        reader.start()
         time.sleep(rng.uniform(0.005, 0.08))
         os.kill(proc.pid, signal.SIGKILL)
         reader.join()
         proc.wait()
-        acknowledged = _saved(b"".join(seen).decode(errors="replace"))
-        marker, restored = _restored(variant, image, flash, tmp_path)
-        assert marker == 0x1234, f"seed {seed}, cut {cut}: the value saved once is {marker:#x}"
-        floor = acknowledged if acknowledged is not None else last
-        assert (restored - floor) % 0x10000 in (0, 1), \
-            f"seed {seed}, cut {cut}: acknowledged {floor:#x}, restored {restored:#x}"
-        last = restored
+        text = b"".join(seen).decode(errors="replace")
+        marker = re.search(r"^marker ([0-9a-f]{4})\nrestored ([0-9a-f]{4})$", text, re.M)
+        if marker is None:
+            continue                        # cut before it restored: it saved nothing
+        where = f"seed {seed}, cut {cut}"
+        if floor is not None:
+            assert int(marker.group(1), 16) == 0x1234, f"{where}: the value saved once is lost"
+            restored = int(marker.group(2), 16)
+            assert (restored - floor) % 0x10000 in (0, 1), \
+                f"{where}: acknowledged {floor:#x}, restored {restored:#x}"
+        acknowledged = _saved(text)
+        floor = acknowledged if acknowledged is not None else int(marker.group(2), 16)
+    assert floor is not None
 
 
 # -- the record format (docs/port.md, "The value store") --------------------------------
@@ -121,18 +129,24 @@ def _record(app: str, key: int, raw: int, seq: int, good_crc: bool = True) -> by
     return body + crc.to_bytes(4, "little")
 
 
-def _append(flash_path, record: bytes, page: int = 256) -> None:
-    """Write a record where the store would write its next one (the head page's first
-    erased slot), as a cut write might leave it."""
-    flash = bytearray(flash_path.read_bytes())
-    head = max(_pages(bytes(flash), page), key=lambda p: p[1])[0]
+def _free_slot(flash: bytes, page: int = 256) -> int | None:
+    """Where the store writes its next record: the head page's first erased slot (None
+    when the head page is full: the log moves to a new page first)."""
+    head, _ = max(_pages(flash, page), key=lambda p: p[1])
     for slot in range(1, page // SLOT):
         at = head * page + slot * SLOT
         if flash[at:at + SLOT] == b"\xff" * SLOT:
-            flash[at:at + SLOT] = record
-            flash_path.write_bytes(bytes(flash))
-            return
-    raise AssertionError("the head page is full")
+            return at
+    return None
+
+
+def _append(flash_path, record: bytes) -> None:
+    """Write a record where the store would write its next one, as a cut write might
+    leave it."""
+    flash = bytearray(flash_path.read_bytes())
+    at = _free_slot(bytes(flash))
+    flash[at:at + SLOT] = record
+    flash_path.write_bytes(bytes(flash))
 
 
 def _records(flash: bytes, page: int = 256) -> list[bytes]:
@@ -157,16 +171,19 @@ def test_a_torn_record_is_ignored_and_a_whole_one_is_read(variant, images, tmp_p
     """The documented format, written by hand: a record whose CRC does not match (a cut
     write) is ignored; the same record with its CRC is the value's newest."""
     image, flash = images["persist_forever"], tmp_path / "flash.bin"
-    proc = _start(variant, image, flash, tmp_path)
-    try:
-        while not proc.stdout.readline().startswith(b"saved"):     # one count is stored
-            pass
-    finally:
-        proc.kill()
-        proc.wait()
+    while not flash.exists() or _free_slot(flash.read_bytes()) is None:
+        proc = _start(variant, image, flash, tmp_path)
+        try:
+            while not proc.stdout.readline().startswith(b"saved"):  # a count is stored
+                pass
+        finally:
+            proc.kill()
+            proc.wait()
     stored, seq = _newest(flash.read_bytes(), "persist_forever", 1)
     _append(flash, _record("persist_forever", 1, 0xBEEF, seq + 1, good_crc=False))
     assert _restored(variant, image, flash, tmp_path) == (0x1234, stored)
+    while _free_slot(flash.read_bytes()) is None:
+        _restored(variant, image, flash, tmp_path)
     _, seq = _newest(flash.read_bytes(), "persist_forever", 1)
     _append(flash, _record("persist_forever", 1, 0xBEEF, seq + 1))
     assert _restored(variant, image, flash, tmp_path) == (0x1234, 0xBEEF)

@@ -4,9 +4,13 @@ what each variant lacks answered with the variant that has it, and the link's ow
 rules (hello, at-most-once, events after replies)."""
 from __future__ import annotations
 
+import time
+from urllib.parse import urlsplit
+
 import pytest
 
-from framedclient import ReplyError
+from framedclient import FramedClient, ReplyError
+from conftest import clear
 
 from hsx import __version__
 from hsx.board.frames import frame
@@ -242,3 +246,130 @@ def test_stdin_and_recent_output(host, built):
     assert recent[0]["output"][0]["text"] == "spin starts\n"
     written = host.request("stdio", pid=pid, data="hi")
     assert written == {"version": 1, "status": "ok", "pid": pid, "written": 2}
+
+
+def test_the_trace_ring(board, host, built):
+    if board.variant == "minimal":
+        assert host.call("trace.on", pid=loaded(host, built))["variant_required"] == "development"
+        return
+    pid = loaded(host, built)
+    status = host.request("trace.on", pid=pid)["trace"]
+    assert status["enabled"] is True and status["format"] == "hsx.trace/1"
+    pcs = []
+    for _ in range(5):
+        pcs.append(host.request("regs", pid=pid)["registers"]["pc"])
+        host.request("step", pid=pid)
+    trace = host.request("trace.records", pid=pid, limit=5)["trace"]
+    assert [r["pc"] for r in trace["records"]] == pcs and trace["returned"] == 5
+    assert [r["seq"] for r in trace["records"]] == [1, 2, 3, 4, 5]
+    assert host.request("trace.off", pid=pid)["trace"]["enabled"] is False
+
+
+def test_stdio_subscribe_with_recent_output(board, host, built):
+    pid = loaded(host, built)
+    host.request("resume", pid=pid)
+    for _ in range(200):
+        if host.request("stdio", op="recent", pid=pid)["recent"][0]["output"]:
+            break
+    reply = host.call("stdio", pid=pid, recent=True)
+    if board.variant == "minimal":
+        assert reply["variant_required"] == "development"
+        return
+    assert reply["events"]["filters"][-1] == {"pids": [pid], "categories": ["stdout", "stderr"]}
+    assert reply["recent"] == [{"pid": pid, "output": [{"stream": "stdout", "text": "spin starts\n"}],
+                                "dropped_chars": 0}]
+
+
+def test_a_locked_tasks_output_is_its_owners(host, built):
+    pid = loaded(host, built)
+    session = host.request("session.open", pid_lock=pid)["session"]
+    assert host.call("stdio", op="recent", pid=pid)["error"] == f"pid_locked:{pid}"
+    assert host.request("stdio", op="recent", pid=pid, session=session["id"])["recent"][0]["pid"] == pid
+    assert host.request("stdio", op="recent")["recent"] == []
+
+
+def slow_reader(board) -> FramedClient:
+    """A host whose link backs up as soon as it stops reading."""
+    parts = urlsplit(board.url)
+    client = FramedClient.tcp(parts.hostname, parts.port, receive_buffer=4096)
+    client.hello()
+    return client
+
+
+def read_until_warned(host) -> tuple[list, list]:
+    """Stop reading a while, then read what came, until the board has dropped events."""
+    seen, warnings = [], []
+    end = time.monotonic() + 60
+    while not warnings and time.monotonic() < end:
+        time.sleep(0.2)                       # not reading: the link backs up
+        host.pump(0.2)
+        for event in host.events():
+            (warnings if event["type"] == "warning" else seen).append(event)
+    return seen, warnings
+
+
+def test_a_slow_host_makes_the_queue_drop_the_oldest_and_say_how_many(board, built):
+    """Events wait for room on the link; a host that reads slowly gets warnings that
+    count what was dropped, in seq order, never silence; requests are still served."""
+    if board.variant == "minimal":
+        pytest.skip("events need development or full")
+    host = slow_reader(board)
+    try:
+        pid = loaded(host, built, "chatter")
+        host.request("events.subscribe", categories=["stdout"], pids=[pid])
+        host.request("resume", pid=pid)
+        seen, warnings = read_until_warned(host)
+        assert warnings, "no event was dropped in a minute"
+        warning = warnings[0]
+        assert warning["data"]["reason"] == "events_dropped" and warning["data"]["dropped"] > 0
+        assert warning["data"]["first_seq"] <= warning["data"]["last_seq"] == warning["seq"]
+        seqs = [e["seq"] for e in seen]
+        assert seqs == sorted(seqs)                     # what arrives keeps its order
+        assert host.request("pause", pid=pid)["task"]["state"] == "paused"
+    finally:
+        clear(host)
+        host.close()
+
+
+def test_the_owners_stop_is_never_dropped(board, built):
+    if board.variant == "minimal":
+        pytest.skip("events need development or full")
+    host = slow_reader(board)
+    try:
+        pid = loaded(host, built, "chatter")
+        session = host.request("session.open", pid_lock=pid)["session"]["id"]
+        host.request("events.subscribe", session=session, categories=["stdout", "task_state"])
+        host.request("resume", pid=pid, session=session)
+        assert read_until_warned(host)[1], "no event was dropped in a minute"
+        host.request("pause", pid=pid, session=session)
+        stop = host.wait_event(lambda e: e["type"] == "task_state" and e["data"]["reason"] == "user_pause")
+        assert stop["pid"] == pid and stop["data"]["new_state"] == "paused"
+    finally:
+        clear(host)
+        host.close()
+
+
+def test_a_session_that_misses_its_heartbeat_expires(host, built):
+    pid = loaded(host, built)
+    session = host.request("session.open", pid_lock=pid, heartbeat_s=1)["session"]
+    assert session["heartbeat_s"] == 1.0
+    for _ in range(600):                              # up to a minute on a loaded machine
+        if host.request("ps", pid=pid)["tasks"]["tasks"][0]["locked_by"] is None:
+            break
+        time.sleep(0.1)
+    assert host.call("session.keepalive", session=session["id"])["error"] == "session_required"
+    assert host.request("kill", pid=pid)["task"]["state"] == "killed"    # the lock went
+
+
+def test_lists_of_pids_and_categories(board, host, built):
+    first, second = loaded(host, built), loaded(host, built)
+    session = host.request("session.open", pid_lock=[first, second, first])["session"]
+    assert session["pid_lock"] == [first, second]
+    if board.variant == "minimal":
+        return
+    events = host.request("events.subscribe", categories=["task_state", "debug", "mailbox"],
+                          pids=[first, second])["events"]
+    assert events["filters"] == [{"pids": [first, second], "categories": [
+        "task_state", "debug_break", "mailbox_send", "mailbox_recv"]}]
+    reply = host.call("events.subscribe", categories=["task_state", "nonsense"])
+    assert reply["error"] == "unsupported_category" and reply["category"] == "nonsense"

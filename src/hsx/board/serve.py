@@ -11,6 +11,7 @@ import os
 import select
 import socket
 import subprocess
+import tempfile
 import termios
 import time
 import tty
@@ -58,6 +59,10 @@ class Served:
     process: subprocess.Popen
     url: str
     hello: dict[str, Any]
+    log: Any                            # the executive's stderr (a file)
+
+    def diagnostics(self) -> str:
+        return _read_log(self.log)
 
     def stop(self, timeout: float = 10.0) -> int:
         """End it as Ctrl-C does (SIGINT), or kill it if it does not go; its status."""
@@ -85,26 +90,43 @@ def start(board: str, listen: str, variant: str) -> Served:
         raise BoardError(f"the {board} board", f"cannot build its executive: {error}",
                          "hsx builds it with the zig compiler of the 'ziglang' package "
                          "(pip install ziglang)") from None
+    log = tempfile.TemporaryFile()      # not a pipe nobody reads (which would stall it)
     process = subprocess.Popen([str(program), "--listen", spec], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=log, preexec_fn=_end_with_parent)
     try:
-        url = _first_line(process)
+        url = _first_line(process, log)
         hello = probe_hello(url, HELLO_DEADLINE)
     except BaseException:
         if process.poll() is None:
             process.kill()
         process.wait()
         raise
-    return Served(process, url, hello)
+    return Served(process, url, hello, log)
 
 
-def _first_line(process: subprocess.Popen) -> str:
+def _read_log(log: Any) -> str:
+    """What the board's executive wrote on its stderr."""
+    log.seek(0)
+    return log.read().decode(errors="replace").strip()
+
+
+def _end_with_parent() -> None:
+    """In the child: end (SIGTERM) when the process that started it dies, however it dies,
+    so a killed test run or `hsx board run` leaves no board behind (Linux)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, 15)     # PR_SET_PDEATHSIG, SIGTERM
+    except (OSError, AttributeError):
+        pass
+
+
+def _first_line(process: subprocess.Popen, log: Any) -> str:
     """The URL the executive prints once it listens; its complaint if it exits first."""
     line = process.stdout.readline().decode(errors="replace").strip()
     if line:
         return line
     process.wait()
-    complaint = process.stderr.read().decode(errors="replace").strip()
+    complaint = _read_log(log)
     why = complaint.removeprefix("hsx-exec-host: ") or f"it exited with status {process.returncode}"
     if "already in use" in why:
         raise BoardError(why.split(": ")[0].removeprefix("cannot listen on "),

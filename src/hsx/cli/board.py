@@ -42,4 +42,4 @@ def run_command(board: str, listen: str, variant: str) -> None:
         served.stop()
         return
     fail(f"the {board} board", f"its executive stopped (exit status {status})",
-         served.process.stderr.read().decode(errors="replace").strip() or None, EXIT_FAILED)
+         served.diagnostics() or None, EXIT_FAILED)

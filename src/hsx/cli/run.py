@@ -218,7 +218,9 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
 def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table = _with_lines(task, symbols.get(task.pid), *sources[task.pid])
+    table, source = symbols.get(task.pid), sources.get(task.pid)
+    if source is not None:                   # (a task another spawned has no source here)
+        table = _with_lines(task, table, *source)
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
 

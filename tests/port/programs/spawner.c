@@ -1,6 +1,7 @@
 /* Kill releases everything: spawns child.hxe (which declares a value, a command and a
  * mailbox and then waits), kills it, and spawns it again; then spawns until the task
- * limit refuses, kills them all, and spawns once more. */
+ * limit refuses, kills them all, and spawns once more. Last, spawns renamed.hxe, which
+ * is crasher.hxe: the task is named after its image, not the file (its fault says so). */
 #include <hsx_exec.h>
 #include <hsx_value.h>
 #include <stdio.h>
@@ -31,5 +32,7 @@ int main(void) {
     child = hsx_spawn("/idle.hxe");
     printf("after killing them: %s\n", child > 0 ? "spawned" : "refused");
     hsx_kill((unsigned)child);
+    printf("renamed: %s\n", hsx_spawn("/renamed.hxe") > 0 ? "spawned" : "refused");
+    hsx_sleep_ms(200);                             /* it faults meanwhile */
     return 0;
 }

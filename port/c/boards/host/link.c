@@ -29,9 +29,11 @@
 #include "hsx_exec.h"
 
 #define OUT_BUFFER 65536
+#define EVENT_ROOM 4096                 /* bytes of events held here, beyond the kernel's */
+#define SOCKET_BUFFER 32768             /* the kernel's send buffer for a host's socket */
 
 static int listen_fd = -1, in_fd = -1, out_fd = -1, pty_slave = -1;
-static int is_socket;
+static int is_socket, nonblocking;
 static uint8_t out[OUT_BUFFER];
 static size_t out_len;
 static volatile sig_atomic_t stopping;
@@ -50,8 +52,9 @@ static void drop_connection(void)
     out_len = 0;
 }
 
-/* Send what the executive wrote; a host that went away is dropped. */
-static void flush_out(void)
+/* Send what the executive wrote, as much as the host takes now (`wait`: all of it);
+ * a host that went away is dropped. */
+static void flush_out(int wait)
 {
     size_t done = 0;
     while (done < out_len && out_fd >= 0) {
@@ -61,6 +64,8 @@ static void flush_out(void)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             struct pollfd p = {out_fd, POLLOUT, 0};
+            if (!wait)
+                break;
             poll(&p, 1, 1000);
             continue;
         }
@@ -70,7 +75,10 @@ static void flush_out(void)
         }
         done += (size_t)n;
     }
-    out_len = 0;
+    if (out_fd < 0)
+        return;
+    memmove(out, out + done, out_len - done);
+    out_len -= done;
 }
 
 static int link_write(void *ctx, const uint8_t *data, uint32_t len)
@@ -85,12 +93,21 @@ static int link_write(void *ctx, const uint8_t *data, uint32_t len)
         data += n;
         len -= (uint32_t)n;
         if (out_len == OUT_BUFFER)
-            flush_out();
+            flush_out(1);               /* a reply waits for the host, as on a UART */
     }
     return 0;
 }
 
-static const hsx_link host_link = {0, link_write};
+/* Events go out only while the host keeps up: what is held here stays small. */
+static uint32_t link_room(void *ctx)
+{
+    (void)ctx;
+    if (!nonblocking)
+        return UINT32_MAX;
+    return out_len < EVENT_ROOM ? (uint32_t)(EVENT_ROOM - out_len) : 0;
+}
+
+static const hsx_link host_link = {0, link_write, link_room};
 
 /* The old host's half frame ends here, and what the executive makes of it goes nowhere. */
 static void forget_host(void)
@@ -160,6 +177,8 @@ static int open_pty(void)
     cfmakeraw(&raw);
     tcsetattr(pty_slave, TCSANOW, &raw);
     in_fd = out_fd = master;
+    fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+    nonblocking = 1;
     printf("serial://%s\n", name);
     fflush(stdout);
     return 0;
@@ -188,9 +207,13 @@ static void accept_host(void)
     int fd = accept(listen_fd, 0, 0), one = 1;
     if (fd < 0)
         return;
+    int size = SOCKET_BUFFER;
     if (in_fd >= 0)
         forget_host();
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    nonblocking = 1;
     in_fd = out_fd = fd;
 }
 
@@ -203,11 +226,11 @@ static void wait_input(uint32_t ms)
     if (listen_fd >= 0)
         fds[n++] = (struct pollfd){listen_fd, POLLIN, 0};
     if (in_fd >= 0)
-        fds[n++] = (struct pollfd){in_fd, POLLIN, 0};
+        fds[n++] = (struct pollfd){in_fd, (short)(POLLIN | (out_len ? POLLOUT : 0)), 0};
     if (poll(fds, (nfds_t)n, timeout) <= 0)
         return;
     for (int i = 0; i < n; i++) {
-        if (!fds[i].revents)
+        if (!(fds[i].revents & ~POLLOUT))
             continue;
         if (fds[i].fd == listen_fd) {
             accept_host();
@@ -247,8 +270,9 @@ int host_link_serve(hsx_hal *hal, const char *spec)
     hsx_exec_init(hal);
     while (!stopping) {
         int more = hsx_exec_poll();
-        flush_out();
+        flush_out(0);
         wait_input(more ? 0 : hsx_exec_idle_ms());
+        flush_out(0);
     }
     hsx_exec_flush();
     return 0;

@@ -5,13 +5,12 @@ what a test expects: the command, or `unsupported` naming the variant that has i
 from __future__ import annotations
 
 import base64
-import re
-import signal
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+from boardkit import host_board
 
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
@@ -79,47 +78,10 @@ def python_executive(root: Path) -> Executive:
     return Executive("python", "full", start)
 
 
-def board_available() -> bool:
-    """Whether this checkout has the C executive's host build (`hsx board run`)."""
-    try:
-        from hsx.cli.main import SUBCOMMANDS
-    except ImportError:
-        return False
-    return "board" in SUBCOMMANDS
-
-
 def c_executive(root: Path, variant: str) -> Executive:
-    """The host build of `variant` on a free port, its flash in a file and its file
-    system in a directory under `root` (so a restart keeps its stored values).  It is
-    the program `hsx board run --board host` serves (started here directly: a test
-    starts one in milliseconds; test_board_run.py covers the command)."""
-    from hsx.board.build import find_or_build
-    program = find_or_build(variant)
-    (root / "fs").mkdir(parents=True, exist_ok=True)
-    return Executive("c", variant, lambda: _board(program, root))
-
-
-def _board(program: Path, root: Path) -> tuple[str, Callable[[], None]]:
-    """Start the host build; (its URL once it says where it listens, stop)."""
-    process = subprocess.Popen(
-        [str(program), "--listen", "tcp:127.0.0.1:0", "--persist", str(root / "flash.bin"),
-         "--root", str(root / "fs")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    found = re.search(r"socket://[\w.\[\]:]+:\d+", line)
-    if found is None:
-        process.kill()
-        raise RuntimeError(f"the host build did not start: {line}{process.stdout.read()}")
-
-    def stop() -> None:
-        process.send_signal(signal.SIGINT)           # as Ctrl-C: it flushes its store
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stdout.close()
-    return found.group(0), stop
+    """The host build of `variant` (boardkit.host_board), its flash and file system under
+    `root`, so a restart keeps its stored values."""
+    return Executive("c", variant, lambda: host_board(root, variant))
 
 
 def image(source: str, name: str) -> str:

@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from executives import board_available, image, wait_for
+from boardkit import board_available
+from executives import image, wait_for
 from programs import HELLO
 
 from execdkit import readline

@@ -1,6 +1,6 @@
 """The debug adapter on a board: launch.json's "connect" (a socket:// URL) instead of
-host and port.  The board is hsx execd behind the framed link, so names, lines, frames
-and variables come from the client's gateway."""
+host and port.  The board is the C executive's host build, or hsx execd behind the
+framed link; names, lines, frames and variables come from the client's gateway."""
 from __future__ import annotations
 
 import sys
@@ -13,11 +13,19 @@ from hsx.server import BackgroundServer, ServerConfig
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "link"))
 from simdevice import bridged_device  # noqa: E402
+from boardkit import board_available, host_board  # noqa: E402
 
 
-@pytest.fixture
-def board(tmp_path, monkeypatch):
+@pytest.fixture(params=["host", "bridged"])
+def board(request, tmp_path, monkeypatch):
     monkeypatch.setenv("HSX_IMAGE_STORE", str(tmp_path / "images"))
+    if request.param == "host":
+        if not board_available():
+            pytest.skip("no host build of the C executive in this checkout")
+        url, stop = host_board(tmp_path / "board")
+        yield url
+        stop()
+        return
     with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as server:
         device = bridged_device(server.host, server.port)
         yield device.url

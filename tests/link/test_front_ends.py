@@ -1,6 +1,7 @@
-"""`hsx shell --connect URL` against boards (a board whose executive is hsx execd, in the
-development and minimal variants): the same console, symbols answered on the host,
-and a command the variant lacks reported as needing another variant."""
+"""`hsx shell --connect URL` against boards (the C executive's host build, and a board
+whose executive is hsx execd; in the development and minimal variants): the same
+console, symbols answered on the host, and a command the variant lacks reported as
+needing another variant."""
 from __future__ import annotations
 
 import signal
@@ -10,6 +11,7 @@ import sys
 import pytest
 from execdkit import readline
 
+from boardkit import board_available, host_board
 from hsx.server import BackgroundServer, ServerConfig
 from simdevice import bridged_device
 
@@ -38,6 +40,29 @@ def execd(tmp_path):
         yield server
 
 
+@pytest.fixture(params=["host", "bridged"])
+def boards(request, tmp_path):
+    """`make(variant)` -> a board's URL: the host build, or hsx execd behind a fake board."""
+    stops = []
+
+    def make(variant: str) -> str:
+        if request.param == "host":
+            if not board_available():
+                pytest.skip("no host build of the C executive in this checkout")
+            url, stop = host_board(tmp_path / f"board-{len(stops)}", variant)
+            stops.append(stop)
+            return url
+        server = BackgroundServer(ServerConfig(port=0, root=tmp_path / f"fs-{len(stops)}"))
+        server.__enter__()
+        device = bridged_device(server.host, server.port, variant=variant)
+        stops.append(lambda: (device.close(), device.bridge.close(),
+                              server.__exit__(None, None, None)))
+        return device.url
+    yield make
+    for stop in stops:
+        stop()
+
+
 def board(execd, variant: str):
     return bridged_device(execd.host, execd.port, variant=variant)
 
@@ -56,37 +81,29 @@ def program(tmp_path):
     return path
 
 
-def test_the_shell_loads_and_disassembles_by_symbol_on_a_board(execd, program, tmp_path):
-    device = board(execd, "development")
-    try:
-        done = shell(device.url, "load", str(program), "--paused", home=tmp_path)
-        assert done.returncode == 0, done.stderr
-        assert "loaded counter as pid 1" in done.stdout
-        done = shell(device.url, "disasm", "1", "main", home=tmp_path)
-        assert done.returncode == 0, done.stderr
-        assert "main" in done.stdout and "LDI32" in done.stdout
-        done = shell(device.url, "bp", "set", "1", "loop", home=tmp_path)
-        assert done.returncode == 0, done.stderr
-        assert "breakpoint 1 at main+0x8  counter.mvasm:13 in pid 1" in done.stdout
-    finally:
-        device.close()
-        device.bridge.close()
+def test_the_shell_loads_and_disassembles_by_symbol_on_a_board(boards, program, tmp_path):
+    url = boards("development")
+    done = shell(url, "load", str(program), "--paused", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "loaded counter as pid 1" in done.stdout
+    done = shell(url, "disasm", "1", "main", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "main" in done.stdout and "LDI32" in done.stdout
+    done = shell(url, "bp", "set", "1", "loop", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "at main+0x8  counter.mvasm:13 in pid 1" in done.stdout
 
 
-def test_a_command_the_variant_lacks_names_the_variant_that_has_it(execd, program, tmp_path):
-    device = board(execd, "minimal")
-    try:
-        assert shell(device.url, "load", str(program), "--paused", home=tmp_path).returncode == 0
-        done = shell(device.url, "bp", "set", "1", "main", home=tmp_path)
-        assert done.returncode == 1
-        assert "needs the development or full variant; this board runs minimal" in done.stderr
-        assert "(unsupported)" not in done.stderr and "Traceback" not in done.stderr
-        done = shell(device.url, "stack", "1", home=tmp_path)        # the host walks it
-        assert done.returncode == 0, done.stderr
-        assert "#0  0x0000 in start counter.mvasm:7" in done.stdout
-    finally:
-        device.close()
-        device.bridge.close()
+def test_a_command_the_variant_lacks_names_the_variant_that_has_it(boards, program, tmp_path):
+    url = boards("minimal")
+    assert shell(url, "load", str(program), "--paused", home=tmp_path).returncode == 0
+    done = shell(url, "bp", "set", "1", "main", home=tmp_path)
+    assert done.returncode == 1
+    assert "needs the development or full variant; this board runs minimal" in done.stderr
+    assert "(unsupported)" not in done.stderr and "Traceback" not in done.stderr
+    done = shell(url, "stack", "1", home=tmp_path)                   # the host walks it
+    assert done.returncode == 0, done.stderr
+    assert "#0  0x0000 in start counter.mvasm:7" in done.stdout
 
 
 def test_a_bad_url_is_a_usage_error(tmp_path):

@@ -7,6 +7,7 @@ for the PIDs, and ids the executive numbers)."""
 from __future__ import annotations
 
 import json
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +171,23 @@ def test_errors_match_for_symbols_and_lines_that_are_not_there(pair):
                 client.request(cmd, pid=pid, **fields)
             codes.append(error.value.code)
         assert codes[0] == codes[1], (cmd, fields)
+
+
+def test_a_line_step_ends_after_the_front_end_unsubscribed(pair):
+    """The gateway needs the task's stops for a step: with the front end's subscription
+    gone, it subscribes itself (and hands the front end nothing it did not ask for)."""
+    pair.same("run.to", symbol="accumulate")
+    pair.stops()
+    gateway, pid = pair.gateway, pair.pids[1]
+    gateway.request("events.unsubscribe")
+    start = gateway.request("regs", pid=pid)["registers"]["pc"]
+    gateway.request("step.line", pid=pid)
+
+    def stopped_elsewhere():
+        registers = gateway.request("regs", pid=pid)["registers"]
+        return registers["state"] == "paused" and registers["pc"] != start
+    deadline = time.monotonic() + 20
+    while not stopped_elsewhere():
+        assert time.monotonic() < deadline, "the step never ended"
+        gateway.next_event(0.05)                   # the gateway works as events come
+    assert gateway.next_event(0.2) is None

@@ -58,6 +58,10 @@ def _is_subscribe(cmd: str) -> bool:
     return cmd.lower() in ("events.subscribe", "subscribe")
 
 
+def _is_unsubscribe(cmd: str) -> bool:
+    return cmd.lower() in ("events.unsubscribe", "unsubscribe")
+
+
 class _Wrapper:
     """Attributes the wrapper does not have are the inner client's (session, timeout,
     hello, progress, …), read and written."""
@@ -101,6 +105,8 @@ class GatewayClient(_Wrapper):
         if _is_subscribe(cmd):
             fields = self._filter.widened(fields)
             self.gateway.subscribed = True
+        elif _is_unsubscribe(cmd):                 # nothing for the front end, nor for us
+            self._filter.on = self.gateway.subscribed = False
         try:
             return self._numbered(drive(self.gateway.request(cmd, fields), self._device))
         finally:
@@ -175,6 +181,8 @@ class AsyncGatewayClient(_Wrapper):
         if _is_subscribe(cmd):
             fields = self._filter.widened(fields)
             self.gateway.subscribed = True
+        elif _is_unsubscribe(cmd):
+            self._filter.on = self.gateway.subscribed = False
         async with self._lock:
             try:
                 return self._numbered(await adrive(self.gateway.request(cmd, fields),

@@ -111,6 +111,7 @@ class FakeDevice:
         self.device = SimDevice(handler or (lambda request: ok()), **device)
         self.lock = threading.RLock()
         self.drop_replies = 0              # answers to lose (the next N sends)
+        self.fates: list[bool] = []        # per answer from now on: lose it?
         self.events_source: Callable[[], list[dict[str, Any]]] | None = None
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
@@ -174,6 +175,8 @@ class FakeDevice:
                     answer = self.device.feed(data)
                     if answer and self.drop_replies:
                         self.drop_replies -= 1
+                        answer = b""
+                    elif answer and self.fates and self.fates.pop(0):
                         answer = b""
                     self._send(answer)
             if self.events_source is not None:

@@ -9,6 +9,8 @@ import socket
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
 from hsx.client.url import URLError, parse_url
@@ -228,3 +230,24 @@ def test_the_asyncio_client_over_a_serial_port():
         assert asyncio.run(main())["got"] == "ps"
     finally:
         device.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), max_size=24), st.integers(1, 8))
+def test_over_a_socket_that_loses_answers_every_request_runs_once(lost, count):
+    """The blocking client against a device on a socket that loses the answers `lost`
+    picks: each request gets its own reply (or link_timeout after 4 lost answers in a
+    row), runs at most once, and the window is never overrun."""
+    box: list = []
+    with FakeDevice(counting(box), window=120, max_frame=100) as device:
+        box.append(device)
+        with Client.connect(device.url + "?retry_ms=30", timeout=10) as client:
+            device.fates = list(lost)
+            for nonce in range(count):
+                try:
+                    assert client.request("ping", nonce=nonce)["runs"] == 1
+                except ProtocolError as error:
+                    assert error.code == "link_timeout"
+        nonces = [r.get("nonce") for _, r in device.device.executed if r.get("cmd") == "ping"]
+        assert len(nonces) == len(set(nonces))
+        assert device.device.overruns == 0

@@ -91,7 +91,7 @@ class Gateway(RunControl):
         self.inspector = Inspector(self.symbols)
         self.views: dict[int, RemoteTask] = {}
         self.loaded: dict[int, Known] = {}          # pid -> what this host loaded as it
-        self.code: dict[int, tuple[str | None, tuple[Any, list, Known | None]]] = {}
+        self.code: dict[int, tuple[tuple, tuple[Any, list, Known | None]]] = {}
         self.conditions: dict[int, Condition] = {}  # breakpoint id -> its condition
         self.unseen: dict[int, int] = {}            # breakpoint id -> hits it ran on past
         self.watch_names: dict[int, str | None] = {}
@@ -188,11 +188,13 @@ class Gateway(RunControl):
     def _code(self, pid: int, row: dict[str, Any]) -> Steps:
         """(image, decoded code, what the host knows of it) of task `pid`: the image this
         host loaded, or its code read from the device and looked up in the store."""
-        name = row.get("app_name")
+        name = (row.get("app_name"), row.get("code_len"))    # a PID used again: another task
         cached = self.code.get(pid)
         if cached is not None and cached[0] == name:
             return cached[1]
         known = self.loaded.get(pid)
+        if known is not None and row.get("code_len") not in (None, len(known.image.code)):
+            known = None                           # not what this host loaded as that PID
         if known is None:
             code = yield from self._read_code(pid, row.get("code_len"))
             known = self.images.find(code)

@@ -191,3 +191,16 @@ def test_a_line_step_ends_after_the_front_end_unsubscribed(pair):
         assert time.monotonic() < deadline, "the step never ended"
         gateway.next_event(0.05)                   # the gateway works as events come
     assert gateway.next_event(0.2) is None
+
+
+def test_restart_loads_the_program_again_with_its_breakpoints(pair):
+    pair.same("bp.set", file="prog.c", line=22)
+    replies = [client.request("restart", pid=pid, paused=True)
+               for client, pid in zip((pair.direct, pair.gateway), pair.pids)]
+    for client, reply, old in zip((pair.direct, pair.gateway), replies, pair.pids):
+        new = reply["reload"]["new_pid"]
+        assert reply["reload"]["old_pid"] == old and reply["pid"] == new != old
+        assert client.request("ps", pid=old)["tasks"]["tasks"][0]["state"] == "killed"
+        lines = [(b["file"].rsplit("/", 1)[-1], b["line"]) for b in
+                 client.request("bp.list", pid=new)["breakpoints"] if b["kind"] == "breakpoint"]
+        assert lines == [("prog.c", 22)]

@@ -217,6 +217,51 @@ def load(gw: Gateway, fields: dict[str, Any]) -> Steps:
     return payload
 
 
+@command("restart", "reload")
+def restart(gw: Gateway, fields: dict[str, Any]) -> Steps:
+    """Load a task's program again as a new task (from its file when this host loaded it
+    from one, so a rebuilt program is picked up), ending the old one; its breakpoints
+    are set again in the new task (by line, else by name, else by address)."""
+    if "pid" not in fields:
+        raise DebugError("unsupported", "restart needs 'pid': the executive itself is "
+                         "restarted by whatever supervises it")
+    pid = as_pid(fields["pid"])
+    known = gw.loaded.get(pid)
+    if known is None:
+        raise DebugError("unsupported", f"task {pid} was not loaded by this host: its program "
+                         "is not here to load again")
+    row = yield from gw.task_row(pid)
+    listed = (yield ("bp.list", {"pid": pid})).get("breakpoints", []) if gw.debugs else []
+    old = yield from _listings(gw, [bp for bp in listed if not bp.get("temporary")
+                                    and bp.get("kind", "breakpoint") == "breakpoint"])
+    load_fields = {**session_of(fields), "name": row.get("app_name_base") or row["app_name"]}
+    if "paused" in fields:
+        load_fields["paused"] = fields["paused"]
+    if known.source is not None:
+        program_fields = {**load_fields, "path": known.source}
+    else:
+        program_fields = {**load_fields,
+                          "image": base64.b64encode(write_hxe(known.image)).decode()}
+    if row.get("state") not in ("returned", "faulted", "killed"):
+        yield ("kill", {**session_of(fields), "pid": pid})
+    reply = yield from load(gw, program_fields)
+    new = reply["pid"]
+    warnings = []
+    for bp in old:
+        place = (f"{bp['file']}:{bp['line']}" if bp.get("file") and bp.get("line")
+                 else bp["location"] if bp.get("symbol") else bp["address"])
+        try:
+            yield from bp_set(gw, {**session_of(fields), "pid": new, "addr": place,
+                                   **({"condition": bp["condition"]} if bp["condition"] else {})})
+        except (DebugError, ProtocolError) as error:
+            warnings.append(f"breakpoint at {bp['location']} not carried over: {error}")
+    reply["reload"] = {"old_pid": pid, "new_pid": new, "program": known.source,
+                       "image": reply.get("image"), "task": reply.get("task")}
+    if warnings:
+        reply["warnings"] = warnings
+    return reply
+
+
 def _remember_image(gw: Gateway, text: Any, reply: dict[str, Any]) -> None:
     """The image a `load {image}` sent is the task's: its entry, rodata and metadata are
     known without reading the code back (it has no symbols)."""

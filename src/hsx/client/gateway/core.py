@@ -102,6 +102,11 @@ class Gateway(RunControl):
         self.subscribed = False                     # events reach the gateway
         self.last_seq: int | None = None
 
+    @property
+    def debugs(self) -> bool:
+        """Whether the device has breakpoints and events (not a minimal board)."""
+        return self.hello.get("variant") != "minimal"
+
     # -- dispatch -------------------------------------------------------------------------
 
     def handles(self, cmd: str) -> bool:
@@ -158,7 +163,7 @@ class Gateway(RunControl):
         pid = as_pid(pid)
         task = self.views.get(pid)
         if task is None or not task.stopped:
-            row = yield from self._row(pid)
+            row = yield from self.task_row(pid)
             registers = (yield ("regs", {"pid": pid}))["registers"]
             image, decoded, known = yield from self._code(pid, row)
             task = make_task(pid, registers, image, decoded, row.get("app_name") or f"pid{pid}",
@@ -176,7 +181,8 @@ class Gateway(RunControl):
             entry = yield from self.view(pid)
         return entry
 
-    def _row(self, pid: int) -> Steps:
+    def task_row(self, pid: int) -> Steps:
+        """The task's `ps` row."""
         reply = yield ("ps", {"pid": pid})
         rows = reply.get("tasks", {}).get("tasks", []) if isinstance(reply.get("tasks"), dict) \
             else reply.get("tasks", [])

@@ -29,7 +29,7 @@ class RunControl:
 
     def start_step(self, pid: int, kind: str, op: Steps) -> Steps:
         """Begin a step of a paused task (pausing it first); the reply says `pending`."""
-        if self.hello.get("variant") == "minimal":
+        if not self.debugs:
             message = (f"{kind.replace('_', '.')} needs the development or full variant; "
                        "this board runs minimal")
             raise ProtocolError("unsupported", message, {

@@ -160,7 +160,7 @@ class AsyncGatewayClient(_Wrapper):
         self._filter = _Filter()
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self._events: asyncio.Queue = asyncio.Queue()
+        self._events: asyncio.Queue = asyncio.Queue(max(inner._events.maxsize, 1))
         self._pump = asyncio.create_task(self._pump_events())
 
     async def __aenter__(self) -> AsyncGatewayClient:
@@ -209,6 +209,8 @@ class AsyncGatewayClient(_Wrapper):
             try:
                 event = await self.inner.next_event()
             except Exception as error:         # the link is gone: waiters hear it
+                if self._events.full():
+                    self._events.get_nowait()
                 self._events.put_nowait(error)
                 return
             if event is None:
@@ -217,8 +219,13 @@ class AsyncGatewayClient(_Wrapper):
                 self._hand_on(await adrive(self.gateway.on_event(event), self._device))
 
     def _hand_on(self, events: list[dict[str, Any]]) -> None:
+        """Queue what the front end wants (the oldest goes when nobody reads: counted in
+        `events_dropped`, as the client's own queue does)."""
         for event in events:
             if self._filter.wants(event):
+                if self._events.full():
+                    self._events.get_nowait()
+                    self.events_dropped += 1
                 self._events.put_nowait(event)
 
     async def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:

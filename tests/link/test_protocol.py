@@ -30,6 +30,7 @@ class Channel:
         self.link, self.device, self.fate = link, device, fate
         self.now = 0.0
         self.outcomes: list = []
+        self.resets: list[bool] = []       # per transfer to the device: reset it instead?
 
     def _spoil(self, data: bytes) -> bytes:
         what = self.fate()
@@ -43,6 +44,9 @@ class Channel:
     def run(self) -> None:
         for _ in range(10_000):
             to_device = self.link.output()
+            if to_device and self.resets and self.resets.pop(0):
+                self.outcomes += self.link.received(self.device.reset(), self.now)
+                continue                            # what was on its way is lost
             if to_device:
                 answer = self.device.feed(self._spoil(to_device))
                 if answer:
@@ -79,13 +83,39 @@ def test_every_request_gets_one_outcome_and_runs_at_most_once(fates, count, wind
         assert isinstance(outcome, (Reply, Failed))
         assert outcome.key not in by_key, "two outcomes for one request"
         by_key[outcome.key] = outcome
+    _every_request_answered_once(by_key, count, device)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["deliver"] * 6 + ["lose", "corrupt"]), max_size=40),
+       st.lists(st.booleans(), max_size=30), st.integers(1, 10))
+def test_resets_fail_what_was_in_flight_and_nothing_runs_twice(fates, resets, count):
+    device = counting_device()
+    link = LinkProtocol(lambda n: RETRY_S)
+    greet(link, device)
+    plan = iter(fates)
+    channel = Channel(link, device, lambda: next(plan, "deliver"))
+    channel.resets = list(resets)
+    for nonce in range(count):
+        channel.outcomes += link.submit(nonce, {"cmd": "ping", "nonce": nonce}, channel.now)
+    channel.run()
+    by_key = {}
+    for outcome in channel.outcomes:
+        if isinstance(outcome, Reset):
+            assert outcome.hello["boot"] > 1
+            continue
+        assert outcome.key not in by_key, "two outcomes for one request"
+        by_key[outcome.key] = outcome
+    _every_request_answered_once(by_key, count, device)
+
+
+def _every_request_answered_once(by_key: dict, count: int, device: SimDevice) -> None:
     assert set(by_key) == set(range(count))
     for nonce, outcome in by_key.items():
         if isinstance(outcome, Reply):
-            assert outcome.message["echo"] == nonce
-            assert outcome.message["version"] == 1
+            assert outcome.message["echo"] == nonce and outcome.message["version"] == 1
         else:
-            assert outcome.code == "link_timeout"
+            assert outcome.code in ("link_timeout", "board_reset")
     runs = [r["nonce"] for _, r in device.executed]
     assert len(runs) == len(set(runs)), "a request ran twice"
     assert device.overruns == 0

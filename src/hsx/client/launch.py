@@ -8,7 +8,9 @@ A `.c` is compiled with `-g -O0` (or `optimise`), a `.mvasm` assembled, by `hsx 
 `.sym` beside the image gives the executive names, lines and where the source files
 are.  The image is loaded paused before its first instruction.  Without an executive
 listening on host:port, one is started there and belongs to the launch: `close()` stops
-it and removes the build.  Shared by `hsx dbg` and `hsx dap`; no UI here.
+it and removes the build.  `host` may instead be a URL (`socket://…`, `serial://…`: a
+board): the image is sent to it in chunks and its symbols stay on this machine
+(hsx.client.gateway).  Shared by `hsx dbg` and `hsx dap`; no UI here.
 """
 from __future__ import annotations
 
@@ -17,12 +19,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from .errors import ProtocolError
 from .sync import Client
+from .url import URLError
 
 BUILT = {".c": "cc", ".mvasm": "asm"}
 LAUNCHABLE = (*BUILT, ".hxe")
@@ -84,11 +88,14 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         if build_dir is not None:
             say(f"building {source.name} ({'-g -O%d' % optimise if suffix == '.c' else 'MVASM'})…")
             image = _build(source, build_dir, optimise)
-        if not listening(host, port):
-            say(f"starting an executive on {host}:{port}…")
-            daemon = start_executive(host, port)
-        with Client(host, port, token=token) as client:
-            reply = client.request("load", path=str(image), paused=True)
+        if "://" in host:
+            reply = _load_on(host, image, token, say)
+        else:
+            if not listening(host, port):
+                say(f"starting an executive on {host}:{port}…")
+                daemon = start_executive(host, port)
+            with Client(host, port, token=token) as client:
+                reply = client.request("load", path=str(image), paused=True)
         return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir,
                       source if build_dir is not None else None, optimise)
     except ProtocolError as error:
@@ -96,10 +103,31 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         raise LaunchError(f"the executive refused {source.name}: {error.message or error.code}")
     except OSError as error:
         _cleanup(daemon, build_dir)
-        raise LaunchError(f"cannot talk to the executive on {host}:{port}: {error}") from None
+        where = host if "://" in host else f"{host}:{port}"
+        raise LaunchError(f"cannot talk to the executive on {where}: {error}") from None
     except BaseException:
         _cleanup(daemon, build_dir)
         raise
+
+
+def _load_on(url: str, image: Path, token: str | None, say: Callable[[str], None]) -> dict:
+    """Load the image on the executive at `url` (a board: sent in chunks, with progress
+    after a second)."""
+    started = time.monotonic()
+    shown = [0.0]
+
+    def progress(what: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - started >= 1.0 and (now - shown[0] >= 0.5 or done >= total):
+            shown[0] = now
+            say(f"{what}: {100 * done // max(total, 1)}%")
+    say(f"loading {image.name} on {url}…")
+    try:
+        client = Client.connect(url, token=token, progress=progress)
+    except URLError as error:
+        raise LaunchError(str(error)) from None
+    with client:
+        return client.request("load", path=str(image), paused=True)
 
 
 def listening(host: str, port: int) -> bool:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -14,6 +14,7 @@ PROTOCOL_VERSION = 1
 _PLAIN = frozenset((int, str, bool, type(None)))     # field types orjson writes as json does
 _DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))   # digits -> "0", rest " "
 _LONG_RUN = b"0" * 19
+Progress = Callable[[str, int, int], None]      # (what, done, total) of a long transfer
 
 
 def encode_request(cmd: str, fields: dict[str, Any], request_id: int,
@@ -57,6 +58,14 @@ def session_open_fields(client: str, pid_lock: int | list[int] | None, observer:
     if auth is not None:
         fields["auth"] = auth
     return fields
+
+
+def subscribe_fields(categories: str | list[str] | None, pids: int | list[int] | None,
+                     since_seq: int | None, coalesce_ms: int | None) -> dict[str, Any]:
+    """The `events.subscribe` request both clients send (only the fields that were given)."""
+    given = {"categories": categories, "pids": pids, "since_seq": since_seq,
+             "coalesce_ms": coalesce_ms}
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def decode(line: bytes) -> dict[str, Any]:

@@ -17,10 +17,11 @@ import click
 from hsx.client import DEFAULT_HOST, DEFAULT_PORT, ConnectionClosed, ProtocolError
 from hsx.client.commands import UsageError, parse
 from hsx.client.render import event_lines
+from hsx.client.url import URLError, parse_url
 
 from .core import EXIT_ERROR, EXIT_OK, EXIT_USAGE, QUIT, Shell
 from .output import Printer, refusal, wants_color
-from .spawn import NoExecutive, connect_or_spawn
+from .spawn import Address, NoExecutive, connect_or_spawn
 
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
 
@@ -29,6 +30,10 @@ FOLLOW = {"stdio", "events.subscribe", "subscribe"}
                                           "help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--connect", "url", metavar="URL",
+              help="Where the executive is, as a URL: tcp://HOST:PORT (hsx execd), "
+                   "socket://HOST:PORT or serial:///dev/ttyACM0?baud=115200 (a board); "
+                   "instead of --host/--port.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
 @click.option("--json", "as_json", is_flag=True, help="Print results (and events) as JSON.")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
@@ -41,9 +46,9 @@ FOLLOW = {"stdio", "events.subscribe", "subscribe"}
               help="Do memory and register writes without asking (needed without a prompt).")
 @click.option("--spawn", is_flag=True, help="Start an executive if none is listening.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def shell_command(host: str, port: int, token: str | None, as_json: bool, timeout: float,
-                  no_color: bool, script: Path | None, keep_going: bool, force: bool,
-                  spawn: bool, command: tuple[str, ...]) -> None:
+def shell_command(host: str, port: int, url: str | None, token: str | None, as_json: bool,
+                  timeout: float, no_color: bool, script: Path | None, keep_going: bool,
+                  force: bool, spawn: bool, command: tuple[str, ...]) -> None:
     """Talk to a running executive: a prompt, one COMMAND, or a script (-f).
 
     `help` at the prompt (or `hsx shell help`) lists the commands; `help CMD` shows one
@@ -53,13 +58,23 @@ def shell_command(host: str, port: int, token: str | None, as_json: bool, timeou
     if script is not None and command:
         click.echo("hsx: give a COMMAND or -f SCRIPT, not both", err=True)
         sys.exit(EXIT_USAGE)
+    if url is not None:
+        try:
+            parse_url(url)
+        except URLError as error:
+            click.echo(f"hsx: --connect: {error}", err=True)
+            sys.exit(EXIT_USAGE)
+        if spawn:
+            click.echo("hsx: --spawn starts an hsx execd on --host/--port; it does not go "
+                       "with --connect", err=True)
+            sys.exit(EXIT_USAGE)
     printer = Printer(wants_color(no_color), as_json)
     line = None
     if command:     # a JSON request is one word (or several, if the shell split it)
         line = " ".join(command) if command[0].lstrip().startswith("{") else join_words(command)
     try:
-        code = asyncio.run(_main(host, port, token, timeout, printer, line, script,
-                                 keep_going, force, spawn))
+        code = asyncio.run(_main(Address(host, port, url), token, timeout, printer, line,
+                                 script, keep_going, force, spawn))
     except KeyboardInterrupt:
         code = EXIT_OK
     sys.exit(code)
@@ -74,16 +89,16 @@ def join_words(words: tuple[str, ...]) -> str:
     return " ".join(quote(w) for w in words)
 
 
-async def _main(host: str, port: int, token: str | None, timeout: float, printer: Printer,
+async def _main(where: Address, token: str | None, timeout: float, printer: Printer,
                 line: str | None, script: Path | None, keep_going: bool, force: bool,
                 spawn: bool) -> int:
     try:
-        client, daemon = await connect_or_spawn(host, port, token, timeout, spawn, printer)
+        client, daemon = await connect_or_spawn(where, token, timeout, spawn, printer)
     except NoExecutive as why:
         printer.error(str(why))
         return EXIT_USAGE
     except ProtocolError as error:
-        printer.error(refusal(f"{host}:{port}", error))
+        printer.error(refusal(str(where), error))
         return EXIT_ERROR
     piped = line is None and script is None and not sys.stdin.isatty()
     interactive = line is None and script is None and not piped
@@ -102,8 +117,8 @@ async def _main(host: str, port: int, token: str | None, timeout: float, printer
         from hsx.client.commands.cache import CompletionCache
         from .repl import run_repl
         await shell.start()
-        _banner(shell, host, port, daemon is not None)
-        return await run_repl(shell, CompletionCache(client), f"{host}:{port}", printer.color)
+        _banner(shell, where, client, daemon is not None)
+        return await run_repl(shell, CompletionCache(client), str(where), printer.color)
     except ConnectionClosed as error:
         printer.error(str(error))
         return EXIT_USAGE
@@ -176,10 +191,13 @@ async def _lines(shell: Shell, lines: list[str], path: str, keep_going: bool,
     return worst
 
 
-def _banner(shell: Shell, host: str, port: int, spawned: bool) -> None:
+def _banner(shell: Shell, where: Address, client, spawned: bool) -> None:
     tasks = len(shell.ctx.names)
     started = " (started for this console; it stops when you leave)" if spawned else ""
-    shell.out.text(f"connected to the executive at {host}:{port}{started}, "
+    hello = getattr(client, "hello", None)
+    what = (f"the board at {where} ({hello.get('board')}, {hello.get('variant')} variant)"
+            if hello else f"the executive at {where}")
+    shell.out.text(f"connected to {what}{started}, "
                    f"{tasks} task{'s' if tasks != 1 else ''}", "dim")
     shell.out.text("help lists the commands, Tab completes, Ctrl-R searches history, "
                    "quit leaves", "dim")

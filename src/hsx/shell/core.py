@@ -55,7 +55,13 @@ class Shell:
                 if row.get("program"):
                     self.ctx.programs[row["pid"]] = row["program"]
         if events:
-            await self._subscribe()
+            try:
+                await self._subscribe()
+            except ProtocolError as error:
+                if not error.variant_required:
+                    raise
+                self.out.text(f"no live events: {error.message}", "dim")
+                return
             self._pump = asyncio.create_task(self._pump_events())
 
     async def stop(self) -> None:
@@ -240,6 +246,9 @@ class Shell:
                 if event is None:
                     continue
                 self.show_event(event)
+                if event.get("type") == "board_reset":   # what it had subscribed is gone
+                    self.ctx.names.clear()
+                    await self._subscribe()
         except ConnectionClosed as error:
             self.lost = error
             self.out.error("the executive closed the connection")

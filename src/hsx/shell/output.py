@@ -64,5 +64,8 @@ class Printer:
 
 
 def refusal(what: str, error: Any) -> str:
-    """An error reply in the common voice: `WHAT: WHY (code)`."""
+    """An error reply in the common voice: `WHAT: WHY (code)`; a command the board's
+    variant lacks says which variant has it (no code: there is nothing to look up)."""
+    if getattr(error, "variant_required", None):
+        return f"{what}: {error.message}"
     return f"{what}: {error.message or error.code} ({error.code})"

@@ -1,4 +1,5 @@
-"""Finding the executive, or starting one (`--spawn`) that lives as long as the console."""
+"""Finding the executive (at --host/--port, or a board at a --connect URL), or starting
+one (`--spawn`) that lives as long as the console."""
 from __future__ import annotations
 
 import asyncio
@@ -19,6 +20,18 @@ class NoExecutive(Exception):
     """Nothing to talk to; the message says how to get something."""
 
 
+@dataclass(frozen=True)
+class Address:
+    """Where the console connects: host and port, or a URL (`--connect`)."""
+
+    host: str
+    port: int
+    url: str | None = None
+
+    def __str__(self) -> str:
+        return self.url or f"{self.host}:{self.port}"
+
+
 @dataclass
 class Daemon:
     process: subprocess.Popen
@@ -33,8 +46,11 @@ class Daemon:
                 self.process.wait()
 
 
-async def connect_or_spawn(host: str, port: int, token: str | None, timeout: float,
+async def connect_or_spawn(where: Address, token: str | None, timeout: float,
                            spawn: bool, out: Printer) -> tuple[AsyncClient, Daemon | None]:
+    if where.url is not None:
+        return await _connect_url(where.url, token, timeout, out), None
+    host, port = where.host, where.port
     try:
         return await AsyncClient.connect(host, port, timeout=timeout, token=token), None
     except (OSError, asyncio.TimeoutError) as error:
@@ -53,6 +69,42 @@ async def connect_or_spawn(host: str, port: int, token: str | None, timeout: flo
     except BaseException:
         daemon.stop()
         raise
+
+
+async def _connect_url(url: str, token: str | None, timeout: float,
+                       out: Printer) -> AsyncClient:
+    try:
+        return await AsyncClient.connect(url, timeout=timeout, token=token,
+                                         progress=Progress(out))
+    except (OSError, asyncio.TimeoutError) as error:
+        raise NoExecutive(f"{url}: cannot talk to it ({_why(error)})\n"
+                          "  is the board running HSX? `hsx board run --board host --listen "
+                          "socket://127.0.0.1:PORT` serves the executive's host build") from None
+
+
+class Progress:
+    """A transfer's progress (a streamed load), shown once it has taken over a second."""
+
+    SHOW_AFTER_S = 1.0
+    EVERY_S = 0.5
+
+    def __init__(self, out: Printer) -> None:
+        self.out = out
+        self._started: float | None = None
+        self._shown = 0.0
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._started is None or done == 0:
+            self._started, self._shown = now, 0.0
+        if now - self._started < self.SHOW_AFTER_S or (now - self._shown < self.EVERY_S
+                                                        and done < total):
+            return
+        self._shown = now
+        self.out.text(f"{what}: {done:,} of {total:,} bytes ({100 * done // max(total, 1)}%)",
+                      "dim")
+        if done >= total:
+            self._started = None
 
 
 def _start(host: str, port: int, token: str | None) -> Daemon:

@@ -34,6 +34,7 @@ __all__ = ["Target", "ConnectionClosed", "ProtocolError"]
 class Target:
     def __init__(self, host: str, port: int, token: str | None = None, *,
                  timeout: float = 10.0) -> None:
+        """`host` may be a URL (`socket://…`, `serial://…`: a board; port is then unused)."""
         self.host, self.port, self.token, self.timeout = host, port, token, timeout
         self.client: AsyncClient | None = None
         self.pid: int | None = None
@@ -42,7 +43,7 @@ class Target:
 
     @property
     def address(self) -> str:
-        return f"{self.host}:{self.port}"
+        return self.host if "://" in self.host else f"{self.host}:{self.port}"
 
     # ------------------------------------------------------------------ connection
 

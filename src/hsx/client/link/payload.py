@@ -1,0 +1,84 @@
+"""Messages of the byte-stream link: protocol v1 objects as CBOR (docs/wire.md,
+"Payload: CBOR"), translated so that front ends see the very dicts `hsx execd` sends.
+
+To the device: the request without `version` and `id` (the frame's seq stands for the
+id), and the data of `poke`, `load.write`, `stdio` and `send` as a CBOR byte string,
+whether protocol v1 has it as hex, base64 or (stdin, a message) text in UTF-8: the device
+takes bytes and never decodes text.  From the device: byte strings become
+the hex text protocol v1 uses (`data` of `peek`, `old`/`new` of `watch_update`), text
+that arrived as bytes becomes text, and replies get back `version` (and, from the
+client, their `id`).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import cbor2
+
+from ..errors import ProtocolError
+
+# command (and its aliases) -> {field: how protocol v1 encodes it as text}
+_BINARY_FIELDS: dict[str, dict[str, str]] = {}
+for _names, _fields in (
+        (("poke", "mem.write", "write_mem"), {"data": "hex", "data_hex": "hex", "data_b64": "base64"}),
+        (("load.write",), {"data": "base64"}),
+        (("stdio", "send", "mailbox.send"), {"data": "utf-8", "data_hex": "hex",
+                                             "data_b64": "base64"})):
+    for _name in _names:
+        _BINARY_FIELDS[_name] = _fields
+_TEXT_KEYS = frozenset({"text", "message", "app_name", "name"})
+
+
+class PayloadError(ValueError):
+    """A frame's payload is not a CBOR map (the device sent something broken)."""
+
+
+def encode_request(message: dict[str, Any]) -> bytes:
+    """The CBOR payload of a `Q` frame for a protocol v1 request (its `id` and `version`
+    left out: the frame's seq is the id).  Bad hex or base64 is refused here with the
+    `bad_argument` the executive would send."""
+    fields = {k: v for k, v in message.items() if k not in ("id", "version")}
+    binary = _BINARY_FIELDS.get(str(fields.get("cmd", "")).lower())
+    if binary:
+        for name, encoding in binary.items():
+            if isinstance(fields.get(name), str):
+                fields["data"] = _decode_text(fields.pop(name), encoding, name)
+    return cbor2.dumps(fields, canonical=True)
+
+
+def _decode_text(text: str, encoding: str, name: str) -> bytes:
+    try:
+        if encoding == "utf-8":
+            return text.encode("utf-8")
+        if encoding == "hex":
+            return bytes.fromhex(text)
+        return base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        example = '"01ff"' if encoding == "hex" else "base64 text"
+        raise ProtocolError("bad_argument", f"'{name}' must be {encoding} ({example})") from None
+
+
+def decode_message(payload: bytes) -> dict[str, Any]:
+    """A reply, event or hello from the device as protocol v1's dict."""
+    try:
+        message = cbor2.loads(payload)
+    except Exception as error:         # cbor2 raises several kinds on broken input
+        raise PayloadError(f"not CBOR: {error}") from None
+    if not isinstance(message, dict) or not all(isinstance(k, str) for k in message):
+        raise PayloadError("not a CBOR map with text keys")
+    return _textual(message)
+
+
+def _textual(value: Any, key: str | None = None) -> Any:
+    """Byte strings as protocol v1 spells them: hex, or text for textual fields."""
+    if isinstance(value, dict):
+        return {k: _textual(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_textual(v, key) for v in value]
+    if isinstance(value, (bytes, bytearray)):
+        if key in _TEXT_KEYS:
+            return bytes(value).decode("utf-8", errors="replace")
+        return bytes(value).hex()
+    return value

@@ -31,10 +31,12 @@ FLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-DHSX_DECODE_AT_FETC
 # The mps2-an385 firmware: Cortex-M3 at -Os, the board's own startup code, vector table
 # and linker script; its sizes in board_config.h. Unused functions are dropped at link
 # time; the compiler's runtime (soft float, 64-bit division, memcpy) is zig's compiler_rt.
+# -g keeps the symbols and debug information in the ELF (zig strips them otherwise), for
+# a debugger on a real board and for the size benchmark; nothing of it is flashed.
 MPS2 = "boards/mps2-an385"
 MPS2_BOARD = tuple(f"{MPS2}/{name}" for name in ("startup.c", "uart.c", "semihost.c", "flash.c",
                                                  "main.c"))
-MPS2_FLAGS = ("-target", "thumb-freestanding-eabi", "-mcpu=cortex_m3", "-Os", "-std=c99",
+MPS2_FLAGS = ("-target", "thumb-freestanding-eabi", "-mcpu=cortex_m3", "-Os", "-g", "-std=c99",
               "-ffreestanding", "-fno-unwind-tables", "-fno-asynchronous-unwind-tables",
               "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-Werror",
               "-DHSX_DECODE_AT_FETCH", '-DHSX_CONFIG_FILE="board_config.h"',

@@ -17,6 +17,26 @@ def board_command() -> None:
     """Run the C executive of a board: the host build, or the mps2-an385 under QEMU."""
 
 
+@board_command.command("build")
+@click.option("--board", default="host", show_default=True,
+              help="Which board: host (a native program) or mps2-an385 (Cortex-M3 firmware).")
+@click.option("--variant", default="development", show_default=True,
+              type=click.Choice(VARIANT_NAMES),
+              help="What the executive offers (docs/port.md, \"Variants\").")
+def build_command(board: str, variant: str) -> None:
+    """Build a board's C executive (or find it built) and print its path: the host
+    board's program, or the mps2-an385 firmware's ELF (what QEMU or a flash tool loads)."""
+    from hsx.board.build import BOARDS, BuildError, find_or_build
+    if board not in BOARDS:
+        fail("--board", f"unknown board {board!r}", f"boards: {', '.join(BOARDS)}")
+    try:
+        click.echo(find_or_build(variant, board))
+    except BuildError as error:
+        fail(f"the {board} board", f"cannot build it: {error}",
+             "hsx builds it with the zig compiler of the 'ziglang' package (pip install ziglang)",
+             EXIT_FAILED)
+
+
 @board_command.command("run")
 @click.option("--board", default="host", show_default=True,
               help="Which board: host (the C executive as a native program) or mps2-an385 "

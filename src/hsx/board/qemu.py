@@ -11,8 +11,8 @@ socket) resets the board and says where a pty is.
 """
 from __future__ import annotations
 
+import errno
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -142,7 +142,7 @@ def _listening_socket(listen: str) -> tuple[socket.socket, str]:
         sock.listen(1)
     except OSError as error:
         sock.close()
-        if error.errno == 98 or "in use" in str(error):
+        if error.errno == errno.EADDRINUSE:
             raise BoardError(f"{host}:{port}", "the port is already in use",
                              "stop what listens there, or choose another port in --listen "
                              "(socket://127.0.0.1:0 picks a free one)") from None
@@ -182,20 +182,25 @@ def start(spec: str, listen: str, variant: str, flash: str | None,
         raise BoardError("the mps2-an385 board", f"cannot build its firmware: {error}",
                          "hsx builds it with the zig compiler of the 'ziglang' package "
                          "(pip install ziglang)") from None
+    listener, url = (None, None) if spec == "pty" else _listening_socket(listen)
     workdir = tempfile.TemporaryDirectory(prefix="hsx-mps2-")
     work = Path(workdir.name)
     flash_path = Path(flash).resolve() if flash else work / "flash.bin"
-    listener, url = (None, None) if spec == "pty" else _listening_socket(listen)
     link = ("pty,id=link" if listener is None else
             f"socket,id=link,fd={listener.fileno()},server=on,wait=off,nodelay=on")
     args = command_line(firmware, link, work, flash_path)
     args[0] = program
-    with open(work / "qemu.log", "wb") as log:
-        process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                   pass_fds=() if listener is None else (listener.fileno(),),
-                                   preexec_fn=end_with_parent)
-    if listener is not None:
-        listener.close()                # QEMU has it now
+    try:
+        with open(work / "qemu.log", "wb") as log:
+            process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                       pass_fds=() if listener is None else (listener.fileno(),),
+                                       preexec_fn=end_with_parent)
+    except OSError as error:
+        workdir.cleanup()
+        raise BoardError("the mps2-an385 board", f"cannot start {QEMU}: {error}") from None
+    finally:
+        if listener is not None:
+            listener.close()            # QEMU has its own
     served = QemuServed(process, url or "", {}, None, workdir=workdir,
                         qmp_path=work / "qmp.sock", flash=flash_path)
     try:
@@ -203,9 +208,10 @@ def start(spec: str, listen: str, variant: str, flash: str | None,
             served.url = url = _pty_url(served)
         served.hello = probe_hello(url, hello_deadline, alive=process)
     except BoardError as error:
+        died = process.poll() is not None
         said = served.diagnostics()
         served.stop(timeout=2.0)
-        if process.returncode is not None and process.returncode != 0:
+        if died:
             last = said.splitlines()[-1] if said else f"exit status {process.returncode}"
             raise BoardError("the mps2-an385 board", f"QEMU stopped: {last}") from None
         raise error

@@ -5,6 +5,7 @@
  * handler then skips it with r0 = -1 (semihost_fault_skip), so the same firmware runs
  * without semihosting, its values not persisting. */
 #include "board.h"
+#include "mps2.h"
 
 enum { SYS_OPEN = 0x01, SYS_CLOSE = 0x02, SYS_WRITE = 0x05, SYS_READ = 0x06,
        SYS_SEEK = 0x0A, SYS_FLEN = 0x0C, SYS_TIME = 0x11, SYS_GET_CMDLINE = 0x15 };
@@ -24,7 +25,7 @@ int semihost_fault_skip(uint32_t *frame)
         return 0;
     frame[0] = (uint32_t)-1;            /* r0: the call failed */
     frame[6] += 2;                      /* on past it */
-    *(volatile uint32_t *)0xE000ED2Cu = 1u << 31;   /* HFSR.DEBUGEVT: handled */
+    SCB_HFSR = 1u << 31;                /* DEBUGEVT: handled */
     return 1;
 }
 

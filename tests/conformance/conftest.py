@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from boardkit import board_available  # noqa: E402
+from hostboard import board_available  # noqa: E402
 from executives import c_executive, python_executive  # noqa: E402
 
 EXECUTIVES = ["python", "c-minimal", "c-development", "c-full"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from boardkit import host_board
+from hostboard import host_board
 
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
@@ -79,7 +79,7 @@ def python_executive(root: Path) -> Executive:
 
 
 def c_executive(root: Path, variant: str) -> Executive:
-    """The host build of `variant` (boardkit.host_board), its flash and file system under
+    """The host build of `variant` (hostboard.host_board), its flash and file system under
     `root`, so a restart keeps its stored values."""
     return Executive("c", variant, lambda: host_board(root, variant))
 

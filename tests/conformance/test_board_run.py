@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from boardkit import board_available
+from hostboard import board_available
 from executives import image, wait_for
 from programs import HELLO
 

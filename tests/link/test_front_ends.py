@@ -11,7 +11,7 @@ import sys
 import pytest
 from execdkit import readline
 
-from boardkit import board_available, host_board
+from hostboard import board_available, host_board
 from hsx.server import BackgroundServer, ServerConfig
 from simdevice import bridged_device
 

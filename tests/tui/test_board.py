@@ -18,7 +18,7 @@ from hsx.tui.target import Target
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "link"))
 from simdevice import bridged_device  # noqa: E402
-from boardkit import board_available, host_board  # noqa: E402
+from hostboard import board_available, host_board  # noqa: E402
 
 
 @pytest.fixture(params=["host", "bridged"])

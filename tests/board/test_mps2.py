@@ -2,10 +2,12 @@
 its hello in every variant, programs load over its UART in acknowledged chunks and run
 (hello world from the shell, the mailbox demo as two tasks), a persistent value survives
 a power cycle and a reset, a reset in the middle of a load is reported and the load
-starts again, `hsx board run` serves it until Ctrl-C (on a socket and on a pty)."""
+starts again, `hsx board run` serves it until Ctrl-C (on a socket and on a pty) or
+SIGTERM, leaving nothing behind."""
 from __future__ import annotations
 
 import base64
+import os
 import signal
 import socket
 import subprocess
@@ -181,3 +183,22 @@ def test_a_busy_port_is_reported_before_qemu_starts():
         _, err = served.communicate(timeout=120)
     assert served.returncode == 2
     assert f"hsx: 127.0.0.1:{port}: the port is already in use" in err
+
+
+def test_sigterm_stops_the_board_as_ctrl_c_does(tmp_path):
+    served = subprocess.Popen([sys.executable, "-m", "hsx", "board", "run", "--board",
+                               "mps2-an385"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        url = served.stdout.readline().strip()
+        assert list(tmp_path.glob("hsx-mps2-*")), "the board's work directory"
+        served.terminate()
+        assert served.wait(30) == 0
+    finally:
+        if served.poll() is None:
+            served.kill()
+            served.wait()
+    assert list(tmp_path.glob("hsx-mps2-*")) == []     # its log, flash and control socket
+    port = int(url.rsplit(":", 1)[1])
+    with pytest.raises(ConnectionRefusedError):          # and QEMU, which had the port
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()

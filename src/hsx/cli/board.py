@@ -1,9 +1,10 @@
 """`hsx board run`: serve the C executive of a board on a link (docs/port.md, "The host
 build"; the link is docs/wire.md's). Prints the URL a client connects to
 (`hsx shell --connect URL`) once the board has answered a hello, and runs until Ctrl-C
-(exit status 0), as `hsx execd` does."""
+or SIGTERM (exit status 0), as `hsx execd` does."""
 from __future__ import annotations
 
+import signal
 
 import click
 
@@ -57,7 +58,8 @@ def run_command(board: str, listen: str, variant: str, flash: str | None) -> Non
         served = start(board, listen, variant, flash)
     except BoardError as error:
         fail(error.what, error.why, error.hint)
-    try:                    # from here on Ctrl-C stops the board cleanly (status 0)
+    try:                    # from here on Ctrl-C or SIGTERM stops the board cleanly (status 0)
+        signal.signal(signal.SIGTERM, _interrupt)
         click.echo(served.url)
         click.echo(f"hsx board: the {board} board ({variant}) serves {served.url}; "
                    "Ctrl-C stops it", err=True)
@@ -71,3 +73,9 @@ def run_command(board: str, listen: str, variant: str, flash: str | None) -> Non
         return
     fail(f"the {board} board", f"its executive stopped (exit status {status})",
          said or None, EXIT_FAILED)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops the board as Ctrl-C does: its executive or QEMU is stopped and what
+    was made for it removed (Python's default would end this process alone)."""
+    raise KeyboardInterrupt

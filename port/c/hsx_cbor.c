@@ -97,64 +97,6 @@ int hsx_cbor_check_map(const uint8_t *data, uint32_t len)
     return hsx_cbor_skip(&r) == 0 && r.p == r.end ? 0 : -1;
 }
 
-int hsx_cbor_text_is(const hsx_cbor_item *item, const char *text)
-{
-    if (item->type != HSX_CBOR_TEXT)
-        return 0;
-    for (uint64_t i = 0; i < item->value; i++)
-        if (text[i] == 0 || (uint8_t)text[i] != item->data[i])
-            return 0;
-    return text[item->value] == 0;
-}
-
-int hsx_cbor_map_find(const uint8_t *map, uint32_t len, const char *key,
-                      const uint8_t **start, const uint8_t **end)
-{
-    hsx_cbor_reader r = {map, map + len};
-    hsx_cbor_item item;
-    if (hsx_cbor_read(&r, &item) < 0 || item.type != HSX_CBOR_MAP)
-        return 0;
-    for (uint64_t pairs = item.value; pairs; pairs--) {
-        hsx_cbor_reader key_at = r;
-        hsx_cbor_item k;
-        if (hsx_cbor_read(&r, &k) < 0)
-            return 0;
-        int found = hsx_cbor_text_is(&k, key);
-        if (!found) {
-            r = key_at;             /* the key may be a container: skip it whole */
-            if (hsx_cbor_skip(&r) < 0)
-                return 0;
-        }
-        const uint8_t *value = r.p;
-        if (hsx_cbor_skip(&r) < 0)
-            return 0;
-        if (found) {
-            *start = value;
-            *end = r.p;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor_item *value)
-{
-    const uint8_t *start, *end;
-    if (!hsx_cbor_map_find(map, len, key, &start, &end))
-        return 0;
-    hsx_cbor_reader r = {start, end};
-    return hsx_cbor_read(&r, value) == 0;
-}
-
-int hsx_cbor_int(const hsx_cbor_item *item, int64_t *out)
-{
-    if ((item->type != HSX_CBOR_UINT && item->type != HSX_CBOR_NINT) ||
-        item->value > (uint64_t)INT64_MAX)
-        return -1;
-    *out = item->type == HSX_CBOR_UINT ? (int64_t)item->value : -1 - (int64_t)item->value;
-    return 0;
-}
-
 /* -- writer ------------------------------------------------------------------------------ */
 
 void hsx_cbor_writer_init(hsx_cbor_writer *w, uint8_t *buffer, uint32_t size)

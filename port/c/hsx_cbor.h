@@ -40,16 +40,6 @@ int hsx_cbor_read(hsx_cbor_reader *r, hsx_cbor_item *item);
 int hsx_cbor_skip(hsx_cbor_reader *r);
 /* 0 when data[0..len) is exactly one well-formed map; -1 otherwise. */
 int hsx_cbor_check_map(const uint8_t *data, uint32_t len);
-/* The value of text key `key` in a checked map: 1 found, 0 not there. */
-int hsx_cbor_map_get(const uint8_t *map, uint32_t len, const char *key, hsx_cbor_item *value);
-/* The same, as the bytes of the whole value [*start, *end) (to copy it as it is). */
-int hsx_cbor_map_find(const uint8_t *map, uint32_t len, const char *key,
-                      const uint8_t **start, const uint8_t **end);
-/* An integer item as int64 (0), or -1 (not an integer, or out of range). */
-int hsx_cbor_int(const hsx_cbor_item *item, int64_t *out);
-/* 1 when a text item equals the C string. */
-int hsx_cbor_text_is(const hsx_cbor_item *item, const char *text);
-
 typedef struct hsx_cbor_writer {
     uint8_t *start, *p, *end;
     uint8_t overflow;       /* set when something did not fit: the output is incomplete */

@@ -14,7 +14,7 @@
 
 static struct bp {
     uint32_t id, pid, addr, hits;
-    uint8_t used, enabled, temporary;
+    uint8_t used, enabled, temporary, brk, code;
 } bps[HSX_MAX_BREAKPOINTS];
 
 static struct watch {
@@ -33,7 +33,8 @@ static int installed_elsewhere(const struct bp *b)
 {
     int i;
     for (i = 0; i < HSX_MAX_BREAKPOINTS; i++)
-        if (bps[i].used && &bps[i] != b && bps[i].pid == b->pid && bps[i].addr == b->addr)
+        if (bps[i].used && &bps[i] != b && !bps[i].brk && bps[i].pid == b->pid
+                && bps[i].addr == b->addr)
             return 1;
     return 0;
 }
@@ -42,8 +43,36 @@ static void drop_bp(struct bp *b)
 {
     hsx_tcb *t = hsx_k_task(b->pid);
     b->used = 0;
-    if (t && !installed_elsewhere(b))
+    if (t && !b->brk && !installed_elsewhere(b))
         hsx_breakpoint(&t->vm, b->addr, 0);
+}
+
+static struct bp *new_bp(uint32_t pid, uint32_t addr)
+{
+    int i;
+    for (i = 0; i < HSX_MAX_BREAKPOINTS && bps[i].used; i++)
+        ;
+    if (i == HSX_MAX_BREAKPOINTS)
+        return 0;
+    hsx_k_fill(&bps[i], 0, sizeof bps[i]);
+    bps[i].used = bps[i].enabled = 1;
+    bps[i].id = next_bp_id++;
+    bps[i].pid = pid;
+    bps[i].addr = addr;
+    return &bps[i];
+}
+
+/* The BRK instructions of a new task's code (LDI32 takes two words: its literal is not
+ * an instruction), as hsx execd lists them. */
+void hsx_k_debug_attach(hsx_tcb *t)
+{
+    uint32_t addr;
+    struct bp *b;
+    for (addr = 0; addr + 4 <= t->vm.code_len; addr += t->vm.code_bytes[addr] == 0x60 ? 8 : 4)
+        if (t->vm.code_bytes[addr] == 0x7F && (b = new_bp(t->pid, addr)) != 0) {
+            b->brk = 1;
+            b->code = t->vm.code_bytes[addr + 3];
+        }
 }
 
 static struct bp *bp_of(uint32_t id)
@@ -58,28 +87,22 @@ static struct bp *bp_of(uint32_t id)
 hsx_status hsx_exec_bp_set(uint32_t pid, uint32_t addr, int temporary, uint32_t *id)
 {
     hsx_tcb *t = hsx_k_task(pid);
-    int i;
+    struct bp *b;
     if (!t)
         return HSX_ERR_UNKNOWN_PID;
     if (hsx_k_ended(t))
         return HSX_ERR_TASK_ENDED;
     if ((addr & 3u) || addr >= t->vm.code_len)
         return HSX_ERR_BAD_ADDRESS;
-    for (i = 0; i < HSX_MAX_BREAKPOINTS && bps[i].used; i++)
-        ;
-    if (i == HSX_MAX_BREAKPOINTS)
-        return HSX_ERR_TOO_MANY_BREAKPOINTS;
     if (hsx_breakpoint(&t->vm, addr, 1) != 0)
         return HSX_ERR_BAD_ADDRESS;
-    bps[i].used = 1;
-    bps[i].id = next_bp_id++;
-    bps[i].pid = pid;
-    bps[i].addr = addr;
-    bps[i].hits = 0;
-    bps[i].enabled = 1;
-    bps[i].temporary = (uint8_t)(temporary != 0);
+    if ((b = new_bp(pid, addr)) == 0) {
+        hsx_breakpoint(&t->vm, addr, 0);
+        return HSX_ERR_TOO_MANY_BREAKPOINTS;
+    }
+    b->temporary = (uint8_t)(temporary != 0);
     if (id)
-        *id = bps[i].id;
+        *id = b->id;
     return HSX_OK;
 }
 
@@ -88,6 +111,8 @@ hsx_status hsx_exec_bp_clear(uint32_t id)
     struct bp *b = bp_of(id);
     if (!b)
         return HSX_ERR_UNKNOWN_BREAKPOINT;
+    if (b->brk)
+        return HSX_ERR_STATIC_BREAKPOINT;
     drop_bp(b);
     return HSX_OK;
 }
@@ -117,6 +142,8 @@ int hsx_exec_next_breakpoint(uint32_t *cursor, hsx_breakpoint_info *out)
     out->hits = best->hits;
     out->enabled = best->enabled;
     out->temporary = best->temporary;
+    out->brk = best->brk;
+    out->code = best->code;
     return 1;
 }
 
@@ -135,8 +162,6 @@ int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
 {
     struct bp *hit = 0;
     int i, any = 0;
-    if (stop == HSX_STOP_BRK)
-        return 1;
     if (stop == HSX_STOP_WATCH) {
         ev->id = stop_watch;
         ev->addr = stop_addr;
@@ -147,7 +172,7 @@ int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
     }
     for (i = 0; i < HSX_MAX_BREAKPOINTS; i++) {
         struct bp *b = &bps[i];
-        if (!b->used || b->pid != t->pid || b->addr != ev->pc)
+        if (!b->used || b->pid != t->pid || b->addr != ev->pc || b->brk != (stop == HSX_STOP_BRK))
             continue;
         any = 1;
         if (b->enabled && (!hit || b->id < hit->id))
@@ -157,6 +182,8 @@ int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *ev)
         return !any;                    /* only disabled ones there: run on */
     hit->hits++;
     ev->id = hit->id;
+    if (stop == HSX_STOP_BRK)
+        return 1;                       /* ev->a keeps the BRK's code */
     ev->a = hit->temporary;
     if (hit->temporary)
         drop_bp(hit);
@@ -251,6 +278,24 @@ hsx_status hsx_exec_watch_remove(uint32_t id)
     return HSX_ERR_UNKNOWN_WATCH;
 }
 
+int hsx_exec_next_watch(uint32_t *cursor, hsx_watch_info *out)
+{
+    struct watch *best = 0;
+    int i;
+    for (i = 0; i < HSX_MAX_WATCHES; i++)
+        if (watches[i].used && watches[i].id > *cursor && (!best || watches[i].id < best->id))
+            best = &watches[i];
+    if (!best)
+        return 0;
+    *cursor = best->id;
+    out->id = best->id;
+    out->pid = best->pid;
+    out->addr = best->addr;
+    out->length = best->len;
+    out->stop = best->stop;
+    return 1;
+}
+
 int hsx_k_debug_watched(const hsx_tcb *t)
 {
     int i;
@@ -266,7 +311,7 @@ int hsx_k_debug_watched(const hsx_tcb *t)
  * stopping watch changed. */
 static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
 {
-    int i, stop = 0;
+    int i, stop = 0, changed = 0;
     for (i = 0; i < HSX_MAX_WATCHES; i++) {
         struct watch *w = &watches[i];
         uint8_t both[2 * HSX_WATCH_BYTES];
@@ -291,6 +336,7 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
         ev.data = both;
         ev.len = 2 * w->len;
         hsx_k_emit(&ev);
+        changed = 1;
         if (w->stop && !stop) {
             stop = 1;
             stop_watch = w->id;
@@ -300,7 +346,7 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
             hsx_k_copy(stop_bytes, both, 2 * w->len);
         }
     }
-    return stop;
+    return stop ? 2 : changed;
 }
 
 int hsx_k_debug_after_step(hsx_tcb *t, uint32_t pc)
@@ -388,6 +434,7 @@ hsx_status hsx_exec_watch_add(uint32_t pid, uint32_t addr, uint32_t len, int sto
     return HSX_ERR_UNSUPPORTED;
 }
 hsx_status hsx_exec_watch_remove(uint32_t id) { (void)id; return HSX_ERR_UNSUPPORTED; }
+int hsx_exec_next_watch(uint32_t *cursor, hsx_watch_info *out) { (void)cursor; (void)out; return 0; }
 hsx_status hsx_exec_trace(uint32_t pid, int on) { (void)pid; (void)on; return HSX_ERR_UNSUPPORTED; }
 uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max)
 {

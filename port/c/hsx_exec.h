@@ -41,7 +41,8 @@ typedef enum hsx_status {
     HSX_ERR_UNKNOWN_WATCH,       /* unknown_watch */
     HSX_ERR_TOO_MANY_WATCHES,    /* too_many_watches */
     HSX_ERR_BAD_ADDRESS,         /* bad_address: not an instruction address */
-    HSX_ERR_UNSUPPORTED          /* unsupported: this variant lacks it */
+    HSX_ERR_UNSUPPORTED,         /* unsupported: this variant lacks it */
+    HSX_ERR_STATIC_BREAKPOINT    /* static_breakpoint: a BRK in the code (disable it) */
 } hsx_status;
 
 typedef enum hsx_state {
@@ -292,6 +293,8 @@ void hsx_exec_set_listener(hsx_event_listener listener);
 
 /* -- debugging (development and full; HSX_ERR_UNSUPPORTED in minimal) ------------------------- */
 
+/* A task's BRK instructions are listed as breakpoints too (brk set, with their code),
+ * from its load on: a disabled one is run through; they cannot be cleared. */
 hsx_status hsx_exec_bp_set(uint32_t pid, uint32_t addr, int temporary, uint32_t *id);
 hsx_status hsx_exec_bp_clear(uint32_t id);
 hsx_status hsx_exec_bp_enable(uint32_t id, int enabled);
@@ -299,6 +302,7 @@ hsx_status hsx_exec_bp_enable(uint32_t id, int enabled);
 typedef struct hsx_breakpoint_info {
     uint32_t id, pid, addr, hits;
     uint8_t enabled, temporary;
+    uint8_t brk, code;              /* a BRK instruction in the code, and its 8-bit code */
 } hsx_breakpoint_info;
 
 int hsx_exec_next_breakpoint(uint32_t *cursor, hsx_breakpoint_info *out);
@@ -316,6 +320,14 @@ hsx_status hsx_exec_stack(uint32_t pid, hsx_frame *frames, uint32_t max, uint32_
 
 hsx_status hsx_exec_watch_add(uint32_t pid, uint32_t addr, uint32_t len, int stop, uint32_t *id);
 hsx_status hsx_exec_watch_remove(uint32_t id);
+
+typedef struct hsx_watch_info {
+    uint32_t id, pid, addr, length;
+    uint8_t stop;
+} hsx_watch_info;
+
+/* Every watch, by id: start with *cursor = 0; 0 when there are no more. */
+int hsx_exec_next_watch(uint32_t *cursor, hsx_watch_info *out);
 
 typedef struct hsx_trace_record {
     uint32_t pc;

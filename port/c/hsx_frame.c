@@ -3,26 +3,6 @@
 
 #include <stddef.h>
 
-/* -- CRC-32 ------------------------------------------------------------------------------ */
-
-/* A nibble at a time: 64 bytes of table instead of 1 KiB, fast enough for a UART. */
-static const uint32_t crc_nibble[16] = {
-    0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
-    0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
-    0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu,
-};
-
-uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
-{
-    crc = ~crc;
-    for (uint32_t i = 0; i < len; i++) {
-        crc ^= data[i];
-        crc = (crc >> 4) ^ crc_nibble[crc & 15];
-        crc = (crc >> 4) ^ crc_nibble[crc & 15];
-    }
-    return ~crc;
-}
-
 /* -- the receive ring ------------------------------------------------------------------------ */
 
 /* Positions run over [0, 2 * HSX_RX_WINDOW) so that a full ring and an empty one differ

@@ -17,7 +17,8 @@
 
 #define HSX_FRAME_OVERHEAD 6u       /* kind, seq and the CRC around a payload */
 
-/* CRC-32 of IEEE 802.3 as zlib.crc32: start with crc = 0, chain calls over pieces. */
+/* CRC-32 of IEEE 802.3 as zlib.crc32: start with crc = 0, chain calls over pieces (one
+ * for the executive and the link: hsx_util.c). */
 uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len);
 
 /* Received bytes into the ring; what does not fit is dropped (counted). */

@@ -92,8 +92,9 @@ uint16_t hsx_k_le16(const uint8_t *p);
 uint32_t hsx_k_le32(const uint8_t *p);
 void hsx_k_put16(uint8_t *p, uint32_t v);
 void hsx_k_put32(uint8_t *p, uint32_t v);
-uint32_t hsx_k_crc32(uint32_t crc, const uint8_t *data, uint32_t len);  /* zlib.crc32 */
-uint32_t hsx_k_now(void);
+uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len);  /* zlib.crc32 */
+#define hsx_k_crc32 hsx_crc32
+uint32_t hsx_k_now(void);                                   /* hsx_tasks.c */
 uint32_t hsx_k_uptime_ms(void);                             /* since hsx_exec_init */
 int hsx_k_due(uint32_t deadline, uint32_t now);              /* deadline <= now, wrapping */
 void hsx_k_set_detail(const char *text);                     /* hsx_exec_last_detail */
@@ -230,8 +231,10 @@ void hsx_k_fs_release(uint32_t pid);
 /* A breakpoint or BRK stop of t at pc: 1 = the task stops (event filled in), 0 = run on. */
 int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *event);
 void hsx_k_debug_release(hsx_tcb *t);           /* the task's record is going */
+void hsx_k_debug_attach(hsx_tcb *t);            /* a new task's code: its BRKs listed */
 int hsx_k_debug_watched(const hsx_tcb *t);      /* runs one instruction at a time */
-int hsx_k_debug_after_step(hsx_tcb *t, uint32_t pc);  /* watches, trace: 1 = stop (watch) */
+/* Watches, trace: 0, 1 = a watched range changed, 2 = and its watch stops the task. */
+int hsx_k_debug_after_step(hsx_tcb *t, uint32_t pc);
 void hsx_k_debug_poked(hsx_tcb *t);
 #endif
 

@@ -252,6 +252,9 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
         hsx_k_fill(arena + t->code_off + (source == IN_PLACE ? 0 : code_len), 0,
                    bitmap_bytes(code_len));
     }
+#if HSX_HAS_DEBUG
+    hsx_k_debug_attach(t);
+#endif
     hsx_k_start_task(t);
     if (paused)
         hsx_exec_pause(t->pid);

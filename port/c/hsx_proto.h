@@ -1,14 +1,21 @@
 /* HSX C executive: what the protocol module's files share (not an API: hsx_exec.h is).
  *
- * hsx_proto.c       the link loop (hsx_exec_poll), frames, the hello, the reply cache,
- *                   the request envelope, dispatch, sessions and PID locks
- * hsx_proto_cmds.c  the commands of every variant (tasks, memory, stdio, values)
- * hsx_proto_debug.c the debugger's commands (development, full)
- * hsx_proto_events.c the subscription and the bounded event queue (development, full)
+ * hsx_proto.c          the link's loop (hsx_exec_poll), frames, the hello, at-most-once
+ *                      replies, a request's fields, dispatch, replies and errors
+ * hsx_proto_sessions.c sessions and their PID locks
+ * hsx_proto_cmds.c     the command table; tasks, memory, stdio
+ * hsx_proto_values.c   val.* and cmd.*
+ * hsx_proto_debug.c    the debugger's commands (development, full)
+ * hsx_proto_events.c   the subscription and its bounded event queue (development, full)
  *
- * A handler reads its fields with the hsx_arg_* functions (each answers bad_argument
- * itself), checks everything, then calls hsx_reply_ok() and writes its reply fields.
- * Nothing may fail after hsx_reply_ok(): a reply streams onto the link as it is written.
+ * The board takes canonical requests only (docs/wire.md, "Requests"): hsx.client
+ * resolves aliases, checks every field as hsx execd does and composes the words of an
+ * error from its code and fields, so the board's error replies carry no message. The
+ * dispatcher reads a request's fields into hsx_call.arg by their key (hsx_keys.h),
+ * finds the command in the table, checks the session, the task `pid` names and the
+ * caller's right to change it as the command's flags say, and calls its handler. A
+ * handler checks what is left, calls hsx_reply_ok() and writes its fields; nothing
+ * may fail after that: a reply streams onto the link as it is written.
  */
 #ifndef HSX_PROTO_H
 #define HSX_PROTO_H
@@ -17,135 +24,158 @@
 
 #include "hsx_cbor.h"
 #include "hsx_exec.h"
+#include "hsx_keys.h"
 
-#define HSX_VERSION "0.1.0"         /* hsx.__version__ (a test keeps them equal) */
-#define HSX_PROTO_MESSAGE 112       /* bytes of an error message */
 #define HSX_HOST_STEPS 10000u       /* a step longer than this is refused (see docs/port.md) */
+#define HSX_MAX_LOCKS 4             /* PIDs one session may lock, pids in one filter */
+
+/* A request field: a number or boolean in n; text, bytes or a list at p with n bytes
+ * (items). p is NULL when the request does not have the field. */
+typedef struct hsx_arg {
+    const uint8_t *p;
+    uint32_t n;
+} hsx_arg;
 
 typedef struct hsx_call {
-    const uint8_t *req;             /* the request map */
-    uint32_t len;
+    hsx_arg arg[HSX_ARGS];
     hsx_cbor_writer *w;             /* the reply's fields go here after hsx_reply_ok */
-    const char *name;               /* the command's canonical name */
-    int session;                    /* the caller's session slot, or -1 */
-    uint8_t replied;                /* hsx_reply_ok was called */
+    hsx_task_info t;                /* the task `pid` names (commands with CMD_TASK) */
+    uint8_t cmd;                    /* the command's key */
+    int8_t session;                 /* the caller's session slot, or -1 */
     uint8_t writes;                 /* the command changes something (the reply cache) */
-    const char *error;              /* set by hsx_fail: the error code */
-    char message[HSX_PROTO_MESSAGE];
-    const char *extra_key;          /* one extra field of the error reply, or NULL */
-    int64_t extra_number;
-    const char *extra_text;         /* the extra field is this text, else the number */
+    uint8_t replied;                /* hsx_reply_ok was called */
+    uint16_t extra;                 /* a field of the error reply (a key), or 0 */
+    uint16_t extra_word;            /* its value is the text of key extra_word - 1, else */
+    uint32_t extra_number;          /* this number */
+    char error[40];                 /* the error code; empty: none */
 } hsx_call;
 
-typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (hsx_fail was called) */
+#define HAS(c, key) ((c)->arg[K_##key].p != 0)
+#define ARG(c, key) ((c)->arg[K_##key].n)
 
-/* -- replies and errors ----------------------------------------------------------------- */
-void hsx_reply_ok(hsx_call *c);
-/* An error reply: `code` and a message made of the NULL-terminated pieces. */
-int hsx_fail(hsx_call *c, const char *code, const char *text, ...);
-void hsx_msg_number(hsx_call *c, int64_t n);    /* append a number to the message */
-int hsx_fail_status(hsx_call *c, hsx_status status, uint32_t pid);  /* an hsx_exec status */
-void hsx_key(hsx_cbor_writer *w, const char *key);    /* a map key (a text string) */
-void hsx_put_state(hsx_cbor_writer *w, hsx_state state);
-void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);  /* hex text */
-void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits);     /* a half float, or "nan"/"inf" */
-void hsx_put_seconds(hsx_cbor_writer *w, uint32_t ms);   /* a double, in seconds */
-/* key: value pairs (a NULL text is null) */
-void hsx_field_u(hsx_cbor_writer *w, const char *key, uint32_t value);
-void hsx_field_u64(hsx_cbor_writer *w, const char *key, uint64_t value);
-void hsx_field_s(hsx_cbor_writer *w, const char *key, const char *text);
-void hsx_field_b(hsx_cbor_writer *w, const char *key, int value);
+typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (the error is set) */
 
-const char *hsx_code_with(const char *prefix, const char *suffix);   /* "pid_locked:" "3" */
-const char *hsx_number_text(uint32_t value);        /* decimal, in a static buffer */
-
-/* A field that is one item or a list of them ("pid": 3, "pid": [3, 4]): open it
- * (0 when absent or null; `left` items), then take its items one by one (1, 0 at the
- * end, -1 when malformed). */
-typedef struct hsx_list {
-    hsx_cbor_reader r;
-    hsx_cbor_item first;
-    uint64_t left;
-    uint8_t array;
-} hsx_list;
-
-int hsx_list_open(const uint8_t *map, uint32_t len, const char *key, hsx_list *list);
-int hsx_list_next(hsx_list *list, hsx_cbor_item *item);
-
-/* -- arguments: 1 given and valid, 0 absent, -1 refused (the error is set) ------------- */
-int hsx_arg_u32(hsx_call *c, const char *key, uint32_t *out, uint32_t lo, uint32_t hi);
-int hsx_arg_u64(hsx_call *c, const char *key, uint64_t *out, uint64_t lo, uint64_t hi);
-int hsx_arg_bool(hsx_call *c, const char *key, int *out);
-int hsx_arg_text(hsx_call *c, const char *key, const char **text, uint32_t *len, uint32_t max);
-/* NUL-terminated into out[size]; longer text is refused. */
-int hsx_arg_cstr(hsx_call *c, const char *key, char *out, uint32_t size);
-/* Binary data: a CBOR byte string, hex text, or (key_b64) base64 text (decoded in the
- * request, in place). */
-int hsx_arg_data(hsx_call *c, const char *key, const char *key_b64, const uint8_t **data,
-                 uint32_t *len);
-/* bad_argument: "'<key>' must be <what>". */
-int hsx_bad_type(hsx_call *c, const char *key, const char *what);
-int hsx_arg_present(hsx_call *c, const char *key);
-/* `key` must be given: the error "<cmd> requires '<key>'" otherwise. */
-int hsx_required(hsx_call *c, int got, const char *key);
-/* A task named by `pid` (required), as hsx_exec_task reports it; unknown_pid. */
-int hsx_arg_task(hsx_call *c, hsx_task_info *info);
-/* A field the host's gateway should have resolved (a symbol, "file:line"). */
-int hsx_refuse_symbolic(hsx_call *c, const char *key);
-/* The caller may change task `pid` (read_only for observers, pid_locked:<pid>). */
-int hsx_control(hsx_call *c, uint32_t pid);
-/* Whether a session owns `pid` (its slot), or -1. */
-int hsx_owner(uint32_t pid);
-void hsx_put_session_handle(hsx_cbor_writer *w, int slot);  /* "s1", or null */
-void hsx_debug_session_closed(int slot);    /* its breakpoints and watches go */
-
-/* -- the command table (hsx_proto_cmds.c, hsx_proto_debug.c) ----------------------------- */
-#define HSX_CMD_WRITES 1            /* refused to observers; its reply is kept for a retry */
-#define HSX_CMD_SESSION 2           /* needs a session */
-#define HSX_CMD_DEVELOPMENT 4       /* only in development and full */
-#define HSX_CMD_FULL 8              /* only in full */
+/* Command flags (hsx_command.flags). */
+#define CMD_WRITES 1                /* refused to observers; its reply is kept for a retry */
+#define CMD_SESSION 2               /* needs a session */
+#define CMD_TASK 4                  /* `pid` must name a task (hsx_call.t) */
+#define CMD_TASK_IF 8               /* ... when it is given */
+#define CMD_CONTROL 16              /* and the caller must be allowed to change it */
+#define CMD_DEVELOPMENT 32          /* only in development and full */
+#define CMD_FULL 64                 /* only in full */
 
 typedef struct hsx_command {
-    const char *names;              /* the canonical name, then aliases, space-separated */
     hsx_handler handler;            /* NULL: the variant lacks it */
     uint8_t flags;
 } hsx_command;
 
-extern const hsx_command hsx_commands[];     /* ends with {NULL} */
-extern const hsx_command hsx_debug_commands[];
-extern const hsx_command hsx_value_commands[];
+extern const hsx_command hsx_commands[HSX_COMMANDS];   /* by key, from K_ping */
 
-/* The session commands (hsx_proto.c). */
+/* -- replies and errors ----------------------------------------------------------------- */
+void hsx_reply_ok(hsx_call *c);
+int hsx_fail(hsx_call *c, unsigned code);            /* -1 */
+int hsx_fail_field(hsx_call *c, unsigned key);       /* bad_argument naming the field: -1 */
+/* An error code made of a key's text and a suffix ("pid_locked:" "3"): -1. */
+int hsx_fail_with(hsx_call *c, unsigned prefix, const char *suffix, uint32_t number);
+int hsx_fail_status(hsx_call *c, hsx_status status);  /* an hsx_exec status: 0 or -1 */
+int hsx_fail_variant(hsx_call *c, unsigned variant); /* unsupported, variant_required */
+
+/* -- writing ---------------------------------------------------------------------------- */
+void hsx_put_key(hsx_cbor_writer *w, unsigned key);    /* a key's text as a CBOR text */
+void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value);
+void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value);   /* a word as value */
+void hsx_field_null(hsx_cbor_writer *w, unsigned key);
+void hsx_field_b(hsx_cbor_writer *w, unsigned key, int value);
+void hsx_field_s(hsx_cbor_writer *w, unsigned key, const char *text);   /* NULL: null */
+void hsx_put_str(hsx_cbor_writer *w, const char *text);                 /* NULL: null */
+void hsx_put_state(hsx_cbor_writer *w, hsx_state state);
+void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);  /* hex text */
+void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits);     /* a half float, or "nan"/"inf" */
+void hsx_put_seconds(hsx_cbor_writer *w, uint32_t ms);   /* a double, in seconds */
+void hsx_put_addr(hsx_cbor_writer *w, int64_t addr);     /* the number, or null if < 0 */
+
+/* A row: fields of a struct written by a table, 4 bytes a field: the key with the
+ * field's kind in its top 4 bits, and the member's offset (R_WORD: the value's key). */
+enum { R_U32, R_U16, R_U64, R_BOOL, R_CHARS, R_STR, R_STATE, R_EXIT, R_NULL,
+       R_FALSE, R_ZERO, R_EMPTY_MAP, R_EMPTY_LIST, R_WORD, R_F16, R_LOCKED_BY };
+typedef struct hsx_row { uint16_t key, arg; } hsx_row;
+#define ROW(key, kind, type, member) {K_##key | (kind) << 12, (uint16_t)offsetof(type, member)}
+#define ROW_CONST(key, kind, value) {K_##key | (kind) << 12, value}
+void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const void *base);
+
+/* -- the commands' shared parts ------------------------------------------------------------ */
+void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t);
+void hsx_put_tasks(hsx_cbor_writer *w, int live_only);
+int hsx_live(hsx_state state);
+/* `recent`: the output each task (or task `only`) kept that the caller may read. */
+void hsx_put_recent(hsx_call *c, int one, uint32_t only);
+/* A list field's items, read one by one: 1 and *value, 0 at the end, -1 malformed. */
+typedef struct hsx_items {
+    hsx_cbor_reader r;
+    uint32_t left;
+} hsx_items;
+void hsx_items_open(const hsx_arg *arg, const uint8_t *end, hsx_items *items);
+int hsx_items_next(hsx_items *items, hsx_cbor_item *item);
+extern const uint8_t *hsx_request_end;     /* where the request's bytes end */
+
+/* -- sessions (hsx_proto_sessions.c) -------------------------------------------------------- */
+int hsx_session_find(const hsx_arg *id);            /* its slot, or -1 */
+int hsx_session_observer(int slot);
+void hsx_session_touch(int slot);
+int hsx_control(hsx_call *c, uint32_t pid);          /* read_only, pid_locked:<pid> */
+int hsx_owner(uint32_t pid);                          /* the session that locks pid, or -1 */
+void hsx_put_session_handle(hsx_cbor_writer *w, int slot);    /* "s1", or null */
+void hsx_sessions_expire(void);
+void hsx_sessions_end(void);                         /* a new host: every session goes */
+void hsx_put_features(hsx_cbor_writer *w);
 int hsx_cmd_session_open(hsx_call *c);
-int hsx_cmd_session_close(hsx_call *c);
 int hsx_cmd_session_keepalive(hsx_call *c);
+int hsx_cmd_session_close(hsx_call *c);
 int hsx_cmd_session_list(hsx_call *c);
 
-/* stdio's `recent` field (hsx_proto_cmds.c), and the `pid` whose output it reads. */
-void hsx_put_recent(hsx_call *c, int one, uint32_t only);
-int hsx_arg_output_of(hsx_call *c, int *one, uint32_t *pid);
+/* -- values and commands (hsx_proto_values.c) ---------------------------------------------- */
+int hsx_cmd_val_list(hsx_call *c);
+int hsx_cmd_val_get(hsx_call *c);
+int hsx_cmd_val_set(hsx_call *c);
+int hsx_cmd_val_stats(hsx_call *c);
+int hsx_cmd_cmd_list(hsx_call *c);
+int hsx_cmd_cmd_call(hsx_call *c);
+int hsx_cmd_cmd_stats(hsx_call *c);
 
-/* A ps row (hsx_proto_cmds.c; also in replies of kill, pause, load ...). */
-void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *info);
+/* -- the debugger (hsx_proto_debug.c; development, full) ------------------------------------- */
+int hsx_cmd_bp_set(hsx_call *c);
+int hsx_cmd_bp_clear(hsx_call *c);
+int hsx_cmd_bp_clear_all(hsx_call *c);
+int hsx_cmd_bp_enable(hsx_call *c);
+int hsx_cmd_bp_disable(hsx_call *c);
+int hsx_cmd_bp_list(hsx_call *c);
+int hsx_cmd_run_to(hsx_call *c);
+int hsx_cmd_stack_info(hsx_call *c);
+int hsx_cmd_watch_add(hsx_call *c);
+int hsx_cmd_watch_remove(hsx_call *c);
+int hsx_cmd_watch_list(hsx_call *c);
+int hsx_cmd_trace_on(hsx_call *c);
+int hsx_cmd_trace_off(hsx_call *c);
+int hsx_cmd_trace_records(hsx_call *c);
+void hsx_debug_session_closed(int slot);    /* its breakpoints and watches go (-1: all) */
 
-/* -- events (hsx_proto_events.c) --------------------------------------------------------- */
+/* -- events (hsx_proto_events.c; development, full) ------------------------------------------ */
 void hsx_events_listener(const hsx_event *event);
-/* Send queued events while the link has nothing more urgent; 1 when some are left. */
-int hsx_events_send(void);
+int hsx_events_send(void);                  /* send what is queued; 1 when some are left */
 void hsx_events_session_closed(int slot);   /* -1: every session's (a new host) */
-int hsx_events_saturated(void);     /* the owner's critical events fill the queue: wait */
-int hsx_cmd_subscribe(hsx_call *c);
-int hsx_cmd_unsubscribe(hsx_call *c);
-int hsx_cmd_ack(hsx_call *c);
-int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe);
+int hsx_events_saturated(void);             /* the owner's critical events fill the queue */
 uint32_t hsx_events_last_seq(void);
+int hsx_cmd_events_subscribe(hsx_call *c);
+int hsx_cmd_events_unsubscribe(hsx_call *c);
+int hsx_cmd_events_ack(hsx_call *c);
+int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe);
 
-/* -- the link (hsx_proto.c) ---------------------------------------------------------------- */
-/* Streamed loads this host opened: a new host's hello aborts them. */
-void hsx_proto_stream_opened(uint32_t stream);
+/* -- the link (hsx_proto.c) ------------------------------------------------------------------ */
+void hsx_proto_stream_opened(uint32_t stream);   /* a new host's hello aborts them */
 void hsx_proto_stream_closed(uint32_t stream);
-uint32_t hsx_proto_uptime_ms(void);         /* since the link's first poll */
-/* Send one frame whose payload is already encoded (events). */
+uint32_t hsx_proto_now(void);
+uint32_t hsx_proto_uptime_ms(void);              /* since the link's first poll */
+uint32_t hsx_proto_boot(void);
 void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t len);
 
 #endif

@@ -9,81 +9,79 @@
 
 #include "hsx_proto.h"
 
-#define W HSX_CMD_WRITES
-#define DEV HSX_CMD_DEVELOPMENT
-
 #if HSX_HAS_DEBUG
 
-/* Who set each breakpoint and watch: a session's go when it ends (hsx execd's rule), and
- * watch listings need what the executive does not list. */
+#define TRACE_REPLY 64                  /* records one trace.records returns at most */
+
+/* Who set each breakpoint and watch: a session's go when it ends (hsx execd's rule). */
 typedef struct owned {
     uint32_t id;                        /* 0: free */
+    uint8_t watch;                      /* a watch's id, else a breakpoint's */
     int8_t owner;                       /* session slot, -1: none */
 } owned;
 
-static owned bp_owner[HSX_MAX_BREAKPOINTS];
+static owned owners[HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES];
+static uint32_t tracing[HSX_MAX_TASKS];    /* pids with trace.on (0: free) */
 
-typedef struct watch {
-    uint32_t id, pid, addr, length;     /* id 0: free */
-    int8_t owner;
-    uint8_t stop;
-} watch;
-
-static watch watches[HSX_MAX_WATCHES];
-
-static int bp_owner_of(uint32_t id)
+static owned *owner_of(uint32_t id, int watch)
 {
-    for (int i = 0; i < HSX_MAX_BREAKPOINTS; i++)
-        if (bp_owner[i].id == id)
-            return bp_owner[i].owner;
-    return -1;
+    for (int i = 0; i < HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES; i++)
+        if (owners[i].id == id && owners[i].watch == watch)
+            return &owners[i];
+    return NULL;
 }
 
-static void bp_forget(uint32_t id)
+static void remember(uint32_t id, int watch, int owner)
 {
-    for (int i = 0; i < HSX_MAX_BREAKPOINTS; i++)
-        if (bp_owner[i].id == id)
-            bp_owner[i].id = 0;
+    owned *o = owner_of(id, watch);
+    if (!o)
+        o = owner_of(0, 0);
+    if (!o)
+        o = owner_of(0, 1);
+    if (o)
+        *o = (owned){id, (uint8_t)watch, (int8_t)owner};
 }
 
-static void bp_remember(uint32_t id, int owner)
+static void forget(uint32_t id, int watch)
 {
-    bp_forget(id);
-    for (int i = 0; i < HSX_MAX_BREAKPOINTS; i++)
-        if (!bp_owner[i].id) {
-            bp_owner[i].id = id;
-            bp_owner[i].owner = (int8_t)owner;
-            return;
-        }
+    owned *o = owner_of(id, watch);
+    if (o)
+        o->id = 0;
 }
+
+static void put_owner(hsx_cbor_writer *w, uint32_t id, int watch)
+{
+    owned *o = owner_of(id, watch);
+    hsx_put_key(w, K_owner);
+    hsx_put_session_handle(w, o ? o->owner : -1);
+}
+
+static const hsx_row breakpoint_row[] = {
+    ROW(id, R_U32, hsx_breakpoint_info, id), ROW(pid, R_U32, hsx_breakpoint_info, pid),
+    ROW(address, R_U32, hsx_breakpoint_info, addr), ROW_CONST(symbol, R_NULL, 0), ROW_CONST(offset, R_NULL, 0), ROW_CONST(file, R_NULL, 0),
+    ROW_CONST(line, R_NULL, 0), ROW(hits, R_U32, hsx_breakpoint_info, hits),
+    ROW(enabled, R_BOOL, hsx_breakpoint_info, enabled),
+    ROW(temporary, R_BOOL, hsx_breakpoint_info, temporary), ROW_CONST(condition, R_NULL, 0),
+    ROW_CONST(remembered, R_FALSE, 0),
+};
 
 /* A listing as hsx execd's, without what only symbols give. */
 static void put_breakpoint(hsx_cbor_writer *w, const hsx_breakpoint_info *b)
 {
-    static const char digits[] = "0123456789ABCDEF";
     char location[10] = "0x";
-    int n = 2;
-    for (int shift = b->addr > 0xFFFF ? 28 : 12; shift >= 0; shift -= 4)
-        location[n++] = digits[b->addr >> shift & 15];
+    int n = 2, shift = 28;
+    while (shift > 12 && !(b->addr >> shift))
+        shift -= 4;
+    for (; shift >= 0; shift -= 4)
+        location[n++] = "0123456789ABCDEF"[b->addr >> shift & 15];
     hsx_cbor_open_map(w);
-    hsx_field_u(w, "id", b->id);
-    hsx_field_u(w, "pid", b->pid);
-    hsx_field_u(w, "address", b->addr);
-    hsx_key(w, "kind");
-    hsx_cbor_put_str(w, "breakpoint");
-    hsx_field_s(w, "symbol", NULL);
-    hsx_field_s(w, "offset", NULL);
-    hsx_key(w, "location");
+    hsx_field_k(w, K_kind, b->brk ? K_brk : K_breakpoint);
+    if (b->brk)
+        hsx_field_u(w, K_code, b->code);
+    hsx_put_row(w, breakpoint_row, sizeof breakpoint_row / sizeof *breakpoint_row, b);
+    hsx_put_key(w, K_location);
     hsx_cbor_put_text(w, location, (uint32_t)n);
-    hsx_field_s(w, "file", NULL);
-    hsx_field_s(w, "line", NULL);
-    hsx_field_u(w, "hits", b->hits);
-    hsx_field_b(w, "enabled", b->enabled);
-    hsx_field_b(w, "temporary", b->temporary);
-    hsx_field_s(w, "condition", NULL);
-    hsx_key(w, "owner");
-    hsx_put_session_handle(w, bp_owner_of(b->id));
-    hsx_field_b(w, "remembered", 0);
+    put_owner(w, b->id, 0);
     hsx_cbor_put_end(w);
 }
 
@@ -96,323 +94,247 @@ static int find_breakpoint(uint32_t id, hsx_breakpoint_info *out)
     return 0;
 }
 
-/* A code location: an address. A symbol or "file:line" is the host's business. */
-static int arg_code_address(hsx_call *c, uint32_t *addr, int required)
+/* The breakpoint `breakpoint_id` names, which the caller may change: 0, or -1. */
+static int arg_breakpoint(hsx_call *c, hsx_breakpoint_info *b)
 {
-    static const char *const symbolic[] = {"symbol", "file", "line", NULL};
-    for (int i = 0; symbolic[i]; i++)
-        if (hsx_arg_present(c, symbolic[i]))
-            return hsx_refuse_symbolic(c, symbolic[i]);
-    const char *key = hsx_arg_present(c, "addr") ? "addr" : "address";
-    const char *text;
-    uint32_t len;
-    int got = hsx_arg_u32(c, key, addr, 0, UINT32_MAX);
-    if (got < 0 && hsx_arg_text(c, key, &text, &len, 4096) > 0) {
-        c->error = NULL;
-        return hsx_refuse_symbolic(c, key);
-    }
-    return required ? hsx_required(c, got, "addr") : got;
+    if (!HAS(c, breakpoint_id))
+        return hsx_fail_field(c, K_breakpoint_id);
+    if (!find_breakpoint(ARG(c, breakpoint_id), b))
+        return hsx_fail_status(c, HSX_ERR_UNKNOWN_BREAKPOINT);
+    return hsx_control(c, b->pid);
 }
 
-static int arg_breakpoint_id(hsx_call *c, uint32_t *id)
+int hsx_cmd_bp_set(hsx_call *c)
 {
-    return hsx_required(c, hsx_arg_u32(c, "breakpoint_id", id, 1, UINT32_MAX), "breakpoint_id");
-}
-
-static int cmd_bp_set(hsx_call *c)
-{
-    hsx_task_info t;
     hsx_breakpoint_info b;
-    uint32_t addr, id;
-    int temporary = 0;
-    const char *condition;
-    uint32_t len;
-    if (hsx_arg_task(c, &t) < 0 || arg_code_address(c, &addr, 1) < 0 ||
-        hsx_arg_bool(c, "temporary", &temporary) < 0 || hsx_control(c, t.pid) < 0)
+    uint32_t id;
+    if (!HAS(c, addr))
+        return hsx_fail_field(c, K_addr);
+    if (ARG(c, condition))
+        return hsx_fail(c, K_bad_condition);
+    if (hsx_fail_status(c, hsx_exec_bp_set(c->t.pid, ARG(c, addr), (int)ARG(c, temporary),
+                                           &id)) < 0)
         return -1;
-    if (hsx_arg_text(c, "condition", &condition, &len, 4096) > 0 && len)
-        return hsx_fail(c, "bad_condition", "a board does not evaluate breakpoint conditions: "
-                        "the host's gateway does", NULL);
-    if (hsx_fail_status(c, hsx_exec_bp_set(t.pid, addr, temporary, &id), t.pid) < 0)
-        return -1;
-    if (bp_owner_of(id) < 0)
-        bp_remember(id, c->session);
+    if (!owner_of(id, 0))
+        remember(id, 0, c->session);
     find_breakpoint(id, &b);
     hsx_reply_ok(c);
-    hsx_field_u(c->w, "breakpoint_id", id);
-    hsx_key(c->w, "breakpoint");
+    hsx_field_u(c->w, K_breakpoint_id, id);
+    hsx_put_key(c->w, K_breakpoint);
     put_breakpoint(c->w, &b);
     return 0;
 }
 
-/* bp.clear {breakpoint_id}, or the older form {pid, addr}: every breakpoint there. */
-static int cmd_bp_clear(hsx_call *c)
+/* Clear (and list in `cleared`) every breakpoint of pid (at addr, unless all), or the
+ * one with id. */
+static int clear(hsx_call *c, uint32_t id, uint32_t pid, uint32_t addr, int all)
 {
     hsx_breakpoint_info b;
-    uint32_t id = 0, addr = 0, pid = 0, cursor = 0;
-    int by_id = hsx_arg_present(c, "breakpoint_id");
-    if (by_id ? arg_breakpoint_id(c, &id) < 0
-              : (hsx_required(c, hsx_arg_u32(c, "pid", &pid, 0, UINT32_MAX), "breakpoint_id") < 0 ||
-                 arg_code_address(c, &addr, 1) < 0))
-        return -1;
-    if (by_id) {
-        if (!find_breakpoint(id, &b))
-            return hsx_fail_status(c, HSX_ERR_UNKNOWN_BREAKPOINT, 0);
-        if (hsx_control(c, b.pid) < 0)
-            return -1;
-    } else if (hsx_control(c, pid) < 0) {
-        return -1;
-    }
+    uint32_t cursor = 0;
     hsx_reply_ok(c);
-    hsx_key(c->w, "cleared");
+    hsx_put_key(c->w, K_cleared);
     hsx_cbor_open_array(c->w);
     while (hsx_exec_next_breakpoint(&cursor, &b))
-        if (by_id ? b.id == id : (b.pid == pid && b.addr == addr)) {
+        if (id ? b.id == id : (b.pid == pid && !b.brk && (all || b.addr == addr))) {
             put_breakpoint(c->w, &b);
             hsx_exec_bp_clear(b.id);
-            bp_forget(b.id);
+            forget(b.id, 0);
             cursor = 0;                 /* the list changed: from the start again */
         }
     hsx_cbor_put_end(c->w);
     return 0;
 }
 
-static int cmd_bp_clear_all(hsx_call *c)
+/* bp.clear {breakpoint_id}, or the older form {pid, addr}: every breakpoint there. */
+int hsx_cmd_bp_clear(hsx_call *c)
 {
-    hsx_task_info t;
     hsx_breakpoint_info b;
-    uint32_t cursor = 0;
-    if (hsx_arg_task(c, &t) < 0 || hsx_control(c, t.pid) < 0)
+    if (HAS(c, breakpoint_id)) {
+        if (arg_breakpoint(c, &b) < 0)
+            return -1;
+        return b.brk ? hsx_fail_status(c, HSX_ERR_STATIC_BREAKPOINT) : clear(c, b.id, 0, 0, 0);
+    }
+    if (!HAS(c, pid) || !HAS(c, addr))
+        return hsx_fail_field(c, HAS(c, pid) ? K_addr : K_breakpoint_id);
+    if (hsx_control(c, ARG(c, pid)) < 0)
         return -1;
-    hsx_reply_ok(c);
-    hsx_key(c->w, "cleared");
-    hsx_cbor_open_array(c->w);
-    while (hsx_exec_next_breakpoint(&cursor, &b))
-        if (b.pid == t.pid) {
-            put_breakpoint(c->w, &b);
-            hsx_exec_bp_clear(b.id);
-            bp_forget(b.id);
-            cursor = 0;
-        }
-    hsx_cbor_put_end(c->w);
-    return 0;
+    return clear(c, 0, ARG(c, pid), ARG(c, addr), 0);
 }
+
+int hsx_cmd_bp_clear_all(hsx_call *c) { return clear(c, 0, c->t.pid, 0, 1); }
 
 static int bp_enable(hsx_call *c, int enabled)
 {
     hsx_breakpoint_info b;
-    uint32_t id;
-    if (arg_breakpoint_id(c, &id) < 0)
+    if (arg_breakpoint(c, &b) < 0 ||
+        hsx_fail_status(c, hsx_exec_bp_enable(b.id, enabled)) < 0)
         return -1;
-    if (!find_breakpoint(id, &b))
-        return hsx_fail_status(c, HSX_ERR_UNKNOWN_BREAKPOINT, 0);
-    if (hsx_control(c, b.pid) < 0 || hsx_fail_status(c, hsx_exec_bp_enable(id, enabled), b.pid) < 0)
-        return -1;
-    find_breakpoint(id, &b);
+    find_breakpoint(b.id, &b);
     hsx_reply_ok(c);
-    hsx_key(c->w, "breakpoint");
+    hsx_put_key(c->w, K_breakpoint);
     put_breakpoint(c->w, &b);
     return 0;
 }
 
-static int cmd_bp_enable(hsx_call *c) { return bp_enable(c, 1); }
-static int cmd_bp_disable(hsx_call *c) { return bp_enable(c, 0); }
+int hsx_cmd_bp_enable(hsx_call *c) { return bp_enable(c, 1); }
+int hsx_cmd_bp_disable(hsx_call *c) { return bp_enable(c, 0); }
 
-static int cmd_bp_list(hsx_call *c)
+int hsx_cmd_bp_list(hsx_call *c)
 {
-    hsx_task_info t;
     hsx_breakpoint_info b;
     uint32_t cursor = 0;
-    int one = hsx_arg_present(c, "pid");
-    if (one && hsx_arg_task(c, &t) < 0)
-        return -1;
     hsx_reply_ok(c);
-    hsx_key(c->w, "breakpoints");
+    hsx_put_key(c->w, K_breakpoints);
     hsx_cbor_open_array(c->w);
     while (hsx_exec_next_breakpoint(&cursor, &b))
-        if (!one || b.pid == t.pid)
+        if (!HAS(c, pid) || b.pid == c->t.pid)
             put_breakpoint(c->w, &b);
     hsx_cbor_put_end(c->w);
     return 0;
 }
 
-static int cmd_run_to(hsx_call *c)
+int hsx_cmd_run_to(hsx_call *c)
 {
-    hsx_task_info t;
-    uint32_t addr, id;
-    if (hsx_arg_task(c, &t) < 0 || arg_code_address(c, &addr, 1) < 0 || hsx_control(c, t.pid) < 0 ||
-        hsx_fail_status(c, hsx_exec_run_to(t.pid, addr, &id), t.pid) < 0)
+    uint32_t id;
+    if (!HAS(c, addr))
+        return hsx_fail_field(c, K_addr);
+    if (hsx_fail_status(c, hsx_exec_run_to(c->t.pid, ARG(c, addr), &id)) < 0)
         return -1;
-    bp_remember(id, c->session);
-    hsx_exec_task(t.pid, &t);
+    remember(id, 0, c->session);
+    hsx_exec_task(c->t.pid, &c->t);
     hsx_reply_ok(c);
-    hsx_key(c->w, "result");
+    hsx_put_key(c->w, K_result);
     hsx_cbor_put_map(c->w, 4);
-    hsx_field_u(c->w, "pid", t.pid);
-    hsx_field_u(c->w, "pc", t.pc);
-    hsx_key(c->w, "state");
-    hsx_put_state(c->w, t.state);
-    hsx_field_u(c->w, "breakpoint_id", id);
-    hsx_key(c->w, "clock");
+    hsx_field_u(c->w, K_pid, c->t.pid);
+    hsx_field_u(c->w, K_pc, c->t.pc);
+    hsx_put_key(c->w, K_state);
+    hsx_put_state(c->w, c->t.state);
+    hsx_field_u(c->w, K_breakpoint_id, id);
+    hsx_put_key(c->w, K_clock);
     hsx_cbor_put_map(c->w, 3);
-    hsx_key(c->w, "state");
-    hsx_cbor_put_str(c->w, "running");
-    hsx_field_b(c->w, "running", 1);
-    hsx_key(c->w, "mode");
-    hsx_cbor_put_str(c->w, "running");
+    hsx_field_k(c->w, K_state, K_running);
+    hsx_field_b(c->w, K_running, 1);
+    hsx_field_k(c->w, K_mode, K_running);
     return 0;
 }
 
+static const hsx_row frame_row[] = {
+    ROW(pc, R_U32, hsx_frame, pc), ROW(sp, R_U32, hsx_frame, sp), ROW(fp, R_U32, hsx_frame, fp),
+};
+static const hsx_row stack_row[] = {
+    ROW(sp, R_U32, hsx_task_info, sp), ROW(stack_base, R_U32, hsx_task_info, stack_base),
+    ROW(stack_top, R_U32, hsx_task_info, stack_top), ROW_CONST(note, R_NULL, 0),
+    ROW_CONST(warnings, R_EMPTY_LIST, 0),
+};
+
 /* stack.info: the raw frames (pc, sp, fp), innermost first; names are the host's. */
-static int cmd_stack(hsx_call *c)
+int hsx_cmd_stack_info(hsx_call *c)
 {
     hsx_frame frames[HSX_STACK_FRAMES];
-    hsx_task_info t;
-    uint32_t max = 16, count = 0;
-    static const char *const keys[] = {"max_frames", "max", "limit", "frames", NULL};
-    int got = 0;
-    if (hsx_arg_task(c, &t) < 0)
-        return -1;
-    for (int i = 0; keys[i] && !got; i++)
-        if ((got = hsx_arg_u32(c, keys[i], &max, 1, 256)) < 0)
-            return -1;
+    uint32_t max = HAS(c, max_frames) ? ARG(c, max_frames) : 16, count = 0;
+    if (!max || max > 256)
+        return hsx_fail_field(c, K_max_frames);
     uint32_t walk = max < HSX_STACK_FRAMES ? max + 1 : HSX_STACK_FRAMES;
-    if (hsx_fail_status(c, hsx_exec_stack(t.pid, frames, walk, &count), t.pid) < 0)
+    if (hsx_fail_status(c, hsx_exec_stack(c->t.pid, frames, walk, &count)) < 0)
         return -1;
     int truncated = count > max;
     if (truncated)
         count = max;
     hsx_reply_ok(c);
-    hsx_key(c->w, "stack");
+    hsx_put_key(c->w, K_stack);
     hsx_cbor_open_map(c->w);
-    hsx_field_u(c->w, "pid", t.pid);
-    hsx_key(c->w, "frames");
+    hsx_field_u(c->w, K_pid, c->t.pid);
+    hsx_put_key(c->w, K_frames);
     hsx_cbor_put_array(c->w, count);
     for (uint32_t i = 0; i < count; i++) {
         hsx_cbor_put_map(c->w, 4);
-        hsx_field_u(c->w, "index", i);
-        hsx_field_u(c->w, "pc", frames[i].pc);
-        hsx_field_u(c->w, "sp", frames[i].sp);
-        hsx_field_u(c->w, "fp", frames[i].fp);
+        hsx_field_u(c->w, K_index, i);
+        hsx_put_row(c->w, frame_row, 3, &frames[i]);
     }
-    hsx_field_b(c->w, "truncated", truncated);
-    hsx_field_s(c->w, "note", NULL);
-    hsx_field_u(c->w, "sp", t.sp);
-    hsx_field_u(c->w, "stack_base", t.stack_base);
-    hsx_field_u(c->w, "stack_top", t.stack_top);
-    hsx_key(c->w, "warnings");
-    hsx_cbor_put_array(c->w, 0);
+    hsx_field_b(c->w, K_truncated, truncated);
+    hsx_put_row(c->w, stack_row, 5, &c->t);
     hsx_cbor_put_end(c->w);
     return 0;
 }
 
 /* -- watches ---------------------------------------------------------------------------------- */
 
-/* A watch whose task is gone went with it (the executive removed it). */
-static watch *find_watch(uint32_t id)
+static int find_watch(uint32_t id, hsx_watch_info *out)
 {
-    hsx_task_info t;
-    for (int i = 0; i < HSX_MAX_WATCHES; i++) {
-        watch *wt = &watches[i];
-        if (wt->id && hsx_exec_task(wt->pid, &t) != HSX_OK)
-            wt->id = 0;
-        if (wt->id && wt->id == id)
-            return wt;
-    }
-    return NULL;
+    uint32_t cursor = 0;
+    while (hsx_exec_next_watch(&cursor, out))
+        if (out->id == id)
+            return 1;
+    return 0;
 }
 
-static void put_watch(hsx_cbor_writer *w, const watch *wt)
+static const hsx_row watch_row[] = {
+    ROW(id, R_U32, hsx_watch_info, id), ROW(pid, R_U32, hsx_watch_info, pid),
+    ROW(addr, R_U32, hsx_watch_info, addr), ROW(length, R_U32, hsx_watch_info, length),
+    ROW_CONST(symbol, R_NULL, 0), ROW(stop, R_BOOL, hsx_watch_info, stop),
+};
+
+static void put_watch(hsx_cbor_writer *w, const hsx_watch_info *wt)
 {
     uint8_t bytes[HSX_WATCH_BYTES];
     hsx_cbor_put_map(w, 8);
-    hsx_field_u(w, "id", wt->id);
-    hsx_field_u(w, "pid", wt->pid);
-    hsx_field_u(w, "addr", wt->addr);
-    hsx_field_u(w, "length", wt->length);
-    hsx_field_s(w, "symbol", NULL);
-    hsx_field_b(w, "stop", wt->stop);
-    hsx_key(w, "owner");
-    hsx_put_session_handle(w, wt->owner);
-    hsx_key(w, "value");
+    hsx_put_row(w, watch_row, 6, wt);
+    put_owner(w, wt->id, 1);
+    hsx_put_key(w, K_value);
     if (hsx_exec_peek(wt->pid, 0, wt->addr, bytes, wt->length) == HSX_OK)
         hsx_put_hex(w, bytes, wt->length);
     else
         hsx_cbor_put_null(w);
 }
 
-static int cmd_watch_add(hsx_call *c)
+int hsx_cmd_watch_add(hsx_call *c)
 {
-    hsx_task_info t;
-    uint32_t addr = 0, length = 4, id;
-    int stop = 0, got;
-    if (hsx_arg_task(c, &t) < 0)
-        return -1;
-    if (hsx_arg_present(c, "symbol"))
-        return hsx_refuse_symbolic(c, "symbol");
-    got = hsx_arg_present(c, "expr") ? hsx_arg_u32(c, "expr", &addr, 0, UINT32_MAX)
-                                     : arg_code_address(c, &addr, 0);
-    if (got < 0 && !c->error)
-        return -1;
-    if (got < 0 || hsx_required(c, got, "addr") < 0) {
-        if (c->error && c->error[0] == 'b' && hsx_arg_present(c, "expr"))
-            return hsx_refuse_symbolic(c, "expr");
-        return -1;
-    }
-    if ((got = hsx_arg_u32(c, "length", &length, 1, HSX_WATCH_BYTES)) == 0)
-        got = hsx_arg_u32(c, "size", &length, 1, HSX_WATCH_BYTES);
-    if (got < 0 || hsx_arg_bool(c, "stop", &stop) < 0 || hsx_control(c, t.pid) < 0)
-        return -1;
-    hsx_status status = hsx_exec_watch_add(t.pid, addr, length, stop, &id);
-    if (status == HSX_ERR_BAD_ARGUMENT)
-        return hsx_fail(c, "out_of_range", "the watched range is outside the task's memory", NULL);
-    if (hsx_fail_status(c, status, t.pid) < 0)
-        return -1;
-    find_watch(0);                      /* frees the slots of tasks that are gone */
-    for (int i = 0; i < HSX_MAX_WATCHES; i++)
-        if (!watches[i].id) {
-            watches[i] = (watch){id, t.pid, addr, length, (int8_t)c->session, (uint8_t)stop};
-            break;
-        }
-    hsx_reply_ok(c);
-    hsx_key(c->w, "watch");
-    put_watch(c->w, find_watch(id));
-    return 0;
-}
-
-static int cmd_watch_remove(hsx_call *c)
-{
+    hsx_watch_info wt;
     uint32_t id;
-    int got = hsx_arg_u32(c, "watch_id", &id, 1, UINT32_MAX);
-    if (got == 0)
-        got = hsx_arg_u32(c, "watch", &id, 1, UINT32_MAX);
-    if (hsx_required(c, got, "watch_id") < 0)
+    hsx_status status;
+    if (!HAS(c, addr))
+        return hsx_fail_field(c, K_addr);
+    status = hsx_exec_watch_add(c->t.pid, ARG(c, addr), HAS(c, length) ? ARG(c, length) : 4,
+                                (int)ARG(c, stop), &id);
+    if (status == HSX_ERR_BAD_ARGUMENT)
+        return hsx_fail(c, K_out_of_range);
+    if (hsx_fail_status(c, status) < 0)
         return -1;
-    watch *wt = find_watch(id);
-    if (!wt)
-        return hsx_fail_status(c, HSX_ERR_UNKNOWN_WATCH, 0);
-    if (hsx_control(c, wt->pid) < 0 || hsx_fail_status(c, hsx_exec_watch_remove(id), wt->pid) < 0)
-        return -1;
+    remember(id, 1, c->session);
+    find_watch(id, &wt);
     hsx_reply_ok(c);
-    hsx_key(c->w, "watch");
-    put_watch(c->w, wt);
-    wt->id = 0;
+    hsx_put_key(c->w, K_watch);
+    put_watch(c->w, &wt);
     return 0;
 }
 
-static int cmd_watch_list(hsx_call *c)
+int hsx_cmd_watch_remove(hsx_call *c)
 {
-    hsx_task_info t;
-    int one = hsx_arg_present(c, "pid");
-    if (one && hsx_arg_task(c, &t) < 0)
+    hsx_watch_info wt;
+    if (!HAS(c, watch_id))
+        return hsx_fail_field(c, K_watch_id);
+    if (!find_watch(ARG(c, watch_id), &wt))
+        return hsx_fail_status(c, HSX_ERR_UNKNOWN_WATCH);
+    if (hsx_control(c, wt.pid) < 0)
         return -1;
-    find_watch(0);
     hsx_reply_ok(c);
-    hsx_key(c->w, "watches");
+    hsx_put_key(c->w, K_watch);
+    put_watch(c->w, &wt);
+    hsx_exec_watch_remove(wt.id);
+    forget(wt.id, 1);
+    return 0;
+}
+
+int hsx_cmd_watch_list(hsx_call *c)
+{
+    hsx_watch_info wt;
+    uint32_t cursor = 0;
+    hsx_reply_ok(c);
+    hsx_put_key(c->w, K_watches);
     hsx_cbor_open_array(c->w);
-    for (int i = 0; i < HSX_MAX_WATCHES; i++)
-        if (watches[i].id && (!one || watches[i].pid == t.pid))
-            put_watch(c->w, &watches[i]);
+    while (hsx_exec_next_watch(&cursor, &wt))
+        if (!HAS(c, pid) || wt.pid == c->t.pid)
+            put_watch(c->w, &wt);
     hsx_cbor_put_end(c->w);
     return 0;
 }
@@ -420,23 +342,17 @@ static int cmd_watch_list(hsx_call *c)
 /* A session's breakpoints and watches go when it ends. */
 void hsx_debug_session_closed(int slot)
 {
-    for (int i = 0; i < HSX_MAX_BREAKPOINTS; i++)
-        if (bp_owner[i].id && (slot < 0 || bp_owner[i].owner == slot)) {
-            hsx_exec_bp_clear(bp_owner[i].id);
-            bp_owner[i].id = 0;
-        }
-    for (int i = 0; i < HSX_MAX_WATCHES; i++)
-        if (watches[i].id && watches[i].owner >= 0 && (slot < 0 || watches[i].owner == slot)) {
-            hsx_exec_watch_remove(watches[i].id);
-            watches[i].id = 0;
+    for (int i = 0; i < HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES; i++)
+        if (owners[i].id && (slot < 0 || owners[i].owner == slot)) {
+            if (owners[i].watch)
+                hsx_exec_watch_remove(owners[i].id);
+            else
+                hsx_exec_bp_clear(owners[i].id);
+            owners[i].id = 0;
         }
 }
 
 /* -- trace ------------------------------------------------------------------------------------ */
-
-#define TRACE_REPLY 64                  /* records one trace.records returns at most */
-
-static uint32_t tracing[HSX_MAX_TASKS];    /* pids with trace.on (0: free) */
 
 static int traced(uint32_t pid)
 {
@@ -460,82 +376,55 @@ static void set_traced(uint32_t pid, int on)
         }
 }
 
-static void put_trace_status(hsx_cbor_writer *w, uint32_t pid, uint32_t count, int open)
+static void put_trace_status(hsx_cbor_writer *w, uint32_t pid, uint32_t count)
 {
-    if (!open)
-        hsx_cbor_open_map(w);
-    hsx_field_u(w, "pid", pid);
-    hsx_field_b(w, "enabled", traced(pid));
-    hsx_key(w, "format");
-    hsx_cbor_put_str(w, "hsx.trace/1");
-    hsx_field_u(w, "capacity", HSX_TRACE_RECORDS);
-    hsx_field_u(w, "count", count);
-    if (!open)
-        hsx_cbor_put_end(w);
+    hsx_field_u(w, K_pid, pid);
+    hsx_field_b(w, K_enabled, traced(pid));
+    hsx_field_k(w, K_format, K_trace_format);
+    hsx_field_u(w, K_capacity, HSX_TRACE_RECORDS);
+    hsx_field_u(w, K_count, count);
 }
 
 static int trace_switch(hsx_call *c, int on)
 {
-    hsx_task_info t;
-    if (hsx_arg_task(c, &t) < 0 || hsx_control(c, t.pid) < 0 ||
-        hsx_fail_status(c, hsx_exec_trace(t.pid, on), t.pid) < 0)
+    if (hsx_fail_status(c, hsx_exec_trace(c->t.pid, on)) < 0)
         return -1;
-    set_traced(t.pid, on);
+    set_traced(c->t.pid, on);
     hsx_reply_ok(c);
-    hsx_key(c->w, "trace");
-    put_trace_status(c->w, t.pid, 0, 0);
+    hsx_put_key(c->w, K_trace);
+    hsx_cbor_open_map(c->w);
+    put_trace_status(c->w, c->t.pid, 0);
+    hsx_cbor_put_end(c->w);
     return 0;
 }
 
-static int cmd_trace_on(hsx_call *c) { return trace_switch(c, 1); }
-static int cmd_trace_off(hsx_call *c) { return trace_switch(c, 0); }
+int hsx_cmd_trace_on(hsx_call *c) { return trace_switch(c, 1); }
+int hsx_cmd_trace_off(hsx_call *c) { return trace_switch(c, 0); }
 
-static int cmd_trace_records(hsx_call *c)
+int hsx_cmd_trace_records(hsx_call *c)
 {
     hsx_trace_record records[TRACE_REPLY];
-    hsx_task_info t;
-    uint32_t limit = TRACE_REPLY, n;
-    if (hsx_arg_task(c, &t) < 0 || hsx_arg_u32(c, "limit", &limit, 0, UINT32_MAX) < 0)
-        return -1;
-    n = hsx_exec_trace_records(t.pid, records, TRACE_REPLY);
+    uint32_t limit = HAS(c, limit) ? ARG(c, limit) : TRACE_REPLY;
+    uint32_t n = hsx_exec_trace_records(c->t.pid, records, TRACE_REPLY);
     uint32_t returned = n < limit ? n : limit;
     hsx_reply_ok(c);
-    hsx_key(c->w, "trace");
+    hsx_put_key(c->w, K_trace);
     hsx_cbor_open_map(c->w);
-    put_trace_status(c->w, t.pid, n, 1);
-    hsx_field_u(c->w, "returned", returned);
-    hsx_key(c->w, "records");
+    put_trace_status(c->w, c->t.pid, n);
+    hsx_field_u(c->w, K_returned, returned);
+    hsx_put_key(c->w, K_records);
     hsx_cbor_put_array(c->w, returned);
     for (uint32_t i = n - returned; i < n; i++) {
         hsx_cbor_put_map(c->w, 3);
-        hsx_field_u64(c->w, "seq", records[i].steps);
-        hsx_field_u(c->w, "pid", t.pid);
-        hsx_field_u(c->w, "pc", records[i].pc);
+        hsx_put_key(c->w, K_seq);
+        hsx_cbor_put_uint(c->w, records[i].steps);
+        hsx_field_u(c->w, K_pid, c->t.pid);
+        hsx_field_u(c->w, K_pc, records[i].pc);
     }
     hsx_cbor_put_end(c->w);
     return 0;
 }
 
-#define DEBUG(handler) handler
 #else
-#define DEBUG(handler) NULL
 void hsx_debug_session_closed(int slot) { (void)slot; }
 #endif
-
-const hsx_command hsx_debug_commands[] = {
-    {"bp.set bp.add", DEBUG(cmd_bp_set), W | DEV},
-    {"bp.clear bp.remove bp.rm bp.del bp.delete", DEBUG(cmd_bp_clear), W | DEV},
-    {"bp.clear_all bp.clearall bp.reset", DEBUG(cmd_bp_clear_all), W | DEV},
-    {"bp.enable", DEBUG(cmd_bp_enable), W | DEV},
-    {"bp.disable", DEBUG(cmd_bp_disable), W | DEV},
-    {"bp.list bp bp.ls", DEBUG(cmd_bp_list), DEV},
-    {"run.to", DEBUG(cmd_run_to), W | DEV},
-    {"stack.info stack stack.list", DEBUG(cmd_stack), DEV},
-    {"watch.add watch.create", DEBUG(cmd_watch_add), W | DEV},
-    {"watch.remove watch.rm watch.del watch.delete", DEBUG(cmd_watch_remove), W | DEV},
-    {"watch.list watch watch.ls", DEBUG(cmd_watch_list), DEV},
-    {"trace.on", DEBUG(cmd_trace_on), W | DEV},
-    {"trace.off", DEBUG(cmd_trace_off), W | DEV},
-    {"trace.records trace.history", DEBUG(cmd_trace_records), DEV},
-    {NULL, NULL, 0},
-};

@@ -16,6 +16,7 @@ static uint8_t task_memory[HSX_MAX_TASKS][HSX_TASK_MEMORY];
 static hsx_event_listener listener;
 static uint32_t next_pid, ready_counter, timer_counter, last_pid, started_at;
 static uint8_t ready_changed;           /* a task became ready while another ran */
+static uint8_t watch_changed;           /* a watch reported a change: end the run */
 
 /* Stops beyond hsx_stop that hsx_k_run_vm reports: an SVC's request. */
 enum { KSTOP_YIELD = 16, KSTOP_EXIT, KSTOP_SLEEP, KSTOP_BLOCK };
@@ -83,6 +84,8 @@ void hsx_k_emit(hsx_event *event)
 void hsx_exec_set_listener(hsx_event_listener fn) { listener = fn; }
 
 const hsx_hal *hsx_exec_hal(void) { return hsx_k_hal; }
+
+uint32_t hsx_k_now(void) { return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0; }
 
 uint32_t hsx_k_uptime_ms(void) { return hsx_k_now() - started_at; }
 
@@ -347,7 +350,9 @@ void hsx_exec_init(const hsx_hal *hal)
 /* ---- running ---------------------------------------------------------------------------- */
 
 /* Run t for up to `budget` instructions, handling its SVCs; returns an hsx_stop or a
- * KSTOP_ (an SVC's request). A watched or traced task runs one instruction at a time. */
+ * KSTOP_ (an SVC's request). A watched or traced task runs one instruction at a time;
+ * a change its watches report ends the run (hsx_exec_run returns), so that the board
+ * sends the update before the task makes the next one. */
 int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed)
 {
     uint32_t done = 0;
@@ -376,21 +381,23 @@ int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed)
         if (watched && t->vm.executed)
             watch_stop = hsx_k_debug_after_step(t, pc);
 #endif
+        if (watch_stop == 1 && !t->in_handler)
+            watch_changed = 1;
         if (stop == HSX_STOP_SVC) {
             if (act != HSX_SVC_DONE)
                 stop = KSTOP_YIELD + act - HSX_SVC_YIELD;
-            else if (watch_stop)
+            else if (watch_stop == 2)
                 stop = HSX_STOP_WATCH;
             else if (ready_changed && !t->in_handler)
                 stop = KSTOP_YIELD;                 /* another task became ready */
-            else if (done >= budget)
+            else if (done >= budget || watch_changed)
                 stop = HSX_STOP_BUDGET;
             else
                 continue;
             break;
         }
-        if (stop == HSX_STOP_BUDGET && watch_stop) {
-            stop = HSX_STOP_WATCH;
+        if (stop == HSX_STOP_BUDGET && (watch_stop == 2 || watch_changed)) {
+            stop = watch_stop == 2 ? HSX_STOP_WATCH : HSX_STOP_BUDGET;
             break;
         }
         if (stop != HSX_STOP_BUDGET || done >= budget)
@@ -601,6 +608,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
 {
     uint32_t executed = 0, deadline = 0;
     int has_deadline;
+    watch_changed = 0;
     fire_timers();
     has_deadline = next_deadline(&deadline);
     while (executed < budget) {
@@ -646,6 +654,10 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
         if (has_deadline && hsx_k_due(deadline, hsx_k_now())) {
             fire_timers();
             has_deadline = next_deadline(&deadline);
+        }
+        if (watch_changed) {
+            watch_changed = 0;
+            break;
         }
     }
     if (next_ms) {
@@ -766,7 +778,7 @@ hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
             hsx_breakpoint_info bp;
             uint32_t cursor = 0;
             while (hsx_exec_next_breakpoint(&cursor, &bp))
-                if (bp.pid == pid && bp.addr == t->vm.pc && bp.enabled) {
+                if (bp.pid == pid && bp.addr == t->vm.pc && bp.enabled && !bp.brk) {
                     why = "breakpoint";
                     id = bp.id;
                     break;

@@ -1,5 +1,5 @@
 /* HSX C executive: freestanding helpers its files share (no libc: copies, strings,
- * little-endian fields, CRC-32) and the detail of the last refusal. */
+ * little-endian fields, CRC-32 -- the link's too) and the detail of the last refusal. */
 #include "hsx_kernel.h"
 
 static char detail[40];
@@ -73,9 +73,9 @@ void hsx_k_put32(uint8_t *p, uint32_t v)
     hsx_k_put16(p + 2, v >> 16);
 }
 
-uint32_t hsx_k_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
+uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
 {
-    /* bitwise: 30 bytes of code instead of a 1 KiB table; images are checked once */
+    /* bitwise: 30 bytes of code instead of a table; a UART byte takes longer */
     int bit;
     crc = ~crc;
     while (len--) {
@@ -85,8 +85,6 @@ uint32_t hsx_k_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
     }
     return ~crc;
 }
-
-uint32_t hsx_k_now(void) { return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0; }
 
 int hsx_k_due(uint32_t deadline, uint32_t now) { return (int32_t)(now - deadline) >= 0; }
 

@@ -51,9 +51,8 @@ static int transcode(hsx_cbor_reader *r, hsx_cbor_writer *w, int depth)
     switch (item.type) {
     case HSX_CBOR_UINT: hsx_cbor_put_uint(w, item.value); return 0;
     case HSX_CBOR_NINT: {
-        int64_t v;
-        if (hsx_cbor_int(&item, &v) == 0) {
-            hsx_cbor_put_int(w, v);
+        if (item.value <= (uint64_t)INT64_MAX) {
+            hsx_cbor_put_int(w, -1 - (int64_t)item.value);
             return 0;
         }
         /* -1 - value beyond int64: write the head as read */
@@ -110,15 +109,6 @@ int shim_skip(const uint8_t *in, uint32_t len)
 }
 
 int shim_check_map(const uint8_t *in, uint32_t len) { return hsx_cbor_check_map(in, len); }
-
-/* 1 and *out when `key` maps to an integer; 0 absent; -1 not an integer. */
-int shim_map_int(const uint8_t *map, uint32_t len, const char *key, int64_t *out)
-{
-    hsx_cbor_item item;
-    if (!hsx_cbor_map_get(map, len, key, &item))
-        return 0;
-    return hsx_cbor_int(&item, out) == 0 ? 1 : -1;
-}
 
 /* The writer through a small buffer that flushes into `out`: the same bytes as a fixed
  * buffer gives. */

@@ -19,7 +19,7 @@ STATUS = ["ok", "bad_argument", "unknown_pid", "task_ended", "bad_image", "too_m
           "layout", "image_too_large", "mailbox_limit", "metadata_mailbox", "app_exists",
           "unknown_stream", "too_many_streams", "stdin_full", "mailbox", "value", "command",
           "unknown_name", "unknown_breakpoint", "too_many_breakpoints", "unknown_watch",
-          "too_many_watches", "bad_address", "unsupported"]
+          "too_many_watches", "bad_address", "unsupported", "static_breakpoint"]
 EVENTS = ["task_state", "debug_break", "fault", "stdout", "stderr", "mailbox_send",
           "mailbox_recv", "value_changed", "watch_update", "dmesg"]
 

@@ -1,7 +1,10 @@
 """A minimal framed protocol client for the C executive's tests (docs/wire.md): hello,
 requests with seq numbers, replies and events, over a socket or a pty. The client
 library's framed transport (hsx.client) is the real one; this one stays small and local
-so that the tests can also send what a correct client never would."""
+so that the tests can also send what a correct client never would (`send_request`,
+`send_raw`). `call` and `request` do what hsx.client does around a board: the request in
+its canonical form (hsx.client.link.canonical, a refusal as an error reply), the reply
+with `version`, the request's `id` and an error's words; byte strings stay bytes."""
 from __future__ import annotations
 
 import os
@@ -13,6 +16,9 @@ from typing import Any
 import cbor2
 
 from hsx.board.frames import Deframer, FrameError, frame, unframe
+from hsx.client.link.canonical import board_request, explain
+from hsx.client.link.payload import encode_request
+from hsx.server.errors import RequestError
 
 DEADLINE = 30.0                  # seconds: generous, for a loaded machine
 
@@ -123,10 +129,17 @@ class FramedClient:
         return kind, payload
 
     def call(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        """The reply to one request (an error reply too)."""
-        kind, payload = self.reply(self.send_request({"cmd": cmd, **fields}))
+        """The reply to one request (an error reply too), as hsx.client gives it."""
+        ident = {"id": fields["id"]} if "id" in fields else {}
+        try:
+            canonical = board_request({"cmd": cmd, **fields})
+        except RequestError as error:
+            return {"version": 1, "status": "error", **error.reply(), **ident}
+        seq = self.next_seq()
+        self.send_raw(frame(b"Q", seq, encode_request(canonical)))
+        kind, payload = self.reply(seq)
         assert kind == b"R", payload
-        return payload
+        return {"version": 1, **explain(payload, canonical, self.hello_info), **ident}
 
     def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """An ok reply, or ReplyError."""

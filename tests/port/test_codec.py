@@ -23,7 +23,8 @@ SETTINGS = settings(max_examples=300, deadline=None,
 
 @pytest.fixture(scope="module")
 def lib() -> ctypes.CDLL:
-    lib = build_shim("codec", [PORT / "hsx_frame.c", PORT / "hsx_cbor.c", HERE / "codec_shim.c"],
+    lib = build_shim("codec", [PORT / "hsx_frame.c", PORT / "hsx_cbor.c", PORT / "hsx_util.c",
+                                HERE / "codec_shim.c"],
                      {"HSX_RX_WINDOW": WINDOW, "HSX_MAX_FRAME": MAX_FRAME})
     lib.hsx_crc32.restype = ctypes.c_uint32
     lib.hsx_crc32.argtypes = [ctypes.c_uint32, ctypes.c_char_p, ctypes.c_uint32]
@@ -31,8 +32,6 @@ def lib() -> ctypes.CDLL:
     lib.hsx_frame_pending.restype = lib.hsx_frame_dropped.restype = ctypes.c_uint32
     lib.shim_send.restype = ctypes.c_uint32
     lib.shim_transcode.restype = ctypes.c_int32
-    lib.shim_map_int.argtypes = [ctypes.c_char_p, ctypes.c_uint32, ctypes.c_char_p,
-                                 ctypes.POINTER(ctypes.c_int64)]
     return lib
 
 
@@ -40,7 +39,7 @@ def lib() -> ctypes.CDLL:
 def big() -> ctypes.CDLL:
     """The frame layer at the full variant's sizes: frames with whole 254-byte blocks."""
     lib = build_shim("codec-big", [PORT / "hsx_frame.c", PORT / "hsx_cbor.c",
-                                   HERE / "codec_shim.c"],
+                                   PORT / "hsx_util.c", HERE / "codec_shim.c"],
                      {"HSX_RX_WINDOW": 2048, "HSX_MAX_FRAME": 1024})
     lib.hsx_frame_push.argtypes = [ctypes.c_char_p, ctypes.c_uint32]
     return lib
@@ -303,23 +302,6 @@ def test_a_huge_count_is_malformed_not_a_long_loop(lib):
 def test_tags_stand_for_the_item_they_tag(lib):
     n, out = transcode(lib, cbor2.dumps(cbor2.CBORTag(4000, [1, "x"])))
     assert cbor2.loads(out) == [1, "x"]
-
-
-@SETTINGS
-@given(st.dictionaries(st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=8), st.one_of(st.integers(-(2 ** 63), 2 ** 63 - 1),
-                                                      st.text(max_size=4), st.lists(st.integers(), max_size=3)),
-                       max_size=8), st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=8))
-def test_map_lookup(lib, mapping, key):
-    encoded = cbor2.dumps(mapping)
-    assert lib.shim_check_map(encoded, len(encoded)) == 0
-    out = ctypes.c_int64()
-    found = lib.shim_map_int(encoded, len(encoded), key.encode() + b"\0", ctypes.byref(out))
-    if key not in mapping:
-        assert found == 0
-    elif isinstance(mapping[key], int):
-        assert (found, out.value) == (1, mapping[key])
-    else:
-        assert found == -1
 
 
 def test_a_map_must_be_one_whole_map(lib):

@@ -22,6 +22,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Union
 
+from hsx.server.errors import RequestError
+
+from .canonical import board_request, explain
 from .frames import BadFrame, Frame, FrameDecoder, encode_frame
 from .payload import PayloadError, decode_message, encode_request
 
@@ -65,6 +68,7 @@ Outcome = Union[Reply, Event, Failed, Reset]
 class _Request:
     key: Hashable
     payload: bytes
+    message: dict[str, Any] = field(default_factory=dict)   # as the board got it
     seq: int = 0
     wire: bytes = b""
     attempts: int = 0
@@ -109,9 +113,14 @@ class LinkProtocol:
         self._out += encode_frame("H", 0, lead=True)
 
     def submit(self, key: Hashable, message: dict[str, Any], now: float) -> list[Outcome]:
-        """Queue a request; its reply comes back as `Reply(key, …)`."""
+        """Queue a request; its reply comes back as `Reply(key, …)`.  A request the board
+        would not take (its canonical form: canonical.py) is refused here, as hsx execd
+        refuses it."""
         try:
-            request = _Request(key, encode_request(message))
+            canonical = board_request(message)
+            request = _Request(key, encode_request(canonical), canonical)
+        except RequestError as error:
+            return [Reply(key, {"version": 1, "status": "error", **error.reply()})]
         except Exception as error:      # bad hex/base64 (ProtocolError) and the like
             return [Failed(key, getattr(error, "code", "bad_argument"),
                            getattr(error, "message", str(error)))]
@@ -178,8 +187,8 @@ class LinkProtocol:
                 return []               # a retry's second answer, or a stale one
             self._in_flight = None
             try:
-                outcome: Outcome = Reply(request.key, {"version": 1,
-                                                       **decode_message(frame.payload)})
+                outcome: Outcome = Reply(request.key, explain(
+                    {"version": 1, **decode_message(frame.payload)}, request.message, self.hello))
             except PayloadError as error:
                 outcome = Failed(request.key, "bad_payload",
                                  f"the device's reply could not be read ({error})")

@@ -265,7 +265,10 @@ typedef enum hsx_event_type {
  *                 a = executed (step), code (brk), 1 if temporary (breakpoint);
  *                 b = changed_by (watch); addr (watch, fault); what2 = fault kind (fault);
  *                 data/len = the watch's old then new bytes (len = 2 x its length)
- *   FAULT         what = kind; pc; addr (-1: none)
+ *   FAULT         what = kind; pc; addr (-1: none); a = the VM's fault_detail (a memory
+ *                 access's width, the illegal instruction word); b = the VM's
+ *                 enum hsx_fault (which check failed). The words are the host's, as
+ *                 hsx.vm puts them (boards/host/main.c writes them for its runner)
  *   STDOUT/STDERR data/len = the text written
  *   MAILBOX_SEND/RECV  a = descriptor, b = length, c = channel, d = src pid, id = handle
  *   VALUE_CHANGED a = oid, b = old f16, c = new f16, d = caller pid

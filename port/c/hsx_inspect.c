@@ -1,5 +1,6 @@
 /* HSX C executive: what a debugger or the protocol reads of a task -- its ps row,
- * registers and memory -- and how a fault is described (as hsx.vm describes it). */
+ * registers and memory -- and a fault's kind and place (as hsx.vm reports them; the
+ * words of a fault are the host's: boards/host/main.c, hsx.vm). */
 #include "hsx_kernel.h"
 
 /* ---- faults ---------------------------------------------------------------------------- */
@@ -29,116 +30,6 @@ void hsx_k_fault_where(const hsx_tcb *t, uint32_t *pc, int64_t *addr)
     case HSX_FAULT_LITERAL: *addr = (int64_t)t->vm.stop_pc + 4; break;
     case HSX_FAULT_OFF_END: *pc = t->vm.code_len; *addr = t->vm.code_len; break;
     default: break;
-    }
-}
-
-struct text { char *out; uint32_t size, n; };
-
-static void put(struct text *x, const char *s)
-{
-    while (*s && x->n + 1 < x->size)
-        x->out[x->n++] = *s++;
-    x->out[x->n] = 0;
-}
-
-static void put_number(struct text *x, int64_t value, int hex, int width)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t v = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-    if (value < 0) {
-        put(x, "-");
-        width--;
-    }
-    do {
-        uint32_t d = (uint32_t)(hex ? v & 15u : v % 10u);
-        digits[n++] = (char)(d < 10 ? '0' + d : 'A' + d - 10);
-        v = hex ? v >> 4 : v / 10u;
-    } while (v);
-    while (width-- > n)
-        put(x, "0");
-    while (n) {
-        char c[2] = { digits[--n], 0 };
-        put(x, c);
-    }
-}
-
-/* Fault.describe() of the reference: "memory at pc 0x0010 (addr 0x00000004): ...". */
-void hsx_k_fault_text(const hsx_tcb *t, char *out, uint32_t size)
-{
-    struct text x = { out, size, 0 };
-    const hsx_task *v = &t->vm;
-    uint32_t pc;
-    int64_t addr;
-    hsx_k_fault_where(t, &pc, &addr);
-    out[0] = 0;
-    put(&x, hsx_k_fault_kind(t));
-    put(&x, " at pc 0x");
-    put_number(&x, pc, 1, 4);
-    if (t->vm.fault != HSX_FAULT_DIVIDE && t->vm.fault != HSX_FAULT_ILLEGAL) {
-        put(&x, " (addr 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, ")");
-    }
-    put(&x, ": ");
-    switch (v->fault) {
-    case HSX_FAULT_MEMORY:
-        put_number(&x, v->fault_detail, 0, 1);
-        put(&x, "-byte access at 0x");
-        put_number(&x, addr, 1, 8);
-        if (addr < HSX_NULL_PAGE) {
-            put(&x, " hits the null page (0x0000-0x00FF)");
-        } else {
-            put(&x, " is outside data memory (0x0100-0x");
-            put_number(&x, (int64_t)v->mem_size - 1, 1, 1);
-            put(&x, ")");
-        }
-        break;
-    case HSX_FAULT_STACK:
-        put(&x, addr < (int64_t)v->stack_base ? "stack overflow: 0x" : "stack underflow: 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, addr < (int64_t)v->stack_base ? " is below the stack base 0x"
-                                               : " is above the stack top 0x");
-        put_number(&x, addr < (int64_t)v->stack_base ? v->stack_base : v->stack_top, 1, 8);
-        break;
-    case HSX_FAULT_SP:
-        put(&x, "R15 (SP) = 0x");
-        put_number(&x, addr, 1, 8);
-        put(&x, " would leave the stack 0x");
-        put_number(&x, v->stack_base, 1, 8);
-        put(&x, "..0x");
-        put_number(&x, v->stack_top, 1, 8);
-        break;
-    case HSX_FAULT_PC:
-        put(&x, "control transfer to 0x");
-        put_number(&x, addr, 1, 8);
-        if (addr & 3) {
-            put(&x, " is not 4-byte aligned");
-        } else {
-            put(&x, " is outside code (0..0x");
-            put_number(&x, v->code_len, 1, 1);
-            put(&x, ")");
-        }
-        break;
-    case HSX_FAULT_DIVIDE: put(&x, "division by zero"); break;
-    case HSX_FAULT_ILLEGAL:
-        put(&x, "illegal instruction word 0x");
-        put_number(&x, v->fault_detail, 1, 8);
-        put(&x, " (opcode 0x");
-        put_number(&x, v->fault_detail >> 24, 1, 2);
-        put(&x, ")");
-        break;
-    case HSX_FAULT_LITERAL:
-        put(&x, "LDI32 literal at 0x");
-        put_number(&x, addr, 1, 1);
-        put(&x, " is past the end of code (0x");
-        put_number(&x, v->code_len, 1, 1);
-        put(&x, ")");
-        break;
-    default:
-        put(&x, "execution ran off the end of the code at 0x");
-        put_number(&x, v->code_len, 1, 1);
-        break;
     }
 }
 

@@ -119,7 +119,6 @@ uint32_t hsx_k_next_pid(void);                              /* the pid a new tas
 void hsx_k_start_task(hsx_tcb *t);                           /* loaded -> ready */
 void hsx_k_discard_task(hsx_tcb *t);                         /* a load that failed */
 int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed);  /* an hsx_stop */
-void hsx_k_fault_text(const hsx_tcb *t, char *out, uint32_t size);
 /* Where the fault is reported: pc, and addr (-1: none), as hsx.vm reports it. */
 void hsx_k_fault_where(const hsx_tcb *t, uint32_t *pc, int64_t *addr);
 const char *hsx_k_fault_kind(const hsx_tcb *t);

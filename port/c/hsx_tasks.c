@@ -421,22 +421,21 @@ static void announce_break(hsx_tcb *t, const char *why, uint32_t pc, uint32_t id
     hsx_k_emit(&ev);
 }
 
+/* A fault: its kind and numbers (the FAULT event of hsx_exec.h); the task ends. */
 static void announce_fault(hsx_tcb *t)
 {
     hsx_event ev;
-    char text[128];
     uint32_t pc;
     int64_t addr;
     hsx_k_fault_where(t, &pc, &addr);
-    hsx_k_fault_text(t, text, sizeof text);
     hsx_k_fill(&ev, 0, sizeof ev);
     ev.type = HSX_EV_FAULT;
     ev.pid = t->pid;
     ev.what = hsx_k_fault_kind(t);
     ev.pc = pc;
     ev.addr = addr;
-    ev.data = (const uint8_t *)text;
-    ev.len = hsx_k_strlen(text, sizeof text);
+    ev.a = t->vm.fault_detail;
+    ev.b = (uint32_t)t->vm.fault;
     hsx_k_emit(&ev);
     hsx_k_fill(&ev, 0, sizeof ev);
     ev.what = hsx_k_fault_kind(t);
@@ -448,8 +447,6 @@ static void announce_fault(hsx_tcb *t)
     ev.what = "fault";
     ev.what2 = hsx_k_fault_kind(t);
     ev.addr = addr;
-    ev.data = (const uint8_t *)text;
-    ev.len = hsx_k_strlen(text, sizeof text);
     hsx_k_emit(&ev);
 #endif
 }

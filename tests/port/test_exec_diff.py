@@ -76,7 +76,9 @@ CASES = [
     Case("sleep_order", [OWN / "sleeper.c"] * 3, (
         "pid 2 woke after 20 ms: ok\npid 3 woke after 40 ms: ok\npid 1 woke after 60 ms: ok",)),
     Case("fault_stops_one_task", [OWN / "survivor.c", OWN / "crasher.c"], (
-        "crasher: crashing", "survivor: receive ended: 2\nsurvivor: still here")),
+        "crasher: crashing", "survivor: receive ended: 2\nsurvivor: still here"),
+         stderr=("hsx: fault: crasher (pid 2): memory at pc 0x",
+                 "(addr 0x00000004): 4-byte access at 0x00000004 hits the null page (0x0000-0x00FF)")),
     Case("kill_and_spawn_again", [OWN / "spawner.c"], (
         "spawn a second instance: -8", "kill: 0, again: -3, itself: -22",
         "wait for it: 0 status 0; value now: 1", "spawned again: yes", "child's value again: 0",

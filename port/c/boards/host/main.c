@@ -22,6 +22,7 @@
 #include "host_hal.h"
 #include "host_link.h"
 #include "hsx_exec.h"
+#include "hsx_vm.h"
 
 #define EXIT_LOAD 2
 #define EXIT_GUEST 70
@@ -62,15 +63,75 @@ static const char *app_of(uint32_t pid)
     return hsx_exec_task(pid, &info) == HSX_OK ? info.app_name : "?";
 }
 
+/* A fault in the words of hsx.vm's Fault.describe() ("memory at pc 0x0010 (addr
+ * 0x00000004): ..."), from the kind and numbers of the executive's FAULT event. */
+static void describe_fault(const hsx_event *ev, char *out, size_t size)
+{
+    hsx_task_info t;
+    unsigned long long addr = (unsigned long long)ev->addr;
+    uint32_t detail = ev->a;
+    int n;
+    if (hsx_exec_task(ev->pid, &t) != HSX_OK)
+        memset(&t, 0, sizeof t);
+    n = snprintf(out, size, "%s at pc 0x%04X", ev->what, (unsigned)ev->pc);
+    if (ev->addr >= 0)
+        n += snprintf(out + n, size - (size_t)n, " (addr 0x%08llX)", addr);
+    n += snprintf(out + n, size - (size_t)n, ": ");
+    switch (ev->b) {
+    case HSX_FAULT_MEMORY:
+        if (ev->addr < 0x100)
+            snprintf(out + n, size - (size_t)n, "%u-byte access at 0x%08llX hits the null page "
+                     "(0x0000-0x00FF)", (unsigned)detail, addr);
+        else
+            snprintf(out + n, size - (size_t)n, "%u-byte access at 0x%08llX is outside data "
+                     "memory (0x0100-0x%X)", (unsigned)detail, addr, (unsigned)t.mem_size - 1);
+        break;
+    case HSX_FAULT_STACK:
+        if (ev->addr < (int64_t)t.stack_base)
+            snprintf(out + n, size - (size_t)n, "stack overflow: 0x%08llX is below the stack base "
+                     "0x%08X", addr, (unsigned)t.stack_base);
+        else
+            snprintf(out + n, size - (size_t)n, "stack underflow: 0x%08llX is above the stack "
+                     "top 0x%08X", addr, (unsigned)t.stack_top);
+        break;
+    case HSX_FAULT_SP:
+        snprintf(out + n, size - (size_t)n, "R15 (SP) = 0x%08llX would leave the stack "
+                 "0x%08X..0x%08X", addr, (unsigned)t.stack_base, (unsigned)t.stack_top);
+        break;
+    case HSX_FAULT_PC:
+        if (addr & 3)
+            snprintf(out + n, size - (size_t)n, "control transfer to 0x%08llX is not 4-byte "
+                     "aligned", addr);
+        else
+            snprintf(out + n, size - (size_t)n, "control transfer to 0x%08llX is outside code "
+                     "(0..0x%X)", addr, (unsigned)t.code_len);
+        break;
+    case HSX_FAULT_DIVIDE: snprintf(out + n, size - (size_t)n, "division by zero"); break;
+    case HSX_FAULT_ILLEGAL:
+        snprintf(out + n, size - (size_t)n, "illegal instruction word 0x%08X (opcode 0x%02X)",
+                 (unsigned)detail, (unsigned)(detail >> 24));
+        break;
+    case HSX_FAULT_LITERAL:
+        snprintf(out + n, size - (size_t)n, "LDI32 literal at 0x%llX is past the end of code "
+                 "(0x%X)", addr, (unsigned)t.code_len);
+        break;
+    default:
+        snprintf(out + n, size - (size_t)n, "execution ran off the end of the code at 0x%X",
+                 (unsigned)t.code_len);
+        break;
+    }
+}
+
 /* Task output as it is written; faults and traps reported as `hsx run` reports them. */
 static void on_event(const hsx_event *ev)
 {
+    char text[192];
     switch (ev->type) {
     case HSX_EV_STDOUT: write_all(1, ev->data, ev->len); break;
     case HSX_EV_STDERR: write_all(2, ev->data, ev->len); break;
     case HSX_EV_FAULT:
-        fprintf(stderr, "hsx: fault: %s (pid %u): %.*s\n", app_of(ev->pid), (unsigned)ev->pid,
-                (int)ev->len, (const char *)ev->data);
+        describe_fault(ev, text, sizeof text);
+        fprintf(stderr, "hsx: fault: %s (pid %u): %s\n", app_of(ev->pid), (unsigned)ev->pid, text);
         break;
     case HSX_EV_DEBUG_BREAK:
         if (ev->what && !strcmp(ev->what, "brk")) {

@@ -32,13 +32,18 @@
 
 /* Negative results are these errno values, negated. */
 #define HSX_ENOENT 2
+#define HSX_EIO 5         /* a device error; files over CAN: a broken transfer */
 #define HSX_EBADF 9
+#define HSX_EBUSY 16       /* FAT: the file or directory is open */
 #define HSX_EEXIST 17
 #define HSX_ENOTDIR 20
 #define HSX_EISDIR 21
 #define HSX_EINVAL 22
 #define HSX_EMFILE 24
+#define HSX_ENOSPC 28
 #define HSX_ESPIPE 29
+#define HSX_ENOTEMPTY 39
+#define HSX_ETIMEDOUT 110  /* files over CAN: no answer from the server */
 
 #define HSX_FD_STDIN 0
 #define HSX_FD_STDOUT 1

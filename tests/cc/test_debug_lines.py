@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hsx.debug.code import CodeMap
+from hsx.image.sym import read_sym, write_sym
 from hsx.vm import Machine, StandaloneSvc
 
 SOURCE = """#include <hsx_sys.h>
@@ -63,17 +64,40 @@ def test_every_instruction_of_a_c_function_has_a_line(project, opt):
         assert pcs and all(table.line_for(pc) is not None for pc in pcs), name
 
 
-def test_a_function_line_is_where_a_breakpoint_on_it_stops(project):
-    """`int\\nspread(...)\\n{` -- the entry (the prologue) is the opening brace's line,
-    and so is the function's line in the .sym."""
+def test_a_function_line_is_its_entry_and_its_body_begins_after_the_prologue(project):
+    """`int\\nspread(...)\\n{` -- the entry (the prologue and the arguments' spills) is
+    the opening brace's line, and so is the function's line in the .sym; its `body`
+    (where a breakpoint on the function stops, DWARF's prologue_end) is the first
+    instruction of the body's line, past the six spills."""
     result = _build(Path("prog.c"), 0, Path("sub"))
     table = result.symbols
-    for name, line in (("spread", 5), ("main", 10)):
+    for name, line, body_line in (("spread", 5, 6), ("main", 10, 11), ("twice", 2, 3)):
         fn = table.symbol(name)
         entry = table.line_for(fn.address)
-        assert (fn.file, fn.line) == (entry.file, entry.line) == ("prog.c", line)
-    body = {table.line_for(pc).line for pc in _instructions(result, "spread")}
-    assert body == {5, 6}
+        assert (entry.file, entry.line) == (fn.file, fn.line) == (fn.file, line)
+        pcs = _instructions(result, name)
+        assert fn.body in pcs and fn.body > fn.address
+        assert table.line_for(fn.body).line == body_line
+        assert {table.line_for(pc).line for pc in pcs if pc < fn.body} == {line}
+    spread = table.symbol("spread")
+    assert (spread.body - spread.address) // 4 >= 2 + 6    # PUSH R14; MOV R14, R15; 6 ST
+    assert {table.line_for(pc).line for pc in _instructions(result, "spread")} == {5, 6}
+
+
+@pytest.mark.parametrize("opt", [0, 1, 2])
+def test_a_one_line_function_records_its_body_too(tmp_path, opt):
+    """All on its opening line, so only the compiler can say where the body begins; the
+    argument's copy into a register at -O1 and above is not the body either."""
+    source = tmp_path / "one.c"
+    source.write_text("__attribute__((noinline)) int triple(int x) { return x * 3; }\n"
+                      "int main(void) { return triple(2); }\n")
+    result = _build(source, opt)
+    fn = result.symbols.symbol("triple")
+    assert fn.body is not None and fn.body in _instructions(result, "triple")
+    ctx = Machine(StandaloneSvc()).create_context(result.image)
+    first = CodeMap(ctx.decoded, ctx.code_len, 0, result.symbols).instruction(fn.body)
+    assert first.op.mnemonic not in ("PUSH", "ST", "MOV")   # the body's own work
+    assert read_sym(write_sym(result.symbols)).symbol("triple").body == fn.body
 
 
 def test_files_are_named_from_the_build_directory_and_mapped_to_paths(project, tmp_path):

@@ -22,15 +22,30 @@ def test_every_example_parses_to_its_command(command):
         assert parse(example).command is command, example
 
 
-def test_help_lists_every_command_and_describes_one():
-    overview = help_text()
-    assert all(c.name in overview for c in COMMANDS)
+def test_help_shows_the_groups_on_a_screen_and_a_group_or_every_command_on_request():
+    overview = help_text().splitlines()
+    assert len(overview) < 24 and max(map(len, overview)) <= 80
+    assert any(line.split()[:2] == ["run", "Run"] and "finish" in line for line in overview)
+    run = help_text("run")
+    assert "finish" in run and "peek" not in run
+    every = help_text("all")
+    assert all(c.name in every for c in COMMANDS)
+    with pytest.raises(UsageError, match="no command or group 'frobnicate'"):
+        help_text("frobnicate")
+
+
+def test_help_describes_one_command():
     peek = help_text("peek")
     assert peek.startswith("usage: peek PID ADDR [LENGTH]")
     assert "peek 1 counter 32" in peek and "register" in peek
     assert help_text("bt").startswith("usage: stack")          # by an alias
-    with pytest.raises(UsageError, match="no command 'frobnicate'"):
-        help_text("frobnicate")
+
+
+def test_use_alone_forgets_and_ps_lists_every_task_whatever_the_current_task():
+    assert parse("use", default_pid=3).values == {}
+    assert parse("ps", default_pid=3).values == {}
+    assert parse("info", default_pid=3).values == {}
+    assert parse("bp", default_pid=3).values == {"pid": 3}     # the current task's
 
 
 # ------------------------------------------------------------------ arguments
@@ -60,6 +75,73 @@ def test_the_current_task_fills_a_left_out_pid():
     assert parse("print x + 1", default_pid=3).values == {"pid": 3, "expr": "x + 1"}
     assert parse("print x pid=4", default_pid=3).values["pid"] == 3   # rest of the line
     assert parse("print pid=4 x", default_pid=3).values == {"pid": 4, "expr": "x"}
+
+
+# a value of each kind of argument, for lines that give every argument
+SAMPLES = {"int": "3", "number": "3", "code": "main", "data": "counter", "hex": "01 02",
+           "register": "R3", "pid": "6", "text": "hello", "expression": "x + 1",
+           "remote path": "/tmp/x.sym"}
+
+
+def _full_line(command) -> str:
+    """The command with its PID (5) and a value for every other positional argument."""
+    words = [command.name, "5"]
+    for arg in [a for a in command.args if a.slot][1:]:
+        words.append(arg.choices[0] if arg.choices else
+                     "x = 1" if arg.key == "assignment" else SAMPLES[arg.kind.name])
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c.args and c.args[0].slot
+                                     and c.args[0].kind.name == "pid"], ids=lambda c: c.name)
+def test_a_line_that_names_its_pid_means_it_whatever_the_current_task(command):
+    line = _full_line(command)
+    alone = parse(line).values
+    assert alone["pid"] == 5, line
+    assert parse(line, default_pid=4).values == alone, line
+
+
+@pytest.mark.parametrize("line, values", [
+    ("stdin 5 hello world", {"pid": 5, "data": "hello world"}),
+    ("stdin 2 hello", {"pid": 2, "data": "hello"}),
+    ("stdin 5 --eof", {"pid": 5, "eof": True}),
+    ("stdin 5", {"pid": 4, "data": "5"}),                 # a number to the current task
+    ('stdin "5 apples"', {"pid": 4, "data": "5 apples"}),
+    ("stdin hello world", {"pid": 4, "data": "hello world"}),
+    ("stdin --eof", {"pid": 4, "eof": True}),
+    ("p 2 *it", {"pid": 2, "expr": "*it"}),
+    ("p 2", {"pid": 4, "expr": "2"}),
+    ("p (2 * x)", {"pid": 4, "expr": "(2 * x)"}),
+    ("set 5 x = 1", {"pid": 5, "assignment": "x = 1"}),
+    ("reg 5 R3 42", {"pid": 5, "register": "R3", "value": "42"}),
+    ("reg R3 42", {"pid": 4, "register": "R3", "value": "42"}),
+    ("poke 5 counter 01", {"pid": 5, "addr": "counter", "data": "01"}),
+    ("poke 0x4000 de ad", {"pid": 4, "addr": 0x4000, "data": "dead"}),
+])
+def test_with_a_current_task_a_leading_number_before_the_rest_of_the_line_is_the_pid(
+        line, values):
+    assert parse(line, default_pid=4).values == values
+
+
+def test_double_quotes_take_c_escapes_single_quotes_take_text_as_it_is():
+    assert [w.text for w in split_words(r'"a\tb\n" "\x41\101\0" "\\ \" \q"')] == [
+        "a\tb\n", "AA\0", '\\ " \\q']
+    assert [w.text for w in split_words(r"'C:\new\x41'")] == [r"C:\new\x41"]
+    assert parse(r'stdin 2 "line\n"').values["data"] == "line\n"
+
+
+def test_a_quoted_word_or_a_negative_number_is_a_value_not_an_option():
+    assert parse('stdin "--eof"', default_pid=4).values == {"pid": 4, "data": "--eof"}
+    assert parse('stdin "-n"', default_pid=4).values == {"pid": 4, "data": "-n"}
+    assert parse("stdin -5 degrees", default_pid=4).values == {"pid": 4, "data": "-5 degrees"}
+    assert parse("reg 1 R3 -5").values["value"] == "-5"
+    with pytest.raises(UsageError, match="unknown option -x"):
+        parse("stdin -x", default_pid=4)
+
+
+def test_stdin_needs_text_or_eof():
+    with pytest.raises(UsageError, match="stdin needs TEXT or --eof"):
+        parse("stdin", default_pid=4)
 
 
 def test_locations_are_numbers_or_text_the_executive_resolves():
@@ -112,6 +194,17 @@ def test_assignment_splits_at_the_assigning_equals():
     assert split_assignment("x = y == 3") == ("x", "y == 3")
     assert split_assignment("p->v=-1") == ("p->v", "-1")
     assert split_assignment("x >= 1") == ("x >= 1", "")
+    assert split_assignment("x != 1") == ("x != 1", "")
+    assert split_assignment("c == '='") == ("c == '='", "")         # a character literal
+    assert split_assignment("c = '\\''") == ("c", "'\\''")
+    assert split_assignment("a[i = 1]") == ("a[i = 1]", "")         # not at the top level
+
+
+def test_a_compound_assignment_becomes_a_plain_one():
+    assert split_assignment("it->qty -= 2") == ("it->qty", "it->qty - (2)")
+    assert split_assignment("x <<= n + 1") == ("x", "x << (n + 1)")
+    assert split_assignment("x>>=1") == ("x", "x >> (1)")
+    assert split_assignment("m[2] |= 0x10") == ("m[2]", "m[2] | (0x10)")
 
 
 def test_other_lines_are_protocol_requests():

@@ -69,6 +69,38 @@ def test_an_unexpected_reply_falls_back_to_key_value_lines():
     assert plain(render("tasks", {"status": "ok", "surprise": [1]})) == "surprise: [1]"
 
 
+def test_a_loaded_task_is_announced_by_its_name_without_a_previous_state():
+    ctx = Context()
+    loaded = {"type": "task_state", "pid": 2, "data": {
+        "prev_state": None, "new_state": "ready", "reason": "loaded", "app_name": "inv"}}
+    assert plain(event_lines(loaded, ctx)) == "[2 inv] loaded, ready"
+    paused = {"type": "task_state", "pid": 2, "data": {
+        "prev_state": "ready", "new_state": "paused", "reason": "user_pause"}}
+    assert plain(event_lines(paused, ctx)) == "[2 inv] ready -> paused (user_pause)"
+
+
+def test_resume_says_which_tasks_go_on_not_their_rows_of_the_moment():
+    row = {"pid": 1, "app_name": "inv", "state": "ready", "pc": 0, "instructions": 0,
+           "priority": 10}
+    assert text("resumed", {"task": row}) == "continuing 1 inv"
+    assert text("resumed", {"tasks": [row, {**row, "pid": 2, "app_name": "two"}]}) == \
+        "continuing 1 inv, 2 two"
+
+
+def test_finish_names_the_function_and_its_stop_what_it_returned():
+    ctx = Context(names={1: "inv"})
+    started = {"result": {"pid": 1, "pc": 8, "state": "ready", "pending": "step_out",
+                          "function": "take"}}
+    assert text("started", started, ctx) == "pid 1 inv: run till exit from take"
+    stop = {"type": "debug_break", "pid": 1, "data": {
+        "pc": 196, "reason": "step", "symbol": "main", "offset": 28,
+        "returned": {"function": "take", "type": "int", "value": "2", "ref": 0}}}
+    assert plain(event_lines(stop, ctx)).splitlines() == [
+        "[1 inv] stopped: step at 0x00C4 main+0x1C", "  Value returned by take: 2 (int)"]
+    void = {**stop, "data": {**stop["data"], "returned": {"function": "note", "type": "void"}}}
+    assert plain(event_lines(void, ctx)).splitlines()[-1] == "  note returned (void)"
+
+
 def test_events_read_well_and_filter_per_category_and_pid():
     ctx = Context(names={2: "blink"})
     stop = {"type": "debug_break", "pid": 2, "data": {
@@ -93,6 +125,7 @@ class Sources:
         return {"pids": [("1", "prog"), ("2", "blink")], "apps": [("blink", "pid 2")],
                 "code": [("main", "function"), ("prog.c:", "source file")] if pid == 1 else [],
                 "data": [("counter", "variable")] if pid == 1 else [],
+                "expr": [("stock", "Item[4]"), ("sum", "int")] if pid == 1 else [],
                 "values": [("motor.rpm", "0x0102")]}.get(what, [])
 
 
@@ -120,6 +153,26 @@ def test_completion_of_commands_sub_commands_and_arguments():
     assert words("help pe") == ["peek"]
     candidate = complete("bp set 1 ma", Sources())[0]
     assert (candidate.start, candidate.meta) == (9, "function")
+
+
+def test_completion_follows_the_parsers_pid_rule_with_a_current_task():
+    assert words("bp set 1 ma", default_pid=2) == ["main"]      # task 1's, named first
+    assert words("bp set ma", default_pid=1) == ["main"]         # the current task's
+    assert words("bp set ma", default_pid=2) == []
+    assert words("p 1 sto", default_pid=2) == ["stock"]
+    assert words("regs ", default_pid=2) == ["1", "2"]
+
+
+def test_expressions_complete_the_variable_being_typed():
+    assert words("p sto", default_pid=1) == ["stock"]
+    assert words("print 1 s") == ["stock", "sum"]
+    assert words("p &st", default_pid=1) == ["stock"]
+    candidate = complete("p x + su", Sources(), default_pid=1)[0]
+    assert (candidate.text, candidate.start) == ("sum", 6)
+    assert words("p it->s", default_pid=1) == []               # a field, not a variable
+    assert words("p stock[1].s", default_pid=1) == []
+    assert words("bp set 1 main if s") == ["stock", "sum"]
+    assert words("set 1 sto") == ["stock"]
 
 
 def test_paths_complete_from_the_local_disk(tmp_path):

@@ -23,15 +23,15 @@ def execd(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
-    """A directory with prog.c/ticker.c and their -g -O0 builds (.hxe, .sym, sources.json)
-    and the MVASM programs."""
+    """A directory with prog.c/ticker.c/stock.c and their -g -O0 builds (.hxe, .sym,
+    sources.json) and the MVASM programs."""
     out = tmp_path_factory.mktemp("programs")
-    for name in ("prog.c", "ticker.c", "count.mvasm", "trap.mvasm", "flood.mvasm"):
+    for name in ("prog.c", "ticker.c", "stock.c", "count.mvasm", "trap.mvasm", "flood.mvasm"):
         shutil.copy(PROGRAMS / name, out / name)
     builds = [subprocess.Popen([sys.executable, "-m", "hsx", "cc", "-g", "-O0",
                                 str(out / f"{name}.c"), "-o", str(out / f"{name}.hxe")],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-              for name in ("prog", "ticker")]
+              for name in ("prog", "ticker", "stock")]
     for build in builds:
         output, _ = build.communicate(timeout=600)
         assert build.returncode == 0, output.decode()

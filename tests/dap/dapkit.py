@@ -25,6 +25,27 @@ def line_of(source: Path, marker: str) -> int:
     raise AssertionError(f"no line marked {marker!r} in {source}")
 
 
+def free_port() -> int:
+    """A TCP port nothing listens on now (for an executive the adapter starts there)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def listens(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    """Poll `condition` until it holds; fail saying `what` did not happen in time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {timeout} s")
+        time.sleep(0.05)
+
+
 def frame(body: dict[str, Any]) -> bytes:
     data = json.dumps(body).encode()
     return b"Content-Length: %d\r\n\r\n" % len(data) + data

@@ -127,3 +127,53 @@ def test_data_breakpoint_on_a_local_of_an_outer_frame(dap, built, execd):
     top = dap.top_frame(pid)
     assert top["name"] == "main"
     assert dap.ok("evaluate", expression="sum", frameId=top["id"])["result"] == "200"
+
+
+def stop_in_take(dap, built, execd) -> tuple[int, list[dict]]:
+    """stock.c stopped in take(&stock[1], 1) before it changes anything; its frames."""
+    source = built / "stock.c"
+    pid = dap.launch(built / "stock.hxe", execd, lines={"stock.c": [line_of(source, "take")]})
+    dap.stopped("breakpoint")
+    dap.ok("setBreakpoints", source={"path": str(source)}, breakpoints=[])
+    return pid, dap.ok("stackTrace", threadId=pid)["stackFrames"]
+
+
+def test_a_data_breakpoint_stop_says_what_changed_from_what_to_what(dap, built, execd):
+    pid, frames = stop_in_take(dap, built, execd)
+    scopes = {s["name"]: s["variablesReference"]
+              for s in dap.ok("scopes", frameId=frames[1]["id"])["scopes"]}
+    stock = dap.ok("dataBreakpointInfo", variablesReference=scopes["Globals"], name="stock")
+    assert "stock changes (24 bytes at" in stock["description"]
+    placed = dap.ok("setDataBreakpoints", breakpoints=[{"dataId": stock["dataId"]}])
+    assert placed["breakpoints"][0]["verified"]
+
+    dap.ok("continue", threadId=pid)
+    stop = dap.stopped("data breakpoint")
+    assert stop["description"] == "stock[1].qty changed: 3 -> 2"
+    assert stop["hitBreakpointIds"] == [placed["breakpoints"][0]["id"]]
+    dap.wait_output("data breakpoint: stock[1].qty changed from 3 to 2\n", "console")
+    dap.ok("continue", threadId=pid)
+    assert dap.stopped("data breakpoint")["description"] == "stock[0].qty changed: 5 -> 3"
+
+
+def test_a_data_breakpoint_sent_again_later_still_watches_its_object(dap, built, execd):
+    pid, frames = stop_in_take(dap, built, execd)
+    item = dap.ok("dataBreakpointInfo", name="*it", frameId=frames[0]["id"])["dataId"]
+    left = dap.ok("dataBreakpointInfo", name="left", frameId=frames[0]["id"])["dataId"]
+    first = dap.ok("setDataBreakpoints", breakpoints=[{"dataId": item}, {"dataId": left}])
+    assert [bp["verified"] for bp in first["breakpoints"]] == [True, True]
+    dap.ok("setDataBreakpoints", breakpoints=[{"dataId": item}])
+    dap.ok("continue", threadId=pid)
+    assert dap.stopped("data breakpoint")["description"] == "(*it).qty changed: 3 -> 2"
+    dap.ok("setDataBreakpoints", breakpoints=[])
+    source = built / "stock.c"
+    dap.ok("setBreakpoints", source={"path": str(source)},
+           breakpoints=[{"line": line_of(source, "return")}])
+    dap.ok("continue", threadId=pid)
+    dap.stopped("breakpoint")
+    assert dap.top_frame(pid)["name"] == "main"   # where `it` is nothing, `left` main's
+    # VS Code sends every data breakpoint again whenever one is added or removed: each
+    # still watches the object it was set on
+    again = dap.ok("setDataBreakpoints", breakpoints=[{"dataId": item}, {"dataId": left}])
+    assert [(bp["verified"], bp["message"]) for bp in again["breakpoints"]] == \
+        [(True, bp["message"]) for bp in first["breakpoints"]]

@@ -32,7 +32,9 @@ def test_recursive_frames_with_names_and_lines(rig):
     assert top == {"index": 0, "pc": address(rig, task.pid, "base"), "sp": task.ctx.regs[15],
                    "fp": task.ctx.regs[14], "function": "fact", "offset": 40,
                    "file": "fact.mvasm", "line": 25, "return_pc": back}
-    assert (caller["pc"], caller["line"], caller["offset"]) == (back, 22, 28)
+    # a caller is at its return address (`back`, fact+28) but on the line of its call:
+    # `CALL fact` is line 21, `back: POP R1` line 22
+    assert (caller["pc"], caller["line"], caller["offset"]) == (back, 21, 28)
     assert caller["sp"] == task.ctx.regs[14] + 8          # SP in the caller after the return
     assert [f["pc"] for f in info["frames"][-2:]] == [address(rig, task.pid, "after"), 8]
     sps = [f["sp"] for f in info["frames"]]
@@ -116,3 +118,41 @@ boom:   LD R0, [R1]
     info = rig.debugger.stack_info(task.pid)
     assert functions(info) == ["main", "_start"]
     assert info["frames"][0]["pc"] == address(rig, task.pid, "boom")
+
+
+# `fail` ends with a call that never returns: its return address is where `next`
+# begins, and the line after the call is the first line of `next`.
+NORETURN = """
+        .entry _start
+_start: LDI R14, 0
+        CALL main
+        SVC MOD=1, FN=0
+main:   PUSH R14
+        MOV R14, R15
+        CALL fail
+        MOV R15, R14
+        POP R14
+        RET
+fail:   PUSH R14
+        MOV R14, R15
+        CALL stop
+next:   PUSH R14
+        MOV R14, R15
+        MOV R15, R14
+        POP R14
+        RET
+stop:   BRK 5
+        BR stop
+"""
+
+
+def test_a_caller_is_named_by_its_call_not_by_its_return_address(rig):
+    task = rig.load("noreturn", NORETURN)
+    rig.run_until_paused(task)                            # at the BRK in `stop`
+    info = rig.debugger.stack_info(task.pid)
+    assert functions(info) == ["stop", "fail", "main", "_start"] and info["note"] is None
+    caller = info["frames"][1]
+    assert caller["pc"] == address(rig, task.pid, "next")     # the return address ...
+    assert (caller["line"], caller["offset"]) == (14, 12)     # ... of `CALL stop`, fail+12
+    variables = rig.debugger.frame_variables(task.pid, 1, "registers")
+    assert variables["line"] == 14                      # the frame's own listing agrees

@@ -6,8 +6,10 @@ import json
 
 import pytest
 
-from debugkit import FACT, LOOP, SPINNER
+from debugkit import FACT, LOOP, SPINNER, make_rig
 from hsx.debug import DebugError, load_trace
+from hsx.debug.trace import TOTAL_RECORDS
+from hsx.kernel.profiles import get_profile
 from hsx.kernel.states import TaskState
 
 
@@ -177,3 +179,26 @@ def test_trace_step_events_keep_their_place_among_other_events(rig):
     ended = next(n for n, e in enumerate(events) if e.type == "task_state"
                  and e.data["new_state"] == "returned")
     assert events[ended - 1] is steps[-1]
+
+
+def test_the_profile_size_is_a_cap_a_larger_ring_is_clamped(rig):
+    task = rig.load("fact", FACT)
+    cap = rig.kernel.profile.trace_records
+    status = rig.debugger.trace_on(task.pid, size=100_000)
+    assert status["capacity"] == cap and status["warnings"] == [f"size_clamped:{cap}"]
+    assert "warnings" not in rig.debugger.trace_on(task.pid, size=cap)
+
+
+def test_trace_rings_of_all_tasks_together_are_bounded(tmp_path):
+    rig = make_rig(tmp_path, profile=get_profile("full", trace_records=TOTAL_RECORDS))
+    dbg = rig.debugger
+    first, second = (rig.load(name, LOOP).pid for name in ("one", "two"))
+    dbg.trace_on(first, size=TOTAL_RECORDS - 100)
+    with pytest.raises(DebugError) as refused:
+        dbg.trace_on(second, size=101)
+    assert refused.value.code == "bad_argument" and "trace.off" in refused.value.message
+    assert dbg.trace_on(second, size=100)["enabled"]
+    dbg.trace_on(second, size=100)                    # a fresh ring of its own
+    rig.kernel.kill(first)                            # an ended task's ring goes when needed
+    assert dbg.trace_on(second, size=1000)["capacity"] == 1000
+    assert dbg.trace_status(first)["count"] == 0

@@ -35,6 +35,12 @@ def harness(tmp_path) -> Harness:
     return make_harness(tmp_path)
 
 
+@pytest.fixture
+def harness_with(tmp_path):
+    """harness_with(name, **kernel_args): another harness (its own files under `name`)."""
+    return lambda name, **kernel_args: make_harness(tmp_path / name, **kernel_args)
+
+
 def make_harness(tmp_path, **kernel_args) -> Harness:
     harness_output: dict[int, bytearray] = {}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hsx.kernel.filesystem import O_CREAT, O_RDWR, SandboxFS
+from hsx.kernel.filesystems import O_CREAT, O_RDWR, SandboxFS
 from hsx.kernel.states import TaskState
 
 

@@ -11,7 +11,7 @@ from can.interfaces import virtual
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
 from hsx.kernel.inputs import CAN_QUEUE, DropOldestQueue
-from hsx.kernel.syscalls.can import VirtualCanBus
+from hsx.kernel.bus import VirtualCanBus
 from hsx.toolchain.build import build_source
 
 ATTACH_THEN_IGNORE = """

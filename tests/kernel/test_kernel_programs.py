@@ -343,6 +343,41 @@ def test_stdin_read_blocks_until_input_arrives(harness):
     assert h.text(echo.pid) == "hello" and echo.exit_status == 5
 
 
+STDIN_UNTIL_EOF = """
+.bss
+buf: .zero 8
+.text
+.entry start
+start:
+    LDI R6, 0                ; reads that returned 0
+again:
+    LDI R1, 0
+    LDI32 R2, buf
+    LDI R3, 8
+    SVC MOD=4, FN=1          ; read fd 0
+    CMPI R0, 0
+    JNZ again
+    ADDI R6, R6, 1
+    CMPI R6, 3
+    JNZ again                ; three reads at the end of the input
+    MOV R0, R6
+    SVC MOD=1, FN=0
+"""
+
+
+def test_the_end_of_input_is_for_good_every_later_read_returns_0(harness):
+    h = harness
+    reader = h.load(STDIN_UNTIL_EOF, "reader")
+    h.kernel.run(100)
+    h.kernel.post_stdin(reader.pid, b"partial")          # a line without its newline
+    h.kernel.post_stdin(reader.pid, b"")                 # then one end of input
+    h.kernel.post_stdin(reader.pid, b"")                 # (ending it again: nothing)
+    with pytest.raises(KernelError) as closed:
+        h.kernel.post_stdin(reader.pid, b"more")         # nobody would ever read it
+    assert closed.value.code == "stdin_closed"
+    assert h.run().reason == "done" and reader.exit_status == 3
+
+
 FILE_WRITER = """
 .data
 path: .asciz "notes.txt"

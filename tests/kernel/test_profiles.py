@@ -32,3 +32,12 @@ def test_override_changes_only_what_was_asked():
 def test_bad_profiles_are_refused_with_the_reason(name, overrides, message):
     with pytest.raises(ValueError, match=message):
         get_profile(name, **overrides)
+
+
+def test_each_variant_offers_what_the_one_before_it_does_and_more():
+    small, dev, full = (PROFILES[name].features for name in ("minimal", "development", "full"))
+    assert small < dev < full
+    assert {"memory", "stdio", "values", "commands"} <= small
+    assert not small & {"debug", "events", "trace", "stack", "watch", "reverse"}
+    assert full - dev == {"observers"}
+    assert get_profile("minimal", max_tasks=2).features == small      # overrides keep them

@@ -11,12 +11,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from hsx.client import Client  # noqa: E402
 from hsx.server import BackgroundServer, ServerConfig  # noqa: E402
-from serverkit import Raw  # noqa: E402
+from serverkit import Raw, profile_of  # noqa: E402
 
 
 @pytest.fixture
-def server(tmp_path):
-    with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as srv:
+def server(request, tmp_path):
+    """The executive, of the variant `@pytest.mark.profile("full")` names (default:
+    development, as `hsx execd` runs)."""
+    config = ServerConfig(port=0, root=tmp_path / "fs", profile=profile_of(request))
+    with BackgroundServer(config) as srv:
         yield srv
 
 

@@ -105,6 +105,12 @@ start:
 """
 
 
+def profile_of(request) -> str:
+    """The variant a test asks its executive to run (`@pytest.mark.profile("full")`)."""
+    marker = request.node.get_closest_marker("profile")
+    return marker.args[0] if marker else "development"
+
+
 def image_b64(source: str, name: str) -> str:
     return base64.b64encode(write_hxe(build_source(source, filename=f"{name}.mvasm",
                                                    app_name=name))).decode()

@@ -65,3 +65,40 @@ def test_files_are_refused_by_name(client, tmp_path):
     with pytest.raises(ProtocolError) as error:
         client.request("load", path=str(mvasm), cc={"opt": "0"})
     assert error.value.code == "bad_argument"
+
+
+def test_a_task_is_restarted_once(server, connect, tmp_path, monkeypatch):
+    """A second `restart` of a task, while the first is building or after it replaced
+    the task, is refused: it used to load a second copy of the program, without the
+    breakpoints the first restart carried over."""
+    import threading
+
+    from hsx.server.handlers import tasks
+    source = tmp_path / "prog.c"
+    source.write_text("int main(void) { return 7; }\n")
+    first, second = connect(), connect()
+    pid = first.request("load", path=str(source), paused=True)["pid"]
+    building, release = threading.Event(), threading.Event()
+    read_program = tasks.read_program
+
+    def held(*args, **kwargs):
+        building.set()
+        release.wait(60)
+        return read_program(*args, **kwargs)
+    monkeypatch.setattr(tasks, "read_program", held)
+    done: list = []
+    restarting = threading.Thread(target=lambda: done.append(first.request("restart", pid=pid)))
+    restarting.start()
+    assert building.wait(60)
+    with pytest.raises(ProtocolError) as busy:
+        second.request("restart", pid=pid)
+    assert busy.value.code == "restart_in_progress"
+    release.set()
+    restarting.join(60)
+    new_pid = done[0]["reload"]["new_pid"]
+    with pytest.raises(ProtocolError) as again:
+        second.request("restart", pid=pid)
+    assert again.value.code == "already_restarted"
+    assert again.value.reply["new_pid"] == new_pid and f"pid {new_pid}" in again.value.message
+    live = [t for t in second.request("ps")["tasks"]["tasks"] if t["state"] != "killed"]
+    assert [t["pid"] for t in live] == [new_pid]

@@ -16,7 +16,7 @@ from hsx.image.hxe import write_hxe
 from hsx.image.sym import write_sym
 from hsx.server import BackgroundServer, ServerConfig
 from hsx.toolchain.build import assemble_source, link_objects
-from serverkit import BREAKER, FAULTER, load, state, wait_for
+from serverkit import BREAKER, FAULTER, load, profile_of, state, wait_for
 
 # main calls fact(4), stores it in `counter`, then fact(5) and stores that; exit 120.
 PROG = """
@@ -66,9 +66,10 @@ FIRST_CALL_LINE = PROG.splitlines().index("        CALL fact") + 1
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(request, tmp_path):
     """The executive with a state directory (remembered breakpoints, trace files)."""
-    config = ServerConfig(port=0, root=tmp_path / "fs", state_dir=tmp_path / "state")
+    config = ServerConfig(port=0, root=tmp_path / "fs", state_dir=tmp_path / "state",
+                          profile=profile_of(request))
     with BackgroundServer(config) as srv:
         yield srv
 
@@ -202,6 +203,7 @@ def test_debugging_a_task_while_another_runs(connect, tmp_path):
     assert c.request("bp.list", pid=pid)["breakpoints"] == []      # they went with the task
 
 
+@pytest.mark.profile("full")          # observer sessions
 def test_locks_and_session_ownership(connect, tmp_path):
     owner, _, pid, _ = debugged(connect, tmp_path)
     bp = owner.request("bp.set", pid=pid, symbol="second")["breakpoint_id"]

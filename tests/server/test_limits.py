@@ -87,19 +87,6 @@ def test_history_of_all_tasks_together_is_bounded(client):
     assert client.request("history.on", pid=second, budget_mb=1024)["history"]["recording"]
 
 
-def test_trace_rings_of_all_tasks_together_are_bounded(client):
-    first, second = (load(client, LOOP, name, paused=True) for name in ("one", "two"))
-    client.request("trace.on", pid=first, size=trace.TOTAL_RECORDS - 100)
-    message = _refused(lambda: client.request("trace.on", pid=second, size=101),
-                       "bad_argument")
-    assert "trace.off" in message
-    assert client.request("trace.on", pid=second, size=100)["trace"]["enabled"]
-    client.request("trace.on", pid=second, size=100)              # a fresh ring of its own
-    client.request("kill", pid=first)               # an ended task's ring goes when needed
-    assert client.request("trace.on", pid=second, size=1000)["trace"]["capacity"] == 1000
-    assert client.request("trace.status", pid=first)["trace"]["count"] == 0
-
-
 def test_error_messages_quote_a_long_argument_shortened(client):
     pid = load(client, LOOP, "loop", paused=True)
     for command, fields in [("bp.set", {"pid": pid, "addr": 0, "condition": "(" * 4000}),

@@ -98,6 +98,7 @@ def test_client_that_disconnects_mid_request(server, raw, client):
     assert len(server.server.connections) == 1
 
 
+@pytest.mark.profile("full")          # observer sessions
 def test_fifty_concurrent_clients(server):
     setup = Client(server.host, server.port)
     pid = load(setup, LOOP, "loop")

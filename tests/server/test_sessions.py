@@ -74,6 +74,7 @@ def test_owner_controls_others_are_refused(connect):
     assert owner.request("step", pid=pid, count=2)["result"]["executed"] == 2
 
 
+@pytest.mark.profile("full")          # observer sessions
 def test_observer_can_read_but_not_change(connect):
     setup, watcher = connect(), connect()
     pid = load(setup, LOOP, "loop")

@@ -206,6 +206,27 @@ def test_an_expression_watch_resolves_its_address_when_set(connect, tmp_path):
     assert int.from_bytes(bytes.fromhex(update["data"]["new"]), "little") == 209
 
 
+def test_a_watch_on_a_c_object_says_which_part_changed_from_what_to_what(connect, tmp_path):
+    client, pid = stopped_in_depth3(connect, tmp_path)
+    client.subscribe(["watch_update", "debug_break"], pids=[pid])
+    shape = client.add_watch(pid, "global_shape", stop=True)
+    result = client.add_watch(pid, "r", frame=3)             # main's, three frames out
+    assert shape["length"] == 36 and result["symbol"] == "r"        # 8 + 3 * 8 + 4
+    client.request("resume", pid=pid)
+    updates = {}
+    while True:
+        event = client.next_event(timeout=10)
+        assert event is not None, "the watch did not stop the task"
+        if event["type"] == "debug_break":
+            break
+        if event["type"] == "watch_update":
+            updates[event["data"]["id"]] = event["data"]["change"]
+    expected = {"what": "global_shape.pts[2].y", "old": "6", "new": "209"}
+    assert event["data"]["reason"] == "watch" and event["data"]["change"] == expected
+    assert updates[shape["id"]] == expected
+    assert updates[result["id"]]["what"] == "r" and updates[result["id"]]["new"] == "209"
+
+
 def test_optimised_build_reports_what_it_knows(connect, tmp_path):
     client, pid = stopped_in_depth3(connect, tmp_path, opt=2)
     f0 = client.frame_variables(pid, 0)
@@ -345,3 +366,77 @@ def test_every_frame_at_O0_and_O2_and_a_set_in_an_outer_frame(connect, tmp_path,
         out += wait(client, "stdout")["data"].get("text", "")
     # 5 + (95 + 16 + 2 + 4000) + (98 + 20 + 2 + 5000) + (101 + 24 + 2 + 6000), +1000
     assert out.split() == ["16365"]
+
+CALLS_SOURCE = """\
+int sink;
+__attribute__((noinline)) void leaf(int v) {
+    sink = v;
+}
+__attribute__((noinline)) void middle(int v) {
+    leaf(v + 1);
+    sink += 2;
+}
+int main(void) {
+    middle(4);
+    return sink;
+}
+"""
+
+
+def line_of(text: str, code: str) -> int:
+    return text.splitlines().index(code) + 1
+
+
+def crt0_call_line() -> int:
+    from hsx.toolchain.cc.driver import lib_dir
+    crt0 = (lib_dir() / "crt0.mvasm").read_text().splitlines()
+    return next(n for n, row in enumerate(crt0, 1) if row.split()[:2] == ["LCALL", "main"])
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_callers_are_on_the_line_of_their_call(connect, tmp_path, opt):
+    """Each call here ends its line, so it returns into the next line's code: a caller's
+    frame still shows the call's line (as gdb does), in stack.info and frame.variables."""
+    source = tmp_path / "calls.c"
+    source.write_text(CALLS_SOURCE)
+    result, _ = build_c([str(source)], Options(opt=opt, debug=True), "calls")
+    path = tmp_path / "calls.hxe"
+    path.write_bytes(write_hxe(result.image))
+    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
+    client = connect()
+    pid = client.request("load", path=str(path), paused=True)["pid"]
+    client.subscribe(["debug_break"], pids=[pid])
+    client.run_to(pid, f"calls.c:{line_of(CALLS_SOURCE, '    sink = v;')}")
+    wait(client, "debug_break")
+    frames = client.stack(pid)["frames"]
+    assert [(f["function"], f["line"]) for f in frames] == [
+        ("leaf", line_of(CALLS_SOURCE, "    sink = v;")),
+        ("middle", line_of(CALLS_SOURCE, "    leaf(v + 1);")),
+        ("main", line_of(CALLS_SOURCE, "    middle(4);")),
+        ("_start", crt0_call_line())]
+    for f in frames[1:]:                 # pc is still the return address, offset of it
+        assert f["pc"] == frames[f["index"] - 1]["return_pc"]
+    assert client.frame_variables(pid, 1, "arguments")["line"] == frames[1]["line"]
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_a_breakpoint_on_a_function_stops_past_its_prologue(connect, tmp_path, opt):
+    """On depth3's opening line, or by its name: the breakpoint lands where its body
+    begins (`symbols.lookup` says where), and its arguments are readable there."""
+    client = connect()
+    pid = client.request("load", path=build(tmp_path, opt), paused=True)["pid"]
+    client.subscribe(["debug_break"], pids=[pid])
+    opening = SOURCE.splitlines().index("KEEP int depth3(int a, struct node *n) {") + 1
+    body = client.request("symbols.lookup", pid=pid, name="depth3")["symbol"]["body"]
+    by_line = client.request("bp.set", pid=pid, file="prog.c", line=opening)["breakpoint"]
+    by_name = client.request("bp.set", pid=pid, symbol="depth3")["breakpoint"]
+    assert by_line["id"] == by_name["id"] and by_line["address"] == body
+    if opt == 0:
+        assert by_line["line"] == opening + 1               # `int local = a + n->value;`
+    client.request("resume", pid=pid)
+    stop = wait(client, "debug_break")["data"]
+    assert (stop["pc"], stop["breakpoint_id"]) == (body, by_line["id"])
+    assert named(client.frame_variables(pid, 0, "arguments")["arguments"])["a"] == "5"
+    assert client.evaluate(pid, "n->value")["value"] == "40"
+    cleared = client.request("bp.clear", pid=pid, symbol="depth3")["cleared"]
+    assert [bp["id"] for bp in cleared] == [by_line["id"]]

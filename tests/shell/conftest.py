@@ -12,8 +12,12 @@ from shellkit import DELAYED, build, start_execd  # noqa: E402
 
 
 @pytest.fixture
-def execd(tmp_path):
-    proc, port = start_execd(tmp_path)
+def execd(request, tmp_path):
+    """The port of an `hsx execd` of the variant `@pytest.mark.profile(NAME)` names
+    (default: development)."""
+    marker = request.node.get_closest_marker("profile")
+    options = ("--profile", marker.args[0]) if marker else ()
+    proc, port = start_execd(tmp_path, *options)
     yield port
     if proc.poll() is None:
         proc.kill()

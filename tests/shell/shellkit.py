@@ -72,6 +72,63 @@ int main(void) {
 }
 """
 
+# shows each piece of input as it arrives (a read returns what one write sent)
+ECHO_C = r"""
+#include <stdio.h>
+#include <hsx_fs.h>
+
+int main(void) {
+    char buf[64];
+    int n;
+    while ((n = hsx_fs_read(0, buf, sizeof buf - 1)) > 0) {
+        buf[n] = 0;
+        printf("got [%s]\n", buf);
+    }
+    printf("input ended\n");
+    return 0;
+}
+"""
+
+# reads lines with the C library's fgets until the end of its input
+LINES_C = r"""
+#include <stdio.h>
+#include <string.h>
+
+int main(void) {
+    char buf[64];
+    int n = 0;
+    while (fgets(buf, sizeof buf, stdin)) {
+        size_t len = strlen(buf);
+        int whole = len > 0 && buf[len - 1] == '\n';
+        if (whole)
+            buf[--len] = 0;
+        printf("line %d: [%s]%s\n", ++n, buf, whole ? "" : " (no newline)");
+    }
+    printf("done after %d lines\n", n);
+    return n;
+}
+"""
+
+# an inventory with a function to finish and globals to complete
+INV_C = """\
+typedef struct { int id; int qty; } Item;
+
+Item stock[4] = {{1, 5}, {2, 3}, {3, 0}, {4, 9}};
+
+int take(Item *it, int count) {
+    if (it->qty < count)
+        return 0;
+    it->qty -= count;
+    return count;
+}
+
+int main(void) {
+    int got = take(&stock[0], 2);
+    got += take(&stock[3], 4);
+    return got;
+}
+"""
+
 
 def build(directory: Path, source: str, name: str) -> Path:
     """directory/name.hxe with its .sym (as `hsx asm` writes them)."""
@@ -93,10 +150,10 @@ def build_c(directory: Path, source: str, name: str) -> Path:
     return image
 
 
-def start_execd(directory: Path) -> tuple[subprocess.Popen, int]:
+def start_execd(directory: Path, *options: str) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0", "--root",
-                             str(directory / "fs")], cwd=directory, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             str(directory / "fs"), *options], cwd=directory,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = readline(proc.stdout)
     assert line.startswith("hsx execd listening on 127.0.0.1:"), (line, proc.stderr.read())
     return proc, int(line.rsplit(":", 1)[1])
@@ -135,13 +192,16 @@ class Terminal:
         self.child.expect(pattern)
         return self.child.before + self.child.after
 
-    def run(self, line: str, *patterns: str) -> None:
-        """Type a line and Enter, see each pattern (in any order), then the prompt."""
+    def run(self, line: str, *patterns: str) -> str:
+        """Type a line and Enter, see each pattern (in any order), then the prompt; the
+        text seen meanwhile."""
         self.child.sendline(line)
-        waiting = list(patterns)
+        waiting, seen = list(patterns), []
         while waiting:
             del waiting[self.child.expect(waiting)]
+            seen.append(self.child.before + self.child.after)
         self.prompt()
+        return "".join(seen) + self.child.before
 
     def close(self) -> int:
         self.child.sendline("quit")

@@ -4,8 +4,10 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import time
 
-from shellkit import REPO, Terminal, drawn, terminal_env
+from execdkit import readline
+from shellkit import INV_C, REPO, Terminal, build_c, drawn, terminal_env
 
 
 def test_an_operator_session(execd, delayed, tmp_path):
@@ -84,3 +86,64 @@ def test_spawn_starts_an_executive_for_the_console_and_stops_it(tmp_path):
                              env=terminal_env(tmp_path))
     assert missing.returncode == 2
     assert "no executive is listening" in missing.stderr and "--spawn" in missing.stderr
+
+
+def test_a_debugging_session_reads_right(execd, tmp_path):
+    inv = build_c(tmp_path, INV_C, "inv")
+    term = Terminal(execd, tmp_path / "data")
+    seen = term.run(f"load {inv} --paused", "loaded inv as pid 1", r"\[1 inv\] loaded, ready")
+    assert "None" not in seen
+    for pid, name in ((2, "two"), (3, "three"), (4, "four")):
+        term.run(f"load {inv} {name} --paused", f"loaded {name} as pid {pid}")
+    term.run("use 1", "current task: 1 inv")
+    term.send("bp set 4 ma")
+    term.expect(drawn("bp set 4 ma"))
+    term.send("\t")                                 # task 4's symbols, with task 1 current
+    term.expect(drawn("in"))
+    term.run("", r"breakpoint \d+ at main\+0x[0-9A-F]+ .* in pid 4")   # past its prologue
+    term.run("bp set inv.c:8", r"at take\+0x[0-9A-F]+  inv.c:8 in pid 1")
+    seen = term.run("c", "continuing 1 inv", r"stopped: breakpoint \d+ at .* inv.c:8")
+    term.send("p sto")
+    term.expect(drawn("p sto"))
+    term.send("\t")                                 # a variable, by Tab
+    term.expect(drawn("ck"))
+    term.run("[0].qty", r"stock\[0\].qty = 5 ")          # line 8 has not run yet
+    seen = term.run("finish", r"run till exit from take", r"Value returned by take: 2 \(int\)")
+    assert seen.index("run till exit") < seen.index("stopped: step")  # the reply first
+    term.run("bp clearall", r"cleared breakpoint \d+")
+    seen = term.run("c", "continuing 1 inv", r"\[1 inv\] .*returned with status 6")
+    assert "STATE" not in seen and "0x0000" not in seen               # no stale task row
+    term.run("use", "no current task")
+    term.run("regs", r"regs needs PID")             # forgotten: the PID is needed again
+    overview = term.run("help", r"help all.*lists every command", r"console +The console")
+    assert "Memory as hex" not in overview           # groups, not every command's summary
+    term.run("help run", r"finish +Run until the current function returns")
+    assert term.close() == 0
+
+
+def test_a_spawned_executive_ends_with_a_killed_console(tmp_path):
+    """--spawn's executive is tied to the console by a pipe: a console killed with
+    SIGKILL (no chance to stop it) still leaves nothing listening on the port.  (Not in
+    a pty: a pty's hangup would end the executive whatever the console did.)"""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    console = subprocess.Popen([sys.executable, "-m", "hsx", "shell", "--port", str(port),
+                                "--spawn", "stdio"], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=terminal_env(tmp_path), cwd=REPO)
+    try:
+        assert f"started an executive on 127.0.0.1:{port}" in readline(console.stdout)
+        console.kill()
+        console.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as again:
+                if again.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"an executive still listens on {port} after the console died")
+    finally:
+        if console.poll() is None:
+            console.kill()

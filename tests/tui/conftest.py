@@ -21,9 +21,21 @@ def execd(tmp_path_factory):
 @pytest.fixture(scope="session")
 def walk(tmp_path_factory) -> Path:
     """programs/walk.c built with -g -O0 (an .hxe with its .sym)."""
-    out = tmp_path_factory.mktemp("walk")
-    source = out / "walk.c"
-    source.write_text((PROGRAMS / "walk.c").read_text())
+    return built(tmp_path_factory, "walk")
+
+
+@pytest.fixture(scope="session")
+def spin(tmp_path_factory) -> Path:
+    """programs/spin.c (a loop that never ends) built with -g -O0."""
+    return built(tmp_path_factory, "spin")
+
+
+def built(tmp_path_factory, name: str) -> Path:
+    """programs/NAME.c built as a user builds it for debugging: its .hxe (.sym beside)."""
+    out = tmp_path_factory.mktemp(name)
+    source = out / f"{name}.c"
+    source.write_text((PROGRAMS / f"{name}.c").read_text())
     subprocess.run([sys.executable, "-m", "hsx", "cc", "-g", "-O0", str(source),
-                    "-o", str(out / "walk.hxe")], check=True, capture_output=True, timeout=300)
-    return out / "walk.hxe"
+                    "-o", str(out / f"{name}.hxe")], check=True, capture_output=True,
+                   timeout=300)
+    return out / f"{name}.hxe"

@@ -15,6 +15,7 @@ from hsx.tui.target import Target
 from hsx.tui.widgets.memory import MemoryView
 from hsx.tui.widgets.tables import BreakpointsTable
 from hsx.tui.widgets.trace import TraceTable, changes
+from hsx.tui.widgets.variables import VariablesView
 
 
 def test_command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
@@ -34,8 +35,15 @@ async def _command_line_breakpoints_table_and_memory(execd, walk, tmp_path):
         await pilot.press("c")                                    # stops when x == 2
         await until(pilot, stopped_at(app, 14, "square"), what="the conditional breakpoint")
         assert {v.name: v.value for v in app.locals_scope.items}["x"] == "2"
-        await pilot.press("colon", *"p x * 10", "enter")           # the shell's language
-        await until(pilot, lambda: '"value": "20"' in "\n".join(app.output), what="p x * 10")
+        await pilot.press("colon", *"p x * 10", "enter")           # the shell's language,
+        await until(pilot, lambda: "x * 10 = 20  (int)" in app.output,  # shown as it shows it
+                    what="p x * 10")
+        await pilot.press(*"bt", "enter")
+        await until(pilot, lambda: any(line.startswith("#1  ") and "in sum_squares+" in line
+                                       for line in app.output), what="bt")
+        assert not any('"status"' in line for line in app.output)  # no protocol JSON
+        await pilot.press(*"p x --json", "enter")                   # unless asked for
+        await until(pilot, lambda: '  "result": {' in app.output, what="p x --json")
         await pilot.press(*"help until", "enter", "escape")
         await until(pilot, lambda: "usage: until PID ADDR" in "\n".join(app.output),
                     what="help until")
@@ -146,3 +154,68 @@ async def _trace_panel(execd, walk, tmp_path):
         assert writes and f"R0={writes[-1]['regs']['R0']:#x}" in changes(writes[-1])
         await pilot.press("ctrl+t")
         await until(pilot, lambda: not app.tracing, what="tracing off")
+
+
+def test_memory_opens_on_the_stack_it_follows(execd, walk, tmp_path):
+    run(lambda: _memory_opens_on_the_stack(execd, walk, tmp_path))
+
+
+async def _memory_opens_on_the_stack(execd, walk, tmp_path):
+    """SP sits near the top of the data space: the window read around it must end there
+    (it read 1 KiB from 256 bytes below SP, past the end: an error, nothing shown)."""
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        memory = app.query_one(MemoryView)
+        app.focus_panel("memory")
+        sp = app.registers.regs[15]
+        await until(pilot, lambda: memory.render_row(0).plain != "not stopped",
+                    what="memory read")
+        assert memory.data, memory.render_row(0).plain
+        with Client(*execd) as client:
+            regions = client.request("memory.regions", pid=app.pid)["memory"]["regions"]
+        end = max(region["end"] for region in regions if region["space"] == "data")
+        assert memory.base + len(memory.data) == end                # up to the very end
+        row = memory.render_row(memory.cursor).plain
+        assert row.startswith(f"{sp & ~15:08x}")                    # the cursor on SP's row
+
+        memory.follow = f"{end:#x}"                                 # past the end: said so
+        await until(pilot, lambda: not memory.data, what="an address past the end")
+        assert memory.render_row(0).plain == (f"{end:#x}: {end:#06x} is outside the data "
+                                               f"space (0x0..{end:#x})")
+
+
+def test_the_breakpoints_table_fits_its_rows(execd, walk, tmp_path):
+    run(lambda: _breakpoints_table_fits(execd, walk, tmp_path))
+
+
+async def _breakpoints_table_fits(execd, walk, tmp_path):
+    """The table's empty-table message sat in its first column: the column kept that
+    width (about 50) once there were breakpoints, before their ids."""
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        table = app.query_one(BreakpointsTable)
+        app.focus_panel("breakpoints")
+        app.break_at_text("walk.c:22")
+        await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
+        await until(pilot, lambda: table.row_count == len(app.breakpoints), what="the rows")
+        ids = max(2, *(len(str(bp.id)) for bp in app.breakpoints))    # "id" or the widest
+        await until(pilot, lambda: [c.content_width for c in table.ordered_columns[:2]]
+                    == [1, ids], what="columns as wide as the rows")   # laid out when idle
+
+
+def test_enter_in_a_freshly_focused_locals_panel_expands_the_first_row(execd, spin, tmp_path):
+    run(lambda: _enter_expands(execd, spin, tmp_path))
+
+
+async def _enter_expands(execd, spin, tmp_path):
+    app = make_app(execd, tmp_path, load(execd, spin), start=Target.start)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 16, "main"), what="start at main's first line")
+        view = app.query_one("#locals", VariablesView)
+        await until(pilot, lambda: [n.data.name for n in view.root.children if n.data][:1]
+                    == ["it"], what="the struct local listed first")
+        app.focus_panel("locals")
+        await until(pilot, lambda: view.has_focus)
+        await pilot.press("enter")
+        first = view.root.children[0]
+        await until(pilot, lambda: first.is_expanded and
+                    [n.data.name for n in first.children] == ["id", "qty"],
+                    what="its fields shown")

@@ -48,3 +48,23 @@ async def _record_step_back_continue_back(execd, walk, tmp_path):
 
 def locals_of(app) -> dict[str, str]:
     return {v.name: v.value for v in app.locals_scope.items}
+
+
+def test_one_instruction_back_is_said_in_the_singular(execd, walk, tmp_path):
+    run(lambda: _one_instruction_back(execd, walk, tmp_path))
+
+
+async def _one_instruction_back(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        status = app.query_one(StatusBar)
+        await pilot.press("R")
+        await until(pilot, lambda: app.history is not None and app.history.recording,
+                    what="recording")
+        steps = app.registers.steps
+        await pilot.press("i")
+        await until(pilot, lambda: stopped_at(app)() and app.registers.steps == steps + 1,
+                    what="one instruction on")
+        await pilot.press("colon", *"back", "enter", "escape")     # one instruction back
+        await until(pilot, lambda: app.history.in_past and stopped_at(app)(),
+                    what="one instruction back")
+        assert "in the past: 1 instruction back" in status.render().plain

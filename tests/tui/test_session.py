@@ -6,6 +6,7 @@ import asyncio
 import base64
 import subprocess
 import sys
+import threading
 
 from tuikit import PROGRAMS, at_main, load, make_app, run, stopped_at, until
 
@@ -15,6 +16,7 @@ from hsx.image.hxe import write_hxe
 from hsx.toolchain.build import build_source
 from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
+from hsx.tui.widgets.registers import RegistersView
 from hsx.tui.widgets.source import SourceView
 from hsx.tui.widgets.stack import StackView
 from hsx.tui.widgets.variables import VariablesView, WatchesView
@@ -134,6 +136,7 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
         await pilot.press("i")                                   # LDI R1, 0: R1 was 0
         await until(pilot, lambda: stopped_at(app)() and app.location.pc == 4)
         assert app.registers.changed == {"PC"}
+        assert app.query_one(RegistersView).render().plain.endswith("\n1 instruction")
         await pilot.press("i")                                   # ADDI R1, R1, 1
         await until(pilot, lambda: stopped_at(app)() and app.location.pc == 8)
         assert app.registers.changed == {"PC", "R1"}
@@ -296,3 +299,110 @@ async def _restart_forgets_the_old_place(execd, walk, tmp_path):
         assert not stopped_at(app, 29, "main")()
         held.set()
         await until(pilot, stopped_at(app, 29, "main"), what="the new task at main")
+
+
+def test_mixed_source_and_disassembly(execd, walk, tmp_path):
+    run(lambda: _mixed_source_and_disassembly(execd, walk, tmp_path))
+
+
+async def _mixed_source_and_disassembly(execd, walk, tmp_path):
+    async with at_main(execd, walk, tmp_path) as (app, pilot):
+        source = app.query_one(SourceView)
+        source.focus()
+        rows = source.row_count
+        await pilot.press("m")                                   # each line's instructions
+        await until(pilot, lambda: source.row_count > rows, what="instructions under lines")
+        assert source.cursor_line() == 29                        # still on the current line
+        with Client(*execd) as client:
+            line22 = client.request("disasm.read", pid=app.pid, file="walk.c", line=22,
+                                    count=1, mode="from")["disasm"]["instructions"][0]
+        row = source.row_of(22)
+        assert source.cursor_location() != line22["pc"]
+        assert source.render_row(row).plain.endswith("counter = counter + 1;")
+        under = source.render_row(row + 1).plain                 # its first instruction
+        assert f"{line22['pc']:#06x}" in under and line22["text"] in under
+        pc_row = next(r for r in range(source.row_count)
+                      if f"{app.location.pc:#06x}" in source.render_row(r).plain)
+        assert "▶" in source.render_row(pc_row).plain and pc_row > source.row_of(29)
+
+        source.move_cursor(row + 1)                              # an instruction: its address
+        assert source.cursor_location() == line22["pc"]
+        await pilot.press("b")
+        await until(pilot, lambda: [bp.address for bp in app.breakpoints
+                                    if bp.kind == "breakpoint"] == [line22["pc"]])
+        assert source.render_row(row + 1).plain.startswith("●")   # marked on its row
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="the breakpoint")
+        await pilot.press("m")                                   # back to lines only
+        await until(pilot, lambda: source.row_count == rows, what="lines only")
+        assert source.cursor_line() == 22
+
+
+def test_ctrl_r_after_a_failed_build_keeps_the_breakpoints(execd, tmp_path):
+    source = tmp_path / "walk.c"
+    source.write_text((PROGRAMS / "walk.c").read_text())
+    launched = launch(source, *execd)
+    try:
+        run(lambda: _ctrl_r_after_a_failed_build(execd, tmp_path, launched, source))
+    finally:
+        launched.close()
+
+
+async def _ctrl_r_after_a_failed_build(execd, tmp_path, launched, source):
+    """The failed build's message stayed on screen while the next ctrl+r rebuilt, which
+    looked as if that one had failed too; pressed again, two restarts of the same task
+    ran at once, and the new task the debugger ended on had no breakpoints."""
+    builds: list[str] = []
+    finish = threading.Event()
+
+    def rebuild():                   # a good build ends when the test lets it
+        builds.append(source.read_text())
+        launched.rebuild()
+        finish.wait(60)
+
+    app = make_app(execd, tmp_path, launched.pid, start=Target.start, rebuild=rebuild)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
+        first = app.pid
+        view = app.query_one(SourceView)
+        view.focus()
+        view.move_cursor(view.row_of(22))
+        await pilot.press("b")
+        await until(pilot, lambda: user_lines(app) == [22])
+
+        good = source.read_text()
+        source.write_text(good.replace("int total = 0;", "int total = 0"))
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: messages(app, "the build failed"), timeout=60,
+                    what="the compiler's error")
+        source.write_text(good)
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: len(builds) == 2, what="the second build")
+        assert not messages(app, "the build failed")            # no longer on screen
+        await pilot.press("ctrl+r")                              # impatient: refused
+        await until(pilot, lambda: messages(app, "a restart is under way"),
+                    what="the second ctrl+r refused")
+        finish.set()
+        await until(pilot, lambda: app.pid != first and stopped_at(app, 29, "main")()
+                    and app._busy == 0, timeout=60, what="the new build started")
+        assert len(builds) == 2 and user_lines(app) == [22]
+        with Client(*execd) as client:
+            live = [row["pid"] for row in client.request("ps")["tasks"]["tasks"]
+                    if row["state"] not in ("returned", "faulted", "killed")
+                    and row["pid"] >= first]
+        assert live == [app.pid]                                 # one new task, not two
+        await pilot.press("c")
+        await until(pilot, stopped_at(app, 22, "sum_squares"), what="the breakpoint hit")
+
+        second = app.pid                                         # line 22 is gone: said so
+        source.write_text("int main(void) {\n    return 7;\n}\n")
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: app.pid != second and app._busy == 0, timeout=60,
+                    what="the one-line program")
+        assert messages(app, "not carried over")
+        assert any("walk.c:22" in line and "not carried over" in line for line in app.output)
+
+
+def messages(app, text: str) -> list[str]:
+    """The notifications on screen that say `text`."""
+    return [str(n.message) for n in app._notifications if text in f"{n.title} {n.message}"]

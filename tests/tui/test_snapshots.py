@@ -1,6 +1,6 @@
-"""Snapshots of the main layouts (pytest-textual-snapshot): `compact` at 80x24 and
-`wide` at 160x50, stopped in a recursive call of an assembled MVASM program (assembled,
-not compiled: the compiler's changes do not move these pictures).  After a deliberate
+"""Snapshots of the main layouts (pytest-textual-snapshot): `compact` at 80x24, `wide`
+at 160x50 and (F2) at 80x24, stopped in a recursive call of an assembled MVASM program
+(assembled, not compiled: the compiler's changes do not move these pictures).  After a deliberate
 change of the look: `pytest tests/tui --snapshot-update`, and look at the SVGs."""
 from __future__ import annotations
 
@@ -29,11 +29,14 @@ def fact(tmp_path_factory):
     return out / "fact.hxe"
 
 
-def scenario(execd, fact, tmp_path):
+def scenario(execd, fact, tmp_path, switch_layout=False):
     app = make_app(execd, tmp_path, load(execd, fact))
 
     async def run_before(pilot) -> None:
         await until(pilot, stopped_at(app))
+        if switch_layout:
+            await pilot.press("f2")
+            await until(pilot, lambda: app.current_layout.name == "wide")
         app.break_at_text("fact")
         await until(pilot, lambda: any(bp.kind == "breakpoint" for bp in app.breakpoints))
         await pilot.press("c")
@@ -42,13 +45,13 @@ def scenario(execd, fact, tmp_path):
         await pilot.press("c")                                    # one level deeper
         await until(pilot, lambda: stopped_at(app, function="fact")() and len(app.frames) == 3,
                     what="fact called again")
-        entry = app.location.pc
-        for _ in range(2):                                        # MOV R14, R15; CMPI
+        entry = app.location.pc                                   # fact's first instruction
+        for _ in range(2):                                        # PUSH R14; MOV R14, R15
             pc = app.location.pc
             await pilot.press("n")
             await until(pilot, lambda: stopped_at(app)() and app.location.pc == pc + 4,
                         what=f"a step from {pc:#x}")
-        assert app.location.pc == entry + 8                       # on the JNZ
+        assert app.location.pc == entry + 8                       # on the CMPI
         app.query_one(StatusBar).address = "127.0.0.1:9998"      # the port differs per run
         await pilot.pause(0.3)
     return app, run_before
@@ -62,3 +65,10 @@ def test_compact_layout_at_80x24(own_execd, fact, tmp_path, snap_compare):
 def test_wide_layout_at_160x50(own_execd, fact, tmp_path, snap_compare):
     app, run_before = scenario(own_execd, fact, tmp_path)
     assert snap_compare(app, terminal_size=(160, 50), run_before=run_before)
+
+
+def test_wide_layout_at_80x24(own_execd, fact, tmp_path, snap_compare):
+    """F2 on a small terminal: the side column and bottom row give the code room, and
+    the footer stays."""
+    app, run_before = scenario(own_execd, fact, tmp_path, switch_layout=True)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -46,10 +46,10 @@ async def until(pilot, predicate, timeout: float = 10.0, what: str = "condition"
 
 
 @asynccontextmanager
-async def at_main(execd, walk, tmp_path):
+async def at_main(execd, walk, tmp_path, size=(100, 32)):
     """The debugger on walk.c, started (stopped at main's first line): (app, pilot)."""
     app = make_app(execd, tmp_path, load(execd, walk), start=Target.start)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
         yield app, pilot
 

@@ -224,6 +224,42 @@ def test_breakpoint_api_errors():
         m.remove_breakpoint(ctx, 0)
 
 
+# --- borrowing a task: a function call made by the host ------------------------------------
+
+# The loop above, then a function at 28 that scribbles on registers and flags and returns.
+CALLEE = [*LOOP, "LDI R1, 99", "LDI R2, 7", "CMP R1, R2", "PUSH R1", "POP R3", "MOV R0, R2", "RET"]
+RETURN_TO = 0xFFFFFFFC          # not code: returning there stops the machine
+
+
+def test_a_function_call_through_the_api_leaves_the_task_as_it_was(tr):
+    m, ctx = load(*CALLEE, translate=tr)
+    m.add_breakpoint(ctx, 12)
+    assert m.run(ctx, 1000).reason is StopReason.BREAKPOINT     # mid-loop, resuming past 12
+    before, sp = m.save_context(ctx), m.read_register(ctx, 15)
+    m.enter_function(ctx, 28, RETURN_TO)
+    assert (m.get_pc(ctx), m.read_register(ctx, 15)) == (28, sp - 4)
+    assert m.read_memory(ctx, sp - 4, 4) == RETURN_TO.to_bytes(4, "little")
+    stop = m.run(ctx, 1000)
+    assert stop.reason is StopReason.FAULT and stop.fault.kind.value == "pc_out_of_range"
+    assert m.read_register(ctx, 0) == 7
+    m.restore_context(ctx, before)
+    assert m.save_context(ctx) == before and ctx.state is ContextState.READY
+    m.remove_breakpoint(ctx, 12)
+    stop = m.run(ctx, 1000)
+    assert stop.reason is StopReason.RETURNED and stop.status == 5   # the loop went on as before
+
+
+def test_enter_function_refuses_what_it_cannot_do(tr):
+    m, ctx = load(*CALLEE, translate=tr, stack_size=0x100)
+    for bad in (2, 4 * len(CALLEE), -4):
+        with pytest.raises(MachineError, match="not an instruction address"):
+            m.enter_function(ctx, bad, RETURN_TO)
+    m.write_register(ctx, 15, ctx.layout.stack_base)
+    with pytest.raises(MachineError, match="no room for a return address"):
+        m.enter_function(ctx, 28, RETURN_TO)
+    assert m.read_register(ctx, 15) == ctx.layout.stack_base and m.get_pc(ctx) == 0
+
+
 # --- trace -------------------------------------------------------------------------------
 
 def test_trace_records_registers_psw_and_memory(tr):

@@ -57,6 +57,7 @@ describe("scenario A: launch a C program", function () {
     const initialized = dc.waitForEvent("initialized");
     const capabilities = (await dc.initializeRequest({ adapterID: "hsx", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })).body;
     assert.equal(capabilities.supportsConfigurationDoneRequest, true);
+    assert.deepEqual(capabilities.completionTriggerCharacters, [".", ">"]);
     await dc.launchRequest({ program: PROGRAM, port: await freePort(), stopOnEntry: false });
     await initialized;
     const reply = await dc.setBreakpointsRequest({ source: { path: PROGRAM }, breakpoints: [{ line: LINE.start }] });
@@ -117,6 +118,16 @@ describe("scenario A: launch a C program", function () {
     const [frame] = (await dc.stackTraceRequest({ threadId: thread })).body.stackFrames;
     const reply = await dc.customRequest("setExpression", { expression: "p.y", value: "p.y + 1", frameId: frame.id });
     assert.equal(reply.body.value, "5");
+  });
+
+  it("assigns in the debug console and completes a struct's members after '.'", async function () {
+    const [frame] = (await dc.stackTraceRequest({ threadId: thread })).body.stackFrames;
+    const assigned = await dc.evaluateRequest({ expression: "p.x = p.x + 4", frameId: frame.id, context: "repl" });
+    assert.equal(assigned.body.result, "7");
+    const watched = await dc.evaluateRequest({ expression: "p.x", frameId: frame.id, context: "watch" });
+    assert.equal(watched.body.result, "7");
+    const targets = (await dc.customRequest("completions", { text: "p.", column: 3, frameId: frame.id })).body.targets;
+    assert.deepEqual(targets.map((t) => t.label).sort(), ["x", "y"]);
   });
 
   it("continues to the end: output, exited with the program's status, terminated", async function () {

@@ -32,6 +32,35 @@ function adapter(cwd = PROGRAMS) {
   return client;
 }
 
+/**
+ * `hsx dap` spawned here, with a DebugClient talking to it: unlike `adapter()`, the test
+ * sees the process -- `exited` resolves to its `{ code, signal }`, `stderr()` is what it
+ * wrote there.
+ */
+function spawnedAdapter(cwd = PROGRAMS) {
+  const child = spawn(hsx(), ["dap"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const client = new DebugClient(hsx(), "dap", "hsx");
+  client.defaultTimeout = 20000;
+  client.connect(child.stdout, child.stdin);
+  return { client, child, exited, stderr: () => stderr };
+}
+
+/** Does something accept connections on 127.0.0.1:`port`? */
+function listening(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
 /** Ends the adapter; one that does not go within 5 s is left to mocha's exit. */
 function stopAdapter(client) {
   return Promise.race([client.stop().catch(() => {}), sleep(5000)]);
@@ -104,10 +133,10 @@ function compile(dir, ...sources) {
   });
 }
 
-/** Waits until `check()` is true, polling; fails with `what` after `ms`. */
+/** Waits until `check()` (or the promise it returns) is true, polling; fails with `what` after `ms`. */
 async function until(check, what, ms = 10000) {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
@@ -164,8 +193,10 @@ module.exports = {
   compile,
   freePort,
   lineOf,
+  listening,
   record,
   sleep,
+  spawnedAdapter,
   startExecutive,
   stopAdapter,
   tempDir,

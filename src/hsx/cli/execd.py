@@ -2,20 +2,25 @@
 
 Prints `hsx execd listening on HOST:PORT` once it accepts connections (scripts wait for
 that line; with `--port 0` it is how they learn the port).  SIGINT, SIGTERM and the
-`shutdown` command all end it cleanly with exit status 0.
+`shutdown` command all end it cleanly with exit status 0; so does the end of stdin with
+`--exit-on-eof`, which ties an executive to the process that started it.
 """
 from __future__ import annotations
 
 import asyncio
 import errno
 import gc
+import os
 import signal
 import sys
+import threading
+from pathlib import Path
 
 import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
+from .backends import backend_options, build_backends, choose_backends, list_backends_option
 from .engine import engine_option, resolve_engine
 from .errors import fail, input_file, port_in_use
 
@@ -28,14 +33,15 @@ from .errors import fail, input_file, port_in_use
 @click.option("--load", "load", multiple=True, metavar="FILE",
               help="Program to load at start (.hxe, .mvasm or .c); repeatable.")
 @click.option("--root", type=click.Path(file_okay=False),
-              help="Directory the tasks' sandboxed file system lives in (default: "
-                   "STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
+              help="Directory the tasks' sandboxed file system lives in (--fs host:DIR; "
+                   "default: STATE_DIR/fs with --state-dir, else the sandbox hsx run uses).")
 @click.option("--profile", default="development", show_default=True,
               type=click.Choice(["minimal", "development", "full"]),
-              help="Resource limits of the executive.")
+              help="The variant: what the executive offers and its limits "
+                   "(docs/variants.md; minimal has no debugger and no events).")
 @click.option("--state-dir", type=click.Path(file_okay=False),
-              help="Directory for persistent values (values.sqlite3); the default "
-                   "--root is DIR/fs.")
+              help="Directory for persistent values (values.sqlite3, unless --config "
+                   "names a [persist] backend) and traces; the default --root is DIR/fs.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret clients must present.")
 @click.option("--token-file", type=click.Path(),
               help="Read the secret from this file (its first line, which must not be "
@@ -44,10 +50,17 @@ from .errors import fail, input_file, port_in_use
               help="Also print every task's output here, each line prefixed [app pid].")
 @click.option("--pin", envvar="HSX_PIN",
               help="PIN for PIN-flagged values and commands (none: they refuse everyone).")
+@click.option("--exit-on-eof", is_flag=True,
+              help="Shut down when stdin ends: a program that starts an executive for "
+                   "itself passes a pipe and keeps its other end, so the executive ends "
+                   "with it, even when it is killed.")
+@backend_options
+@list_backends_option
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, echo: bool, engine: str | None) -> None:
+                  pin: str | None, echo: bool, exit_on_eof: bool, engine: str | None,
+                  config_file: str | None, fs_spec: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -66,24 +79,27 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         fail("--token", "the token is blank",
              "give a secret with at least one visible character (a blank one would let "
              "anyone in)")
-    if root is None and state_dir is None:
-        from .sandbox import default_root
-        root = str(default_root())
-    config = ServerConfig(host=host, port=port, token=token, profile=profile, root=root,
+    from hsx.kernel.profiles import get_profile
+
+    from .sandbox import default_root
+    fallback = default_root() if state_dir is None else Path(state_dir) / "fs"
+    chosen = choose_backends(config_file, fs_spec, root, fallback)
+    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
+    config = ServerConfig(host=host, port=port, token=token, profile=profile,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
-                          engine=resolve_engine(engine))
+                          engine=resolve_engine(engine), backends=backends)
     from hsx.server.loop import ENV, loop_name, run
     try:
         loop = loop_name()
     except ValueError as error:
         fail(ENV, str(error), "unset it: the daemon then uses uvloop where it is installed")
     try:
-        sys.exit(run(_serve(config), loop))
+        sys.exit(run(_serve(config, exit_on_eof), loop))
     except KeyboardInterrupt:        # a second Ctrl-C while shutting down
         sys.exit(130)
 
 
-async def _serve(config) -> int:
+async def _serve(config, exit_on_eof: bool) -> int:
     from hsx.server import Server
     _tune_gc()
     try:
@@ -101,10 +117,31 @@ async def _serve(config) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, server.request_shutdown)
+    if exit_on_eof:
+        _when_stdin_ends(loop, server.request_shutdown)
     click.echo(f"hsx execd listening on {host}:{port}")
     sys.stdout.flush()
     await server.serve()
     return 0
+
+
+def _when_stdin_ends(loop: asyncio.AbstractEventLoop, shut_down) -> None:
+    """Call `shut_down` in `loop` once stdin ends: when every holder of the pipe's other
+    end has closed it or died (the process that started us, even one killed outright; a
+    pipe works the same on every OS, unlike PR_SET_PDEATHSIG).  A thread reads the file
+    descriptor with `os.read`: blocked in `sys.stdin`'s buffered reader it would hold a
+    lock that Python's shutdown then fails to take (a SIGABRT at exit)."""
+    def watch() -> None:
+        try:
+            while os.read(0, 4096):                # descriptor 0: stdin
+                pass                               # what is written is ignored
+        except OSError:
+            pass
+        try:
+            loop.call_soon_threadsafe(shut_down)
+        except RuntimeError:                       # the loop is closed: shut down already
+            pass
+    threading.Thread(target=watch, name="execd-stdin", daemon=True).start()
 
 
 def _tune_gc() -> None:

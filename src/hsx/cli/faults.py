@@ -1,9 +1,11 @@
-"""What `hsx run` says when a task faults or the tasks are stuck: where (function,
-`file:line`, a backtrace when symbols exist) and why (what each stuck task waits for)."""
+"""What `hsx run` says when a task faults, traps or the tasks are stuck: where (function,
+`file:line`, a backtrace when symbols exist) and why (what each stuck task waits for,
+what put the trap there)."""
 from __future__ import annotations
 
 from hsx.debug.code import CodeMap
 from hsx.debug.stack import walk
+from hsx.debug.symbols import code_place
 from hsx.image.sym import SymbolTable
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
@@ -14,36 +16,59 @@ MAX_FRAMES = 16
 
 def fault_report(task: Task, symbols: SymbolTable | None) -> list[str]:
     """`fault: …` with the task, then one line per frame when there are symbols."""
-    fault = task.fault
-    lines = [f"{task.app_name} (pid {task.pid}): {fault.describe()}"]
+    lines = [f"{task.app_name} (pid {task.pid}): {task.fault.describe()}"]
     if symbols is None:
-        lines.append("  (no symbols: build with `hsx cc -g` or keep the .sym beside the "
-                     ".hxe for function names and source lines)")
-        return lines
+        return lines + ["  (no symbols: build with `hsx cc -g` or keep the .sym beside the "
+                        ".hxe for function names and source lines)"]
+    return lines + backtrace(task, symbols, task.fault.pc)
+
+
+def trap_report(task: Task, symbols: SymbolTable | None, pc: int,
+                code: int) -> tuple[str, list[str], str]:
+    """(what happened, backtrace lines, what to do) for a BRK that no debugger took.  In
+    compiled C (its line is in a C file) the code says who put the trap there
+    (hsx.toolchain.cc.traps): clang, after undefined behaviour; abort(); else a BRK."""
+    from hsx.toolchain.cc.traps import MEANINGS    # (the compiler loads only for a trap)
+    place = code_place(_code(task, symbols), symbols, pc) if symbols is not None else {}
+    frames = backtrace(task, symbols, pc) if symbols is not None else []
+    at = f" at {place['file']}:{place['line']}" if place.get("file") else ""
+    debug = "debug it with `hsx dbg` to stop there"
+    holder = symbols.symbol_at(pc) if symbols is not None else None
+    source = place.get("file") or (holder.file if holder is not None else None) or ""
+    meaning = MEANINGS.get(code) if source.endswith((".c", ".h")) else None
+    if meaning is None:
+        where = f" in {place['symbol']}{at}" if place.get("symbol") else ""
+        return (f"BRK {code} at pc 0x{pc:04X}{where} with no debugger attached", frames,
+                debug)
+    if meaning.undefined:
+        head = f"the program hit {meaning.what}{at} (clang inserted a trap)"
+    else:
+        head = f"the program stopped{at}: {meaning.what}"
+    return head, frames, f"{meaning.why} (BRK {code}); {debug}"
+
+
+def running_at(task: Task, symbols: SymbolTable | None) -> str:
+    """Where a task that has not ended is (for a program stopped from outside)."""
+    pc = task.ctx.pc
+    place = code_place(_code(task, symbols), symbols, pc) if symbols is not None else {}
+    where = f" in {place['symbol']}" if place.get("symbol") else ""
+    line = f" at {place['file']}:{place['line']}" if place.get("file") else ""
+    return f"{task.app_name} (pid {task.pid}) was at pc 0x{pc:04X}{where}{line}"
+
+
+def backtrace(task: Task, symbols: SymbolTable, pc: int) -> list[str]:
+    """One line per frame of the task's stack walked from `pc` (the faulting or
+    trapping instruction), and why the walk stopped when it ends early."""
     ctx = task.ctx
-    code = CodeMap(ctx.decoded, ctx.code_len, task.image.entry, symbols)
-
-    def describe(pc: int) -> dict:
-        out: dict = {}
-        function = code.function_at(pc)
-        if function is not None and function.name is not None:
-            out["symbol"], out["offset"] = function.name, pc - function.start
-        line = symbols.line_for(pc)
-        if line is not None:
-            out["file"], out["line"] = line.file, line.line
-        return out
-
+    code = _code(task, symbols)
     saved_pc = ctx.pc
-    ctx.pc = fault.pc                       # the walk starts at the faulting instruction
+    ctx.pc = pc
     try:
-        stack = walk(ctx, code, describe, MAX_FRAMES)
+        stack = walk(ctx, code, lambda at: code_place(code, symbols, at), MAX_FRAMES)
     finally:
         ctx.pc = saved_pc
+    lines = []
     for frame in stack["frames"]:
-        if frame["index"]:                  # a caller: the line of its call, not the return
-            line = symbols.line_for(frame["pc"] - 4)
-            if line is not None:
-                frame.update(file=line.file, line=line.line)
         where = f" at {frame['file']}:{frame['line']}" if frame.get("file") else ""
         name = frame.get("function") or "??"
         lines.append(f"  #{frame['index']} 0x{frame['pc']:04X} in {name}{where}")
@@ -53,6 +78,11 @@ def fault_report(task: Task, symbols: SymbolTable | None) -> list[str]:
     if stack.get("note") and not at_entry:  # the entry has no caller: nothing was cut short
         lines.append(f"  (backtrace stops: {stack['note']})")
     return lines
+
+
+def _code(task: Task, symbols: SymbolTable | None) -> CodeMap:
+    ctx = task.ctx
+    return CodeMap(ctx.decoded, ctx.code_len, task.image.entry, symbols)
 
 
 def waits(kernel: Kernel, task: Task) -> str:

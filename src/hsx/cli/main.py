@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "run": "hsx.cli.run:run_command",
     "cc": "hsx.cli.cc:cc_command",
     "execd": "hsx.cli.execd:execd_command",
+    "fs": "hsx.cli.fs:fs_command",
     "shell": "hsx.shell.cli:shell_command",
     "dbg": "hsx.cli.dbg:dbg_command",
     "dap": "hsx.cli.dap:dap_command",

@@ -12,8 +12,9 @@ reported the way every `hsx` command reports them (`errors`), never as a traceba
 Exit codes: the first task's exit status & 0xFF; 2 when a file cannot be loaded; 70 when
 the first task faults, or when tasks are left stuck (deadlock, BRK with no debugger: a
 task waiting for anything but a stdin read that stdin may still answer is stuck);
-124 when --max-steps runs out (instructions, not time spent sleeping).  Faults of other
-tasks are reported and the rest go on.
+124 when --max-steps runs out (instructions, not time spent sleeping) and 130 on Ctrl-C,
+both saying where each unfinished task was.  Faults of other tasks are reported and the
+rest go on; a trap (BRK) in compiled C is named for what put it there (faults.py).
 """
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ from hsx.kernel.states import TaskState
 from hsx.kernel.task import Task
 
 from . import faults
+from .backends import backend_options, build_backends, choose_backends
 from .cc import cc_options, compiler_options, print_warnings
 from .engine import engine_option, resolve_engine
-from .errors import EXIT_GUEST, EXIT_MAX_STEPS, EXIT_USAGE, fail, input_file, report
+from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, fail,
+                     input_file, report)
 from .sandbox import default_root
 
 EXIT_LOAD_ERROR = EXIT_USAGE
@@ -163,12 +166,14 @@ class _StdinPump:
 @click.option("--quantum", type=click.IntRange(min=1), default=1, show_default=True,
               help="Instructions per turn when several tasks are ready (1 = strict "
                    "one-instruction interleaving; larger runs faster).")
+@backend_options
 @compiler_options(default_opt="2")
 @engine_option
 def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
                 opt: str, debug: bool, include_dirs: tuple[str, ...],
-                defines: tuple[str, ...], engine: str | None) -> None:
+                defines: tuple[str, ...], engine: str | None, config_file: str | None,
+                fs_spec: str | None) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive.
 
     Guest output goes to stdout/stderr; the exit code is the first task's exit status.
@@ -176,14 +181,20 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     """
     cflags = (opt, debug, include_dirs, defines)
     images = [(path, *_build(path, cflags)) for path in files]
-    sandbox = Path(root) if root is not None else default_root()
+    chosen = choose_backends(config_file, fs_spec, root)
+    sandbox = None
+    if "fs" not in chosen.tables:                   # nothing named one: hsx's own sandbox
+        sandbox = default_root()
+        chosen.tables["fs"] = {"backend": "host", "root": str(sandbox)}
+    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
     try:
-        kernel = Kernel(profile=get_profile(profile), fs_root=sandbox, state_dir=state_dir,
-                        output=_write, engine=resolve_engine(engine))
+        kernel = Kernel(profile=get_profile(profile), fs=backends.fs, store=backends.store,
+                        can_bus=backends.bus, state_dir=state_dir, output=_write,
+                        engine=resolve_engine(engine))
     except OSError as exc:
-        fail(str(sandbox), f"cannot use it as the guests' file system: "
-             f"{(exc.strerror or str(exc)).lower()}", "choose another directory with --root")
-    if root is None:
+        fail(str(state_dir), f"cannot keep values there: {(exc.strerror or str(exc)).lower()}",
+             "choose another directory with --state-dir")
+    if sandbox is not None:
         kernel.fs.on_first_use = lambda where: report(
             "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)
@@ -201,37 +212,54 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     sources = {task.pid: (path, cflags) for task, (path, _, _) in zip(tasks, images)}
     kernel.events.subscribe(lambda event: _report_fault(kernel, event, symbols, sources),
                             {"fault"})
-    kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped), {"debug_break"})
+    kernel.events.subscribe(lambda event: _report_trap(kernel, event, trapped, symbols,
+                                                       sources), {"debug_break"})
     started = time.perf_counter()
+
+    def running() -> list[str]:
+        """Where each task still running is: a program that never ends shows where."""
+        return [faults.running_at(task, _table_at(task, task.ctx.pc, symbols, sources))
+                for task in tasks if not task.ended]
     try:
         outcome = run_to_completion(kernel, max_instructions=max_steps)
         stuck = faults.deadlock_report(kernel, tasks)       # before shutdown ends them
+        left = running() if outcome.reason == "max_instructions" else []
+    except KeyboardInterrupt:
+        report("interrupted", None, "\n".join(running()) or None)
+        sys.exit(EXIT_INTERRUPTED)
     finally:
         seconds = time.perf_counter() - started
         kernel.shutdown()
     if stats:
         sys.stdout.flush()
         click.echo(f"instructions={outcome.instructions} seconds={seconds:.6f}", err=True)
-    sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped))
+    sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped, left))
 
 
 def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table, source = symbols.get(task.pid), sources.get(task.pid)
-    if source is not None:                   # (a task another spawned has no source here)
-        table = _with_lines(task, table, *source)
+    table = _table_at(task, task.fault.pc, symbols, sources)
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
 
 
-def _with_lines(task: Task, table: SymbolTable | None, path: str,
+def _table_at(task: Task, pc: int, symbols: dict[int, SymbolTable | None],
+              sources: dict[int, tuple[str, tuple]]) -> SymbolTable | None:
+    """The task's symbols, with lines for `pc` where they can be had (a task another
+    task spawned has no source here, only what its image carries)."""
+    table, source = symbols.get(task.pid), sources.get(task.pid)
+    return table if source is None else _with_lines(task, pc, table, *source)
+
+
+def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
                 cflags: tuple) -> SymbolTable | None:
-    """A .c built without -g has function names but no lines: for the fault report it is
-    built again with -g, which compiles to the same code (checked) and knows the lines."""
+    """A .c built without -g has function names but no lines: for the report of what
+    happened at `pc` it is built again with -g, which compiles to the same code
+    (checked) and knows the lines."""
     opt, debug, *rest = cflags
     if (table is None or debug or Path(path).suffix.lower() != ".c"
-            or table.line_for(task.fault.pc) is not None):
+            or table.line_for(pc) is not None):
         return table
     try:
         from hsx.toolchain.cc.driver import build_c
@@ -241,24 +269,29 @@ def _with_lines(task: Task, table: SymbolTable | None, path: str,
     return result.symbols if result.image.code == task.image.code else table
 
 
-def _report_trap(kernel: Kernel, event, trapped: set[int]) -> None:
-    """A BRK with no debugger attached is an unhandled trap: report it, end the task."""
+def _report_trap(kernel: Kernel, event, trapped: set[int],
+                 symbols: dict[int, SymbolTable | None],
+                 sources: dict[int, tuple[str, tuple]]) -> None:
+    """A BRK with no debugger attached is an unhandled trap: report it (in C, what put
+    it there: undefined behaviour clang found, abort()), end the task."""
     if event.data.get("reason") != "brk" or event.pid in trapped:
         return
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
-    report(f"{task.app_name} (pid {task.pid})",
-           f"BRK {event.data.get('code', 0)} at pc 0x{event.data['pc']:04X} with no debugger "
-           "attached", "debug it with `hsx dbg` to stop there")
+    pc = event.data["pc"]
+    table = _table_at(task, pc, symbols, sources)
+    what, frames, hint = faults.trap_report(task, table, pc, event.data.get("code", 0))
+    report(f"{task.app_name} (pid {task.pid})", what,
+           "\n".join([line.strip() for line in frames] + [hint]))
     kernel.post(lambda: kernel.kill(event.pid))
 
 
 def _exit_code(stuck: list[str], reason: str, instructions: int, tasks: list[Task],
-               trapped: set[int]) -> int:
+               trapped: set[int], running: list[str]) -> int:
     first = tasks[0]
     if reason == "max_instructions":
-        report("--max-steps", f"stopped after {instructions} instructions",
-               "raise --max-steps, or leave it out to run until the tasks end")
+        report("--max-steps", f"stopped after {instructions} instructions", "\n".join(
+            running + ["raise --max-steps, or leave it out to run until the tasks end"]))
         return EXIT_MAX_STEPS
     if reason in ("deadlock", "paused"):
         head, *waiting = stuck

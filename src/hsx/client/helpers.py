@@ -70,9 +70,10 @@ HELPERS: dict[str, Helper] = {
         "bp.list", ("pid",), "breakpoints", "Breakpoints (of one task, or all).",
         {"pid": None}),
     "add_watch": Helper(
-        "watch.add", ("pid", "expr", "length", "stop"), "watch",
-        "Watch what a C expression (or address, or symbol) names; `stop` pauses on change.",
-        {"length": None, "stop": None}),
+        "watch.add", ("pid", "expr", "length", "stop", "frame"), "watch",
+        "Watch what a C expression (in `frame`; or an address, or a symbol) names; `stop` "
+        "pauses on change.",
+        {"length": None, "stop": None, "frame": None}),
     "step": Helper("step", ("pid", "count"), "result",
                    "Execute `count` instructions of the task (default 1). Up to 10,000 are done "
                    "when it returns (`executed`); a longer step returns `pending: \"step\"` and "

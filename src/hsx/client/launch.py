@@ -8,7 +8,8 @@ A `.c` is compiled with `-g -O0` (or `optimise`), a `.mvasm` assembled, by `hsx 
 `.sym` beside the image gives the executive names, lines and where the source files
 are.  The image is loaded paused before its first instruction.  Without an executive
 listening on host:port, one is started there and belongs to the launch: `close()` stops
-it and removes the build.  `host` may instead be a URL (`socket://…`, `serial://…`: a
+it and removes the build, and it ends by itself when this process does, however that
+ends (`start_executive`).  `host` may instead be a URL (`socket://…`, `serial://…`: a
 board): the image is sent to it in chunks and its symbols stay on this machine
 (hsx.client.gateway).  Shared by `hsx dbg` and `hsx dap`; no UI here.
 """
@@ -58,7 +59,7 @@ class Launch:
 
     def close(self) -> None:
         """Stop the executive started for the program and remove the build."""
-        _stop(self.daemon)
+        stop_executive(self.daemon)
         if self.build_dir is not None:
             shutil.rmtree(self.build_dir, ignore_errors=True)
 
@@ -139,17 +140,21 @@ def listening(host: str, port: int) -> bool:
         return False
 
 
-def start_executive(host: str, port: int) -> subprocess.Popen:
-    """`hsx execd` on host:port in a child process, once it listens."""
+def start_executive(host: str, port: int, token: str | None = None) -> subprocess.Popen:
+    """`hsx execd` on host:port in a child process, once it listens.  Its stdin is a pipe
+    only this process holds the other end of (`--exit-on-eof`): when this process ends,
+    even killed with SIGKILL, the pipe closes and the executive shuts down rather than
+    linger on the port for the next debugging session to find."""
     errors = tempfile.TemporaryFile("w+")          # a file: a full pipe would stall it
-    daemon = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--host", host,
-                               "--port", str(port)], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=errors, text=True)
+    command = [sys.executable, "-m", "hsx", "execd", "--host", host, "--port", str(port),
+               "--exit-on-eof", *(("--token", token) if token else ())]
+    daemon = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=errors, text=True)
     assert daemon.stdout is not None
     line = daemon.stdout.readline()
     daemon.stdout.close()                 # it prints nothing more
     if not line.startswith("hsx execd listening on"):
-        _stop(daemon)
+        stop_executive(daemon)
         errors.seek(0)
         why = errors.read().strip().splitlines()
         raise LaunchError(f"could not start an executive on {host}:{port}: "
@@ -169,14 +174,19 @@ def _build(source: Path, out_dir: Path, optimise: int) -> Path:
     return image
 
 
-def _stop(daemon: subprocess.Popen | None) -> None:
-    if daemon is not None and daemon.poll() is None:
+def stop_executive(daemon: subprocess.Popen | None) -> None:
+    """End an executive `start_executive` started, and wait for it."""
+    if daemon is None:
+        return
+    if daemon.poll() is None:
         daemon.terminate()
         try:
             daemon.wait(timeout=10)
         except subprocess.TimeoutExpired:
             daemon.kill()
             daemon.wait()
+    if daemon.stdin is not None:
+        daemon.stdin.close()
 
 
 def _cleanup(daemon: subprocess.Popen | None, build_dir: Path | None) -> None:

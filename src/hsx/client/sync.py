@@ -181,12 +181,18 @@ class Client:
     def subscribe(self, categories: str | list[str] | None = None,
                   pids: int | list[int] | None = None,
                   since_seq: int | None = None,
-                  coalesce_ms: int | None = None) -> dict[str, Any]:
+                  coalesce_ms: int | None = None,
+                  credit: int | None = None) -> dict[str, Any]:
         """Events of `categories` from `pids` (both: all but the high-rate ones), after
         `since_seq` first; with `coalesce_ms` a task's consecutive stdout/stderr writes
-        come as one event, held at most that long for more (docs/protocol.md)."""
-        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms)
+        come as one event, held at most that long for more; with `credit` at most that
+        many events arrive until `ack` acknowledges some (docs/protocol.md)."""
+        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms, credit)
         return self.request("events.subscribe", **fields)["events"]
+
+    def ack(self, seq: int) -> dict[str, Any]:
+        """Acknowledge every event up to `seq` (`events.ack`): the subscription's stats."""
+        return self.request("events.ack", seq=seq)["events"]
 
     def _keepalive_if_due(self) -> None:
         if self.session is None:

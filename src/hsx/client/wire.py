@@ -61,11 +61,12 @@ def session_open_fields(client: str, pid_lock: int | list[int] | None, observer:
 
 
 def subscribe_fields(categories: str | list[str] | None, pids: int | list[int] | None,
-                     since_seq: int | None, coalesce_ms: int | None) -> dict[str, Any]:
+                     since_seq: int | None, coalesce_ms: int | None,
+                     credit: int | None) -> dict[str, Any]:
     """The `events.subscribe` request both clients send (only the fields that were given)."""
     given = {"categories": categories, "pids": pids, "since_seq": since_seq,
-             "coalesce_ms": coalesce_ms}
-    return {k: v for k, v in given.items() if v is not None}
+             "coalesce_ms": coalesce_ms, "credit": credit}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def decode(line: bytes) -> dict[str, Any]:

@@ -43,6 +43,29 @@ class Placed:
                 "%": number > 0 and self.hits % number == 0}[op]
 
 
+@dataclass(frozen=True)
+class DataId:
+    """A data breakpoint's `dataId`, from dataBreakpointInfo to setDataBreakpoints: the
+    object a C expression named in a frame when the user chose it (`pid:address:size:
+    frame:expression`).  VS Code sends it back whenever any data breakpoint changes,
+    when the frame may be another function's: the address is what stays true."""
+
+    pid: int
+    address: int
+    size: int
+    frame: int
+    expression: str
+
+    def __str__(self) -> str:
+        return f"{self.pid}:{self.address}:{self.size}:{self.frame}:{self.expression}"
+
+    @classmethod
+    def parse(cls, text: str) -> DataId:
+        """ValueError when `text` is not one."""
+        pid, address, size, frame, expression = text.split(":", 4)
+        return cls(int(pid), int(address), int(size), int(frame), expression)
+
+
 def parse_hit_condition(text: str) -> tuple[str, int]:
     """"5" (the 5th hit), "== 5", ">= 5", "> 5", "< 5", "<= 5", "% 5" (every 5th)."""
     match = _HIT.match(text)

@@ -80,6 +80,12 @@ class Debuggee:
             session = await client.open_session(CLIENT_NAME, pid_lock=row["pid"],
                                                 heartbeat_s=HEARTBEAT_S)
             debuggee.features = frozenset(session.get("features", ()))
+            try:
+                _check_debugger(session, f"{host}:{port}")
+            except DapError:
+                if launched is not None:             # loaded for nothing: take it away
+                    await client.request("kill", pid=row["pid"])
+                raise
             await client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
             # the task's output so far and from now on, with no gap and no repeat; then
             # every other task's from now on
@@ -206,6 +212,22 @@ class Debuggee:
             await self.request(cmd, **fields)
         except ProtocolError:
             pass
+
+
+def _check_debugger(session: dict[str, Any], address: str) -> None:
+    """A debugger needs the executive's debugger and its events: the minimal variant has
+    neither (docs/variants.md)."""
+    lacking = [f for f in ("debug", "events") if f not in session.get("features", ())]
+    if lacking:
+        variant = session.get("variant", "another")
+        raise DapError(f"the executive at {address} runs the {variant} variant, which has no "
+                       f"{' and no '.join(_WORDS[f] for f in lacking)}: a debugger cannot "
+                       "stop or step the task there; debug it on an executive of the "
+                       "development or full variant (hsx execd --profile development)")
+
+
+_WORDS = {"debug": "debugger (breakpoints, stepping by line, the stack)",
+          "events": "events (stops and output as they happen)"}
 
 
 def _choose(tasks: list[dict[str, Any]], pid: int | None, app: str | None,

@@ -13,7 +13,7 @@ from typing import Any
 
 from hsx.client import ConnectionClosed, ProtocolError
 
-from .breakpoints import log_parts
+from .breakpoints import DataId, Placed, log_parts
 from .debuggee import ENDED, Debuggee
 
 log = logging.getLogger("hsx.dap")
@@ -149,8 +149,7 @@ class EventPump:
         elif reason == "watch":
             placed = adapter.breakpoints.by_exec(data.get("watch_id"), data=True)
             stop = {"reason": "data breakpoint",
-                    "description": f"{placed.request.get('dataId', 'memory') if placed else 'memory'}"
-                                   f" changed"}
+                    "description": self.report_data_change(placed, data)}
             if placed is not None:
                 stop["hitBreakpointIds"] = [placed.id]
         elif reason == "fault":
@@ -161,6 +160,18 @@ class EventPump:
         elif reason == "history_start":
             stop = {"reason": "step", "description": "the start of the recorded history"}
         adapter.event("stopped", threadId=pid, allThreadsStopped=False, **stop)
+
+    def report_data_change(self, placed: Placed | None, data: dict[str, Any]) -> str:
+        """What a data breakpoint saw change, as the stop's description ("stock[1].qty
+        changed: 3 -> 7"), also written to the console, where it stays."""
+        change = data.get("change")
+        if change:
+            self.adapter.output(f"data breakpoint: {change['what']} changed from "
+                                f"{change['old']} to {change['new']}\n")
+            return f"{change['what']} changed: {change['old']} -> {change['new']}"
+        if placed is not None:                  # set, so its dataId was valid
+            return f"{DataId.parse(placed.request['dataId']).expression} changed"
+        return f"memory at 0x{data.get('addr', 0):04x} changed"
 
     async def resume_unseen(self, pid: int) -> None:
         await self.debuggee.run(pid, self.debuggee.request("resume", pid=pid))

@@ -1,9 +1,10 @@
 """Where DAP messages come from and go to: the adapter's stdin/stdout, or a TCP client.
 
 `Channel.read()` gives the next request (or `Malformed`), None at the end;
-`Channel.send(message)` writes one.  On stdio the real stdout is kept for the protocol
-and file descriptor 1 is pointed at stderr, so nothing printed by accident (a library,
-a child process that inherits it) can corrupt the DAP stream.
+`Channel.send(message)` writes one.  On stdio the real stdin and stdout are kept for
+the protocol, file descriptor 0 is pointed at /dev/null and 1 at stderr, so nothing
+printed by accident (a library, a child process that inherits it) can corrupt the DAP
+stream, and nothing else can read the client's requests.
 """
 from __future__ import annotations
 
@@ -46,26 +47,36 @@ class Channel:
 
 class StdioChannel(Channel):
     """stdin read by a thread (portable: no asyncio pipes on Windows), stdout written in
-    the event loop."""
+    the event loop.
+
+    The thread reads the file descriptor with `os.read`, never through `sys.stdin`: a
+    thread blocked in a buffered reader holds its lock, and at interpreter shutdown
+    (after `disconnect`, with the client still holding the pipe open) Python's own
+    closing of `sys.stdin` could not take that lock and aborted the process (SIGABRT).
+    A thread blocked in `os.read` holds nothing, and dies with the process."""
 
     def __init__(self) -> None:
         super().__init__()
         self._out: BinaryIO = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
         sys.stdout = sys.stderr
-        self._in = sys.stdin.buffer
+        self._in = os.dup(sys.stdin.fileno())
+        with open(os.devnull, "rb") as nothing:
+            os.dup2(nothing.fileno(), sys.stdin.fileno())
         loop = asyncio.get_running_loop()
         threading.Thread(target=self._reader, args=(loop,), name="dap-stdin",
                          daemon=True).start()
 
     def _reader(self, loop: asyncio.AbstractEventLoop) -> None:
-        read = getattr(self._in, "read1", self._in.read)
         while True:
             try:
-                chunk = read(65536)
-            except (OSError, ValueError):
+                chunk = os.read(self._in, 65536)
+            except OSError:
                 chunk = b""
-            loop.call_soon_threadsafe(self._received, chunk)
+            try:
+                loop.call_soon_threadsafe(self._received, chunk)
+            except RuntimeError:              # the loop is closed: the adapter is done
+                return
             if not chunk:
                 return
 

@@ -120,7 +120,7 @@ class BreakpointTable:
 
     def _resolve_stored(self, task: Task, row: StoredBreakpoint) -> int:
         if row.file is not None and row.line is not None:
-            return self.symbols.resolve_code(task.pid, (row.file, row.line))
+            return self.symbols.resolve_code(task.pid, (row.file, row.line), past_prologue=True)
         if row.symbol is not None:
             return self.symbols.resolve_code(task.pid, f"{row.symbol}+{row.offset}")
         return self.symbols.resolve_code(task.pid, row.address)
@@ -145,7 +145,7 @@ class BreakpointTable:
         """A breakpoint at an address, symbol or (file, line); returns its id.  Setting an
         identical one again (same place and condition) returns the existing id."""
         task = self._live(pid)
-        addr = self.symbols.resolve_code(pid, where)
+        addr = self.symbols.resolve_code(pid, where, past_prologue=True)
         parsed = parse_condition(condition) if condition is not None else None
         if parsed is not None:
             self._check_names(pid, parsed, addr)
@@ -320,12 +320,15 @@ class BreakpointTable:
     def _stored_form(self, pid: int, where: Where, addr: int,
                      condition: Condition | None) -> StoredBreakpoint:
         """How to find this place again after a rebuild: its source line when it was set
-        by line, else the label holding it plus an offset, else the bare address."""
+        by line or is a function's body (set by its name: the body's place depends on
+        the prologue, which a rebuild may change), else the label holding it plus an
+        offset, else the bare address."""
         text = _text(condition)
-        if isinstance(where, tuple) or (isinstance(where, str) and ":" in where):
-            info = self.symbols.get(pid).table.line_for(addr)
-            return StoredBreakpoint(file=info.file, line=info.line, address=addr, condition=text)
         table = self.symbols.get(pid).table
+        info = table.line_for(addr) if table is not None else None
+        by_line = isinstance(where, tuple) or (isinstance(where, str) and ":" in where)
+        if info is not None and (by_line or addr != self.symbols.resolve_code(pid, where)):
+            return StoredBreakpoint(file=info.file, line=info.line, address=addr, condition=text)
         label = table.lookup_address(addr, "code") if table is not None else None
         if label is not None:
             return StoredBreakpoint(symbol=label[0], offset=label[1], address=addr, condition=text)

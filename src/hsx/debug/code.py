@@ -20,7 +20,17 @@ from hsx.isa import Instruction
 from hsx.isa.encoding import FORM_FIELDS
 
 CALLS = frozenset({"CALL", "LCALL", "CALLR"})
+CALL_SIZE = 4                 # every call instruction is one word
 FP, SP = 14, 15
+
+
+def frame_code_pc(pc: int, index: int) -> int:
+    """The code address that says where frame `index` is: its pc for the innermost frame;
+    for a caller, whose pc is a return address, the call instruction just before it.  A
+    call that ends its source line (or its function) returns to the next line's (or
+    function's) code, so the return address would name the wrong line: gdb looks up
+    pc - 1 for the same reason."""
+    return pc - CALL_SIZE if index else pc
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,8 @@ class CodeMap:
         return ins is not None and ins.op.mnemonic in CALLS
 
     def follows_call(self, ret: int) -> bool:
-        """Whether `ret` is where a call returns to (every call instruction is 4 bytes)."""
-        return ret in self._is_start and self.is_call(ret - 4)
+        """Whether `ret` is where a call returns to."""
+        return ret in self._is_start and self.is_call(ret - CALL_SIZE)
 
     def starts_before(self, addr: int, count: int) -> list[int]:
         """Up to `count` instruction starts below `addr`, lowest first."""

@@ -200,17 +200,20 @@ class Debugger:
     # -- watches --------------------------------------------------------------------------
 
     def watch_add(self, pid: int, where: int | str, length: int | None = None, *,
-                  stop: bool = False, owner: str | None = None) -> dict[str, Any]:
+                  stop: bool = False, owner: str | None = None,
+                  frame: int = 0) -> dict[str, Any]:
         """Watch `length` bytes (default: the symbol's size, else 4) at an address or data
-        symbol, or the object a C expression names (`list->head->value`: its address is
-        resolved now, its size is its type's); `stop` also pauses the task after the
-        instruction that changes them."""
+        symbol, or the object a C expression names in `frame` (`list->head->value`: its
+        address is resolved now, its size is its type's; its changes are then described
+        in C terms, `change`); `stop` also pauses the task after the instruction that
+        changes them."""
         if isinstance(where, str):
-            place = self.inspector.lvalue(pid, 0, where)
+            place = self.inspector.watched(pid, frame, where)
             if place is not None:
-                addr, size = place
-                return self._watches.add(pid, addr, length or size, stop=stop, owner=owner,
-                                         label=where)
+                whole = length in (None, place.size)
+                return self._watches.add(pid, place.address, length or place.size, stop=stop,
+                                         owner=owner, label=where,
+                                         describe=place.describe if whole else None)
         return self._watches.add(pid, where, length, stop=stop, owner=owner)
 
     def carry_over(self, old_pid: int, pid: int) -> list[str]:
@@ -319,6 +322,10 @@ class Debugger:
             return None
         self._control.stopped(task)
         extra: dict[str, Any] = dict(watch or {})
+        if stepped is not None and stepped.leaving is not None:
+            returned = self.inspector.returned(task.pid, stepped.leaving)
+            if returned is not None:
+                extra["returned"] = returned
         if hit is not None:
             bp, error = hit
             extra["breakpoint_id"] = bp.id

@@ -3,18 +3,31 @@ expansion of structs/arrays/pointers, expressions, and assignments (the work beh
 `frame.variables`, `variables.expand`, `evaluate` and `set`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import cexpr, cvalue, stack, unwind
 from . import ctype as C
 from . import errors as E
+from .changes import describe_change
 from .cvalue import EvalError, TValue
+from .code import frame_code_pc
 from .errors import DebugError
 from .symbols import SymbolService, TaskSymbols
 from .variables import (DEFAULT_PAGE, Frame, FrameScope, Presenter, RefTable, frame_fp,
                         registers)
+from .watches import Describe
 
 SCOPES = ("all", "locals", "arguments", "globals", "registers")
+
+
+@dataclass(frozen=True)
+class Watched:
+    """The object a C expression names, as a watch covers it."""
+
+    address: int
+    size: int
+    describe: Describe                   # (old, new) -> what changed, from what to what
 
 
 class Inspector:
@@ -63,6 +76,10 @@ class Inspector:
         return cached[1]
 
     def _presenter(self, pid: int, entry: TaskSymbols, scope: FrameScope) -> Presenter:
+        return Presenter(scope, self.refs, pid, self._formatter(entry, scope))
+
+    @staticmethod
+    def _formatter(entry: TaskSymbols, scope: FrameScope) -> C.Formatter:
         table = entry.table
 
         def read(addr: int, size: int) -> bytes | None:
@@ -77,7 +94,7 @@ class Inspector:
                 return None
             name, offset = found
             return name if offset == 0 else f"{name}+{offset}"
-        return Presenter(scope, self.refs, pid, C.Formatter(read, symbol))
+        return C.Formatter(read, symbol)
 
     # -- the commands ---------------------------------------------------------------------
 
@@ -88,7 +105,8 @@ class Inspector:
         entry, fs = self.scope(pid, frame)
         present = self._presenter(pid, entry, fs)
         out: dict[str, Any] = {"pid": pid, "frame": frame, "pc": fs.frame.pc,
-                               "function": fs.frame.function, **self.symbols.describe(pid, fs.frame.pc)}
+                               "function": fs.frame.function,
+                               **self.symbols.describe(pid, frame_code_pc(fs.frame.pc, frame))}
         out.pop("symbol", None)
         out.pop("offset", None)
         if scope in ("all", "arguments", "locals"):
@@ -152,9 +170,29 @@ class Inspector:
             raise DebugError(E.BAD_EXPRESSION, result["value"].strip("<>"))
         return {"pid": pid, "frame": frame, **result}
 
-    def lvalue(self, pid: int, frame: int, text: str) -> tuple[int, int] | None:
-        """(address, size) when `text` is a C lvalue in memory (what a watch needs);
-        None when it is not C (an MVASM label, a plain address)."""
+    def returned(self, pid: int, function: str) -> dict[str, Any] | None:
+        """What `function` returned, the task having just returned from it: read where
+        the ABI leaves it (R0; R0 and R1 for 64 bits).  None without the function's C
+        type (a build without -g, MVASM); no `value` for void, nor for a struct or union
+        (returned through memory the caller chose)."""
+        entry = self.symbols.get(pid)
+        symbol = entry.table.symbol(function) if entry.table is not None else None
+        if symbol is None or symbol.type is None:
+            return None
+        fs = self.frame0(pid)
+        raw = fs.types.raw[symbol.type] if 0 <= symbol.type < len(fs.types.raw) else {}
+        result = fs.types.get(raw.get("returns"))
+        out: dict[str, Any] = {"function": function, "type": result.display}
+        if result.strip().kind in ("void", "struct", "union", "array", "function"):
+            return out
+        shown = self._presenter(pid, entry, fs).entry(
+            function, TValue(result, cvalue.Location("register", reg=0)))
+        return {**out, "value": shown["value"], "ref": shown["ref"]}
+
+    def watched(self, pid: int, frame: int, text: str) -> Watched | None:
+        """What a watch on `text` covers when it is a C lvalue in memory (None when it
+        is not C: an MVASM label, a plain address): its address and size, and how to
+        say what changed in it (`describe_change`)."""
         entry, fs = self.scope(pid, frame)
         if not fs.types.raw:
             return None
@@ -164,7 +202,9 @@ class Inspector:
             return None
         if value.loc is None or value.loc.kind != "memory":
             return None
-        return value.loc.addr, max(value.type.strip().size, 1)
+        formatter, t = self._formatter(entry, fs), value.type
+        return Watched(value.loc.addr, max(t.strip().size, 1),
+                       lambda old, new: describe_change(t, text, old, new, formatter))
 
     def assign(self, pid: int, frame: int, target: str, source: str) -> dict[str, Any]:
         """`set`: store the value of expression `source` into lvalue `target`."""

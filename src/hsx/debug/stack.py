@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-
 from . import errors as E
-from .code import SP, CodeMap, writes_sp
+from .code import SP, CodeMap, frame_code_pc, writes_sp
 from .errors import DebugError
 from .view import ContextView
 
@@ -106,20 +105,25 @@ def return_address(ctx: ContextView, code: CodeMap) -> tuple[int, int] | None:
 
 def walk(ctx: ContextView, code: CodeMap, describe: Callable[[int], dict[str, Any]],
          max_frames: int = DEFAULT_FRAMES) -> dict[str, Any]:
-    """`stack.info`: frames innermost first, and a `note` when the walk had to stop early."""
+    """`stack.info`: frames innermost first, and a `note` when the walk had to stop early.
+    A caller's pc is its return address, and `offset` is that pc's in its function;
+    its function and line are those of its call instruction (`frame_code_pc`)."""
     layout = ctx.layout
     pc, sp, fp = ctx.pc, ctx.regs[SP], ctx.regs[14]
     frames: list[dict[str, Any]] = []
     note, truncated = None, False
     while True:
-        frame = {"index": len(frames), "pc": pc, "sp": sp, "fp": fp, **describe(pc)}
+        index = len(frames)
+        at = frame_code_pc(pc, index)               # a caller: where it called from
+        frame = {"index": index, "pc": pc, "sp": sp, "fp": fp, **describe(at)}
         frame["function"] = frame.pop("symbol", None)
-        frame.setdefault("offset", None)
+        offset = frame.get("offset")
+        frame["offset"] = None if offset is None else offset + pc - at   # of pc itself
         frames.append(frame)
         if not layout.stack_base <= sp <= layout.stack_top:
             note = f"SP 0x{sp:X} is outside the stack 0x{layout.stack_base:X}..0x{layout.stack_top:X}"
             break
-        base = locate(ctx, code, pc, sp, fp, outer=len(frames) > 1)
+        base = locate(ctx, code, at, sp, fp, outer=index > 0)
         entry = base.entry_sp
         if entry is None:
             note = base.problem

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
-from hsx.image.sym import LineInfo, SymbolTable
+from hsx.image.sym import SymbolTable
 from hsx.kernel.task import Task
 
 from . import errors as E
@@ -35,7 +35,6 @@ Announce = Callable[..., None]
 HOST_STEPS = 10_000              # `step` counts up to this run on the host, synchronously
 LINE_MODES = ("over", "into", "out")
 _PAUSED = TaskState.PAUSED       # read once: a class attribute read is slow on Python 3.11
-ASSEMBLY = (".mvasm", ".s", ".asm")
 
 
 @dataclass
@@ -44,6 +43,7 @@ class PendingStep:
     task: Task
     stops: dict[int, Guard]          # address -> is the task really done when it gets here?
     start: int = 0                   # ctx.steps when a counted step began
+    leaving: str | None = None       # step_out: the function it runs out of
 
 
 class RunControl:
@@ -133,7 +133,9 @@ class RunControl:
             raise DebugError(E.OUTERMOST_FRAME, f"task {pid} is in its outermost frame (or its "
                              "frame cannot be located): there is no caller to return to")
         ret, entry = found
-        return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry})
+        function = self.symbols.get(pid).code.function_at(ctx.pc)
+        return self._start(task, "step_out", {ret: lambda: ctx.regs[SP] > entry},
+                           leaving=function.name if function is not None else None)
 
     def step_line(self, pid: int, mode: str = "over") -> dict[str, Any]:
         """Run to another source line.  `over`: until the line changes in this frame,
@@ -190,10 +192,13 @@ class RunControl:
     def jump(self, pid: int, where: Where) -> dict[str, Any]:
         """gdb's `jump`: the paused task's PC moves to `where` and nothing runs.  Only
         within the function it is stopped in: the frame (saved registers, return
-        address, the locals' slots) is that function's and would be wrong elsewhere."""
+        address, the locals' slots) is that function's and would be wrong elsewhere.
+        Its name or opening line means its body, as for a breakpoint: running the
+        prologue again in the frame it made would break the frame."""
         task = self.symbols.live(pid)
         require_stopped(task, "jump")
-        addr = where if isinstance(where, int) else self.symbols.resolve_code(pid, where)
+        addr = where if isinstance(where, int) else \
+            self.symbols.resolve_code(pid, where, past_prologue=True)
         if addr & 3 or not 0 <= addr < task.ctx.code_len:
             raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
         here = self.symbols.describe(pid, task.ctx.pc).get("symbol")
@@ -208,15 +213,15 @@ class RunControl:
 
     # -- what the debugger calls at stops -------------------------------------------------
 
-    def reached(self, task: Task, addr: int) -> bool:
-        """At a machine breakpoint: whether the task's pending step ends here (it is
-        then finished); False lets the step go on."""
+    def reached(self, task: Task, addr: int) -> PendingStep | None:
+        """At a machine breakpoint: the task's pending step if it ends here (it is then
+        finished); None lets the step go on."""
         pending = self._pending.get(task.pid)
         guard = pending.stops.get(addr) if pending is not None else None
         if guard is None or not guard():
-            return False
+            return None
         self.cancel(task.pid)
-        return True
+        return pending
 
     def counted(self, task: Task) -> int:
         """A counted step reached its count (the kernel's budget stop): how many
@@ -243,12 +248,13 @@ class RunControl:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _start(self, task: Task, kind: str, stops: dict[int, Guard]) -> dict[str, Any]:
+    def _start(self, task: Task, kind: str, stops: dict[int, Guard],
+               leaving: str | None = None) -> dict[str, Any]:
         for addr in stops:
             self.machine.acquire(task, addr)
-        self._pending[task.pid] = PendingStep(kind, task, stops)
+        self._pending[task.pid] = PendingStep(kind, task, stops, leaving=leaving)
         self._go(task)
-        return self._result(task, pending=kind)
+        return self._result(task, pending=kind, **({"function": leaving} if leaving else {}))
 
     def _go(self, task: Task) -> None:
         task.ctx.skip_breakpoint = task.ctx.pc
@@ -285,22 +291,16 @@ def _always() -> bool:
 
 
 def _bodies(code: CodeMap, table: SymbolTable) -> set[int]:
-    """Where `step_line(mode="into")` stops in a called function: its first line after
-    the prologue (the compiler gives the prologue the function's opening line), or its
-    first instruction when every instruction is a line of its own (MVASM) or when it
-    does not begin with the prologue (no frame, or a quick path before the frame)."""
-    starts: dict[int, list[LineInfo]] = {}
+    """Where `step_line(mode="into")` stops in a called function: where its body begins,
+    past the prologue, as the compiler recorded it (C built with -g); else its first
+    instruction with a line (MVASM, where every instruction is a line of its own)."""
+    firsts: dict[int, int] = {}
     for line in table.lines:
         function = code.function_at(line.pc)
         if function is not None:
-            starts.setdefault(function.start, []).append(line)
+            firsts.setdefault(function.start, line.pc)
     bodies = set()
-    for start, lines in starts.items():
-        first = lines[0]
-        if first.pc != start or first.file.endswith(ASSEMBLY) or \
-                code.function_at(start).prologue != start:
-            bodies.add(first.pc)
-            continue
-        body = next((e for e in lines if e.line != first.line or e.file != first.file), first)
-        bodies.add(body.pc)
+    for start, first in firsts.items():
+        body = table.body_of(start)
+        bodies.add(first if body is None else body)
     return bodies

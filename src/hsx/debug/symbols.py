@@ -157,20 +157,18 @@ class SymbolService:
         entry = self.get(pid)
         out = entry.described.get(pc)
         if out is None:                   # every step's debug_break asks: remembered
-            out = {}
-            function = entry.code.function_at(pc)
-            if function is not None and function.name is not None:
-                out["symbol"], out["offset"] = function.name, pc - function.start
-            if entry.table is not None:
-                line = entry.table.line_for(pc)
-                if line is not None:
-                    out["file"], out["line"] = line.file, line.line
+            out = code_place(entry.code, entry.table, pc)
             if len(entry.described) < MAX_DESCRIBED:
                 entry.described[pc] = out
         return out
 
-    def resolve_code(self, pid: int, where: Where) -> int:
-        """The code address of `where`; it must start an instruction."""
+    def resolve_code(self, pid: int, where: Where, *, past_prologue: bool = False) -> int:
+        """The code address of `where`; it must start an instruction.  `past_prologue`
+        (breakpoints, run-to, jump): a function named without an offset, or a source
+        line whose code starts a function (its opening line), means where the
+        function's body begins, past its prologue, when the compiler recorded that (as
+        gdb and lldb place them: the arguments are in place there).  An address, or a
+        symbol with an offset, is always taken exactly."""
         entry = self.get(pid)
         if isinstance(where, tuple) and len(where) == 2:
             addr = self._line_address(entry, *where)
@@ -191,6 +189,9 @@ class SymbolService:
         if not entry.code.is_instruction(addr):
             raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not the start of an instruction "
                              f"(code is 0x0..0x{entry.code.code_len:X})")
+        if past_prologue and entry.table is not None and _names_function_or_line(where):
+            body = entry.table.body_of(addr)
+            return addr if body is None else body
         return addr
 
     def resolve_data(self, pid: int, where: int | str) -> tuple[int, int | None, str | None]:
@@ -295,9 +296,37 @@ class SymbolService:
         return out
 
 
+def code_place(code: CodeMap, table: SymbolTable | None, pc: int) -> dict[str, Any]:
+    """`symbol`/`offset` (the function holding code address `pc`) and its `file`/`line`;
+    keys are left out when unknown."""
+    out: dict[str, Any] = {}
+    function = code.function_at(pc)
+    if function is not None and function.name is not None:
+        out["symbol"], out["offset"] = function.name, pc - function.start
+    line = table.line_for(pc) if table is not None else None
+    if line is not None:
+        out["file"], out["line"] = line.file, line.line
+    return out
+
+
 def code_hash(task: Task) -> str:
     """Identifies a build: its code and rodata."""
     return hashlib.sha256(task.image.code + task.image.rodata).hexdigest()[:32]
+
+
+def _names_function_or_line(where: Where) -> bool:
+    """Is `where` a source line or a bare symbol (no address, no offset)?"""
+    if isinstance(where, tuple):
+        return True
+    if not isinstance(where, str):
+        return False
+    text = where.strip()
+    if _parse_int(text) is not None:
+        return False
+    if _FILE_LINE.match(text):
+        return True
+    match = _SYMBOL_OFFSET.match(text)
+    return match is not None and match.group(2) is None
 
 
 def _parse_int(text: str) -> int | None:
@@ -308,10 +337,13 @@ def _parse_int(text: str) -> int | None:
 
 
 def _symbol_json(symbol) -> dict[str, Any]:
-    return {"name": symbol.name, "address": symbol.address, "size": symbol.size,
-            "section": symbol.section, "space": symbol.space, "scope": symbol.scope,
-            "file": symbol.file, "line": symbol.line,
-            "type": "function" if symbol.space == "code" else "variable"}
+    out = {"name": symbol.name, "address": symbol.address, "size": symbol.size,
+           "section": symbol.section, "space": symbol.space, "scope": symbol.scope,
+           "file": symbol.file, "line": symbol.line,
+           "type": "function" if symbol.space == "code" else "variable"}
+    if symbol.body is not None:
+        out["body"] = symbol.body
+    return out
 
 
 def same_file(stored: str, wanted: str) -> bool:

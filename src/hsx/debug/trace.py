@@ -29,27 +29,39 @@ TOTAL_RECORDS = 1 << 20          # records all rings together may hold (a few hu
 
 
 class TraceBuffers:
-    def __init__(self, taps: Taps, default_size: int, events=None) -> None:
-        """`events` (the kernel's EventBus) gets a `trace_step` event per traced
-        instruction while anyone subscribes to them."""
+    def __init__(self, taps: Taps, max_size: int, events=None) -> None:
+        """`max_size` (the profile's `trace_records`) is a ring's default size and its
+        cap: a larger one is clamped to it.  `events` (the kernel's EventBus) gets a
+        `trace_step` event per traced instruction while anyone subscribes to them."""
         self.taps = taps
-        self.default_size = default_size
+        self.max_size = max_size
         self.events = events
         self._rings: dict[int, deque[TraceRecord]] = {}
         self._on: set[int] = set()
 
     def on(self, task: Task, size: int | None = None) -> dict[str, Any]:
-        """Start recording (a fresh ring of `size`, default the profile's trace_records)."""
-        size = self.default_size if size is None else size
+        """Start recording (a fresh ring of `size`, default and at most the profile's
+        trace_records; a clamped size is reported in `warnings`)."""
+        size = self.max_size if size is None else size
         if not isinstance(size, int) or isinstance(size, bool) or size < 1:
             raise DebugError(E.BAD_ARGUMENT, f"trace size must be a positive integer, not {size!r}")
+        if self.max_size < 1:
+            raise DebugError(E.BAD_ARGUMENT, "this executive's profile keeps no instruction "
+                             "trace (trace_records is 0)")
+        warnings = []
+        if size > self.max_size:
+            warnings.append(f"size_clamped:{self.max_size}")
+            size = self.max_size
         self._rings.pop(task.pid, None)
         self._make_room(size)
         ring: deque[TraceRecord] = deque(maxlen=size)
         self._rings[task.pid] = ring
         self._on.add(task.pid)
         self.taps.add(task, _KEY, *self._observer(task.pid, ring))
-        return self.status(task.pid)
+        status = self.status(task.pid)
+        if warnings:
+            status["warnings"] = warnings
+        return status
 
     def _make_room(self, size: int) -> None:
         """Rings no longer recording (their task ended, or trace.off) go, oldest first,
@@ -102,7 +114,7 @@ class TraceBuffers:
     def status(self, pid: int) -> dict[str, Any]:
         ring = self._rings.get(pid)
         return {"pid": pid, "enabled": pid in self._on, "format": FORMAT,
-                "capacity": ring.maxlen if ring is not None else self.default_size,
+                "capacity": ring.maxlen if ring is not None else self.max_size,
                 "count": len(ring) if ring is not None else 0}
 
     def records(self, pid: int, limit: int | None = None) -> list[dict[str, Any]]:

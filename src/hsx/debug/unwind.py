@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import stack
-from .code import CodeMap
+from .code import CodeMap, frame_code_pc
 
 CALLEE_SAVED = range(6, 14)
 
@@ -33,7 +33,7 @@ class FrameRegs:
 def saved_registers(code: CodeMap, frame: FrameRegs) -> dict[int, int] | None:
     """{register: address of its save slot} for what the function running in `frame`
     has saved so far; None when its code cannot be read that way."""
-    function = code.function_at(frame.pc)
+    function = code.function_at(frame_code_pc(frame.pc, frame.index))
     if function is None:
         return None
     if function.framed:

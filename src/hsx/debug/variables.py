@@ -17,7 +17,7 @@ from hsx.image.sym import LocalVariable, SymbolTable
 
 from . import ctype as C
 from . import cvalue, dwarf, unwind
-from .code import CodeMap
+from .code import CodeMap, frame_code_pc
 from .cvalue import EvalError, Location, TValue
 
 MAX_REFS = 100_000          # expandable values remembered (oldest forgotten first)
@@ -108,7 +108,7 @@ class FrameScope:
         location here."""
         if self.table is None:
             return []
-        pc = self.frame.pc if self.frame.index == 0 else max(self.frame.pc - 4, 0)
+        pc = frame_code_pc(self.frame.pc, self.frame.index)
         chosen: dict[tuple, LocalVariable] = {}
         for v in self.table.locals_at(pc):
             key = (v.function, v.name, v.line, v.arg)

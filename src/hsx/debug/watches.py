@@ -5,8 +5,10 @@ every instruction its watched bytes are compared with their last value; tasks wi
 watches are not touched.  A change is reported as a `watch_update` event whose `pc` is
 the instruction that made it (a store, a push, or an SVC writing guest memory), or None
 when the bytes changed while the task was not executing (a message delivered into a
-blocked receive, a host write).  A stopping watch (a data breakpoint) also parks the
-task right after that instruction, through a machine breakpoint on the next PC.
+blocked receive, a host write); a watch set on a C object adds a `change` saying which
+element or field went from what to what (changes.py).  A stopping watch (a data
+breakpoint) also parks the task right after that instruction, through a machine
+breakpoint on the next PC.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ SVC_OPCODE = 0x30
 _KEY = "watch"
 
 Emit = Callable[[str, int, dict[str, Any]], None]
+Describe = Callable[[bytes, bytes], dict[str, Any] | None]    # (old, new) -> change
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Watch:
     owner: str | None
     symbol: str | None
     value: bytes
+    describe: Describe | None = None      # set on a C object: says what changed
 
 
 class WatchTable:
@@ -58,9 +62,10 @@ class WatchTable:
         self._next_id = 1
 
     def add(self, pid: int, where: int | str, length: int | None = None, *, stop: bool = False,
-            owner: str | None = None, label: str | None = None) -> dict[str, Any]:
+            owner: str | None = None, label: str | None = None,
+            describe: Describe | None = None) -> dict[str, Any]:
         """`label` names what is watched when `where` is an address resolved elsewhere
-        (a C expression)."""
+        (a C expression); `describe(old, new)` then says what changed in it."""
         task = self.symbols.get(pid).task
         if task.ended:
             raise DebugError(E.TASK_ENDED, f"task {pid} has ended ({task.state.value})")
@@ -75,7 +80,7 @@ class WatchTable:
             raise DebugError(E.TOO_MANY_WATCHES, f"task {pid} has {MAX_PER_TASK} watches, the "
                              "most it can have: remove some first")
         watch = Watch(self._next_id, task, addr, length, bool(stop), owner, name,
-                      bytes(task.ctx.mem[addr:addr + length]))
+                      bytes(task.ctx.mem[addr:addr + length]), describe)
         self._next_id += 1
         self._by_id[watch.id] = watch
         watches = self._by_pid.setdefault(pid, [])
@@ -183,14 +188,17 @@ class WatchTable:
             return
         old, watch.value = watch.value, now
         pc = record.pc if record is not None and _wrote(record, watch) else None
+        change = watch.describe(old, now) if watch.describe is not None else None
+        described = {"change": change} if change is not None else {}
         self.emit("watch_update", task.pid, {
             "id": watch.id, "pid": task.pid, "addr": watch.address, "length": watch.length,
-            "symbol": watch.symbol, "old": old.hex(), "new": now.hex(), "pc": pc})
+            "symbol": watch.symbol, "old": old.hex(), "new": now.hex(), "pc": pc,
+            **described})
         if watch.stop and record is not None:
-            self._request_stop(task, watch, old, now, pc)
+            self._request_stop(task, watch, old, now, pc, described)
 
     def _request_stop(self, task: Task, watch: Watch, old: bytes, new: bytes,
-                      pc: int | None) -> None:
+                      pc: int | None, described: dict[str, Any]) -> None:
         ctx = task.ctx
         if task.pid in self._stops or ctx.state is not ContextState.READY:
             return
@@ -198,7 +206,8 @@ class WatchTable:
             return                           # running off the code: the machine faults next
         self.machine.acquire(task, ctx.pc)
         self._stops[task.pid] = {"pc": ctx.pc, "watch_id": watch.id, "addr": watch.address,
-                                 "old": old.hex(), "new": new.hex(), "changed_by": pc}
+                                 "old": old.hex(), "new": new.hex(), "changed_by": pc,
+                                 **described}
 
 
 def _wrote(record: TraceRecord, watch: Watch) -> bool:

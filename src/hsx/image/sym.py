@@ -35,6 +35,9 @@ class Symbol:
     scope: str = "local"            # 'global' when exported
     file: str | None = None
     line: int | None = None
+    body: int | None = None         # a -g C function: where its body begins, past the
+                                    # prologue (breakpoints on the function stop there)
+    type: int | None = None          # a C function's type (-g): an index into `types`
 
     @property
     def space(self) -> str:
@@ -113,6 +116,7 @@ class SymbolTable:
         self._starts = {"code": [s.address for s in self.functions],
                         "data": [s.address for s in self.variables]}
         self._line_pcs = [e.pc for e in self.lines]
+        self._bodies = {s.address: s.body for s in self.functions if s.body is not None}
         self._by_name: dict[str, Symbol] = {}
         for symbol in self.functions + self.variables:
             previous = self._by_name.get(symbol.name)
@@ -150,6 +154,11 @@ class SymbolTable:
         lo = bisect.bisect_left(self._starts[space], address)
         hi = bisect.bisect_right(self._starts[space], address)
         return sorted(s.name for s in symbols[lo:hi])
+
+    def body_of(self, address: int) -> int | None:
+        """Where the body of the function starting at code `address` begins, past its
+        prologue, when the compiler recorded it (C functions of a -g build)."""
+        return self._bodies.get(address)
 
     def locals_at(self, pc: int) -> list[LocalVariable]:
         """The locals whose valid range holds code address `pc`."""
@@ -212,9 +221,14 @@ def _same_file(stored: str, wanted: str) -> bool:
 
 
 def _symbol_json(symbol: Symbol) -> dict[str, Any]:
-    return {"name": symbol.name, "address": symbol.address, "size": symbol.size,
-            "section": symbol.section, "scope": symbol.scope, "file": symbol.file,
-            "line": symbol.line}
+    out = {"name": symbol.name, "address": symbol.address, "size": symbol.size,
+           "section": symbol.section, "scope": symbol.scope, "file": symbol.file,
+           "line": symbol.line}
+    if symbol.body is not None:
+        out["body"] = symbol.body
+    if symbol.type is not None:
+        out["type"] = symbol.type
+    return out
 
 
 def write_sym(table: SymbolTable) -> bytes:
@@ -266,4 +280,5 @@ def _symbols(entries: Iterable[dict] | None, section: str) -> Iterable[Symbol]:
     for e in entries or []:
         yield Symbol(name=str(e["name"]), address=int(e["address"]), size=int(e.get("size") or 0),
                      section=e.get("section", section), scope=e.get("scope") or "local",
-                     file=e.get("file"), line=e.get("line"))
+                     file=e.get("file"), line=e.get("line"),
+                     body=_ref(e.get("body")), type=_ref(e.get("type")))

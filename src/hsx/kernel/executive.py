@@ -27,19 +27,20 @@ from .calls import CommandCalls
 from .clock import Clock, RealClock
 from .errors import KernelError
 from .events import EventBus
-from .filesystem import SandboxError, SandboxFS
+from .filesystems import FileSystem, SandboxError, SandboxFS, read_file
 from .inputs import InputWatch
 from .loader import StreamLoad
 from .loading import TaskLoading
 from .mailbox import MailboxManager
 from .mailwaits import MailboxWaits
 from .profiles import Profile, get_profile
-from .registry import CommandRegistry, PersistStore, Pin, ValueRegistry
+from .registry import CommandRegistry, PersistenceStore, PersistStore, Pin, ValueRegistry
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .stdio import OutputSink, Stdio
 from .syscalls import PREEMPT, Dispatcher
-from .syscalls.can import CanBus, CanModule, VirtualCanBus
+from .bus import Bus, VirtualCanBus
+from .syscalls.can import CanModule
 from .syscalls.core import CoreModule, TaskModule
 from .syscalls.devmath import DevMathModule
 from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
@@ -60,8 +61,9 @@ PERSIST_TIMER = -1                # timer-heap key of the value store's debounce
 
 class Kernel(CommandCalls, TaskLoading, MailboxWaits):
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
-                 fs_root: str | os.PathLike | None = None, can_bus: CanBus | None = None,
-                 state_dir: str | os.PathLike | None = None, pin: str | None = None,
+                 fs_root: str | os.PathLike | None = None, fs: FileSystem | None = None,
+                 can_bus: Bus | None = None, state_dir: str | os.PathLike | None = None,
+                 store: PersistenceStore | None = None, pin: str | None = None,
                  translate: bool = True, output: OutputSink | None = None,
                  engine: str | None = None) -> None:
         self.profile = profile or get_profile()
@@ -71,16 +73,20 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
         self.inputs = InputWatch(self.events.emit)
         self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
-        if fs_root is None:             # a sandbox of its own, removed with the kernel
-            fs_root = tempfile.mkdtemp(prefix="hsx-fs-")
-            weakref.finalize(self, shutil.rmtree, fs_root, True)
-        self.fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
+        # The backends (hsx.kernel.backends builds them from a configuration file); the
+        # shorthands: fs_root, a host directory, and state_dir, SQLite in it.
+        if fs is None:
+            if fs_root is None:         # a sandbox of its own, removed with the kernel
+                fs_root = tempfile.mkdtemp(prefix="hsx-fs-")
+                weakref.finalize(self, shutil.rmtree, fs_root, True)
+            fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
+        self.fs: FileSystem = fs
         self.can = CanModule(self, can_bus or VirtualCanBus())
         self.pin = Pin(pin)
-        self.store = None
-        if state_dir is not None:
+        if store is None and state_dir is not None:
             Path(state_dir).mkdir(parents=True, exist_ok=True)
-            self.store = PersistStore(Path(state_dir) / "values.sqlite3")
+            store = PersistStore(Path(state_dir) / "values.sqlite3")
+        self.store: PersistenceStore | None = store
         self.values = ValueRegistry.from_profile(self.profile, store=self.store, emit=self.events.emit,
                                                  notify=self._notify, pin=self.pin)
         self.commands = CommandRegistry.from_profile(self.profile, emit=self.events.emit,
@@ -417,16 +423,28 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
                 self._finish_send(task, MbxStatus.TIMEOUT, 0)
 
     def spawn_from_sandbox(self, parent: Task, guest_path: str) -> int:
-        """EXEC SPAWN: load an image from the sandbox; the new PID or a negative errno."""
+        """EXEC SPAWN: load an image from the file system; the new PID or a negative errno."""
         try:
-            path = self.fs.resolve(guest_path)
-            task = self.load(path)
+            task = self.load(self._image_source(guest_path))
         except KernelError as error:
             self.events.emit("dmesg", parent.pid, {"level": "warning", "message": str(error)})
             return -errno.ENOEXEC
         except SandboxError:
             return -errno.EINVAL
         return task.pid
+
+    def _image_source(self, guest_path: str) -> Path | bytes:
+        """A host directory gives the image's path (so `reload` finds it again); any other
+        file system gives its bytes, read through the FileSystem interface."""
+        if isinstance(self.fs, SandboxFS):
+            return self.fs.resolve(guest_path)
+        data = read_file(self.fs, guest_path)
+        if data == -errno.EINVAL:
+            raise SandboxError(guest_path)
+        if isinstance(data, int):
+            raise KernelError("not_found", f"{guest_path}: {os.strerror(-data)} "
+                              f"({self.fs.location})")
+        return data
 
     def kill_from_guest(self, caller: Task, pid: int) -> int:
         target = self.tasks.get(pid)
@@ -498,9 +516,11 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         return [task.summary() for task in self.tasks.values()]
 
     def shutdown(self) -> None:
-        """End every task and release the host resources (CAN ports)."""
+        """End every task and release the host resources (CAN ports, the file system's
+        device, the value store)."""
         for task in self.live_tasks():
             self._end(task, Reason.KILLED)
+        self.fs.shutdown()
         if self.store is not None:
             self.store.close()
 

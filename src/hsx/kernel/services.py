@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from .clock import Clock
     from .events import EventBus
-    from .filesystem import SandboxFS
+    from .filesystems import FileSystem
     from .inputs import InputWatch
     from .mailbox import MailboxManager
     from .mailbox.results import RecvResult, Wake
@@ -34,7 +34,7 @@ class KernelServices(Protocol):
     mailboxes: MailboxManager
     values: ValueRegistry
     commands: CommandRegistry
-    fs: SandboxFS
+    fs: FileSystem
     inputs: InputWatch
     stdio: StdioService
     machine: Machine

@@ -4,7 +4,9 @@ is the host end of them.
 Output written by a task goes through its stdio mailbox (so taps see it) and is drained
 at once by the executive into `stdout`/`stderr` events and the host's output sink.
 Input posted by the host goes into `svc:stdio.in`; reads take bytes from it as a stream
-(a message may be read in pieces).
+(a message may be read in pieces).  An empty message ends the input, for good: once a
+read has met it, every later read returns 0 at once (as at the end of a file or a
+closed pipe), and the host may post nothing more (`stdin_closed`).
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ class Stdio:
         self.output = output
         self._host_handles: dict[int, dict[int, int]] = {}   # pid -> fd -> host handle
         self._pending_input: dict[int, bytearray] = {}       # pid -> bytes not yet read
+        self._ended: set[int] = set()        # pids that have read the end of their input
+        self._closed: set[int] = set()       # pids whose input the host has ended
         # Called when a task first has to wait for stdin: lets `hsx run` start feeding it.
         self.input_requested: Callable[[Task], None] | None = None
 
@@ -49,6 +53,8 @@ class Stdio:
         for handle in self._host_handles.pop(pid, {}).values():
             self.kernel.mailboxes.close(HOST_PID, handle)
         self._pending_input.pop(pid, None)
+        self._ended.discard(pid)
+        self._closed.discard(pid)
 
     def write(self, task: "Task", fd: int, data: bytes) -> None:
         """A task wrote to fd 1 or 2."""
@@ -71,17 +77,25 @@ class Stdio:
                 self.output(task, fd, payload)
 
     def post(self, task: "Task", data: bytes) -> None:
-        """Host input for a task's fd 0 (an empty write means end of input)."""
+        """Host input for a task's fd 0 (an empty write ends the input; ending it again
+        does nothing)."""
+        if task.pid in self._closed:
+            if not data:
+                return
+            raise KernelError("stdin_closed", f"task {task.pid}'s input has ended (eof): "
+                                              "it reads nothing more")
         sent = self.kernel.mailboxes.send(HOST_PID, self._host_handles[task.pid][0], data)
         if sent.status is not MbxStatus.OK:
             raise KernelError("stdin_full",
                               f"task {task.pid}'s stdin is full ({sent.status.name})")
+        if not data:
+            self._closed.add(task.pid)
         self.kernel.deliver_wakes(sent.wakes)
 
     def read(self, task: "Task", dst: int, length: int) -> "SvcStop | None":
         """FS READ on fd 0: bytes already received, else the next message, else wait."""
         pending = self._pending_input.setdefault(task.pid, bytearray())
-        if not pending:
+        if not pending and task.pid not in self._ended:
             boxes = self.kernel.mailboxes
             handle = boxes.stdio_handle(task.pid, 0)
             got = boxes.recv(task.pid, handle)
@@ -91,14 +105,21 @@ class Stdio:
                 return self.kernel.block_on_mailbox(task, handle, dst, length, 0, None, 0xFFFF,
                                                     stdin=True)
             if got.message is not None:
-                pending += got.message.payload
+                self._keep(task, got.message.payload)
         self.give(task, dst, length)
         return None
 
     def arrived(self, task: "Task", payload: bytes, dst: int, length: int) -> None:
         """A waiting read was woken by input: keep it and complete the read."""
-        self._pending_input.setdefault(task.pid, bytearray()).extend(payload)
+        self._keep(task, payload)
         self.give(task, dst, length)
+
+    def _keep(self, task: "Task", payload: bytes) -> None:
+        """Input a read took from the mailbox (an empty message: the end of it)."""
+        if payload:
+            self._pending_input.setdefault(task.pid, bytearray()).extend(payload)
+        else:
+            self._ended.add(task.pid)
 
     def give(self, task: "Task", dst: int, length: int) -> None:
         pending = self._pending_input.setdefault(task.pid, bytearray())

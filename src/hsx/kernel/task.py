@@ -81,6 +81,8 @@ class Task:
     source: str | None = None                   # path the image came from, if any
     symbols_path: Path | None = None
     build_flags: tuple[str, ...] = ()           # `hsx cc` options it was built with (.c)
+    restarting: bool = False                    # a `restart` of it is building the new image
+    restarted_as: int | None = None             # the PID a `restart` replaced it with
     accounting: Accounting = field(default_factory=Accounting)
 
     @property

@@ -3,7 +3,9 @@ executive on behalf of the caller.
 
 The handler runs in its owner's context (its memory, its stack) as if the owner had
 called it, with a return address that is not code: the RET to it stops the machine,
-and the owner is then put back exactly as it was.  A handler must return within
+and the owner is then put back exactly as it was.  Everything goes through the VM's
+interface (`Machine.save_context`, `enter_function`, `restore_context`): the executive
+never copies registers or writes PC and SP itself.  A handler must return within
 HANDLER_BUDGET instructions without blocking; anything else fails the call.
 
 A debugger may stop a handler (a breakpoint or BRK in its code whose stop the
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hsx.vm import FaultKind, Stop, StopReason
+from hsx.vm import FaultKind, MachineError, SavedContext, Stop, StopReason
 
 from .registry import CmdStatus
 from .registry.model import CallTicket
@@ -39,7 +41,7 @@ class HandlerCall:
     """A stopped handler's call, and what its owner had before the call."""
 
     ticket: CallTicket
-    saved: tuple                  # registers, pc, psw, machine state, fault, exit status, skip
+    saved: SavedContext           # the owner's machine state before the call
     state: TaskState | None
     resume_state: TaskState | None
     wait: Any
@@ -56,19 +58,18 @@ def run_handler(kernel: "KernelServices", owner: "Task",
                 ticket: CallTicket) -> tuple[CmdStatus, int] | None:
     """(OK, R0 at the handler's return) or (EFAIL, 0); None when the debugger stopped
     the handler: the owner is then in handler mode and `finish` ends the call."""
-    ctx, regs = owner.ctx, owner.ctx.regs
-    saved = (list(regs), ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status,
-             ctx.skip_breakpoint)
-    sp = regs[15] - 4
-    if sp < ctx.layout.stack_base:
+    machine, ctx = kernel.machine, owner.ctx
+    saved = machine.save_context(ctx)
+    try:
+        machine.enter_function(ctx, ticket.handler_addr, HANDLER_RETURN)
+    except MachineError as error:
+        _complain(kernel, owner, ticket, str(error))
         return CmdStatus.EFAIL, 0
-    ctx.mem[sp:sp + 4] = HANDLER_RETURN.to_bytes(4, "little")
-    regs[15], ctx.pc, ctx.skip_breakpoint = sp, ticket.handler_addr, None
     caller, kernel.current = kernel.current, owner
     budget = HANDLER_BUDGET
     try:
         while True:
-            stop = kernel.machine.run(ctx, budget)
+            stop = machine.run(ctx, budget)
             budget -= stop.executed
             if (stop.reason not in (StopReason.BREAKPOINT, StopReason.BRK) or budget <= 0
                     or kernel.debug_hook is None):
@@ -84,10 +85,10 @@ def run_handler(kernel: "KernelServices", owner: "Task",
     finally:
         kernel.current = caller
     returned = _returned(stop)
-    result = regs[0]
+    result = machine.read_register(ctx, 0)
     if not returned:
-        _complain(kernel, owner, ticket, stop)
-    _restore(owner, saved)
+        _complain(kernel, owner, ticket, _why(stop))
+    machine.restore_context(ctx, saved)
     return (CmdStatus.OK, result) if returned else (CmdStatus.EFAIL, 0)
 
 
@@ -98,10 +99,10 @@ def finish(kernel: "KernelServices", owner: "Task", stop: Stop | None) -> None:
     call: HandlerCall = owner.handler
     owner.handler = None
     returned = stop is not None and _returned(stop)
-    result = owner.ctx.regs[0]
+    result = kernel.machine.read_register(owner.ctx, 0)
     if not returned:
-        _complain(kernel, owner, call.ticket, stop)
-    _restore(owner, call.saved)
+        _complain(kernel, owner, call.ticket, _why(stop))
+    kernel.machine.restore_context(owner.ctx, call.saved)
     owner.wait = call.wait
     kernel.put_back(owner, call.state, call.resume_state)
     completion = kernel.commands.complete_call(
@@ -118,19 +119,13 @@ def _returned(stop: Stop) -> bool:
             and HANDLER_RETURN in (fault.addr, fault.pc))
 
 
-def _complain(kernel: "KernelServices", owner: "Task", ticket: CallTicket,
-              stop: Stop | None) -> None:
+def _why(stop: Stop | None) -> str:
     if stop is None:
-        why = "it blocked"
-    else:
-        why = stop.fault.describe() if stop.fault else stop.reason.value
+        return "it blocked"
+    return stop.fault.describe() if stop.fault else stop.reason.value
+
+
+def _complain(kernel: "KernelServices", owner: "Task", ticket: CallTicket, why: str) -> None:
     kernel.events.emit("dmesg", owner.pid, {
         "level": "error",
         "message": f"command handler at 0x{ticket.handler_addr:04X} did not return: {why}"})
-
-
-def _restore(owner: "Task", saved: tuple) -> None:
-    ctx, regs = owner.ctx, owner.ctx.regs
-    for index, value in enumerate(saved[0]):
-        regs[index] = value
-    ctx.pc, ctx.psw, ctx.state, ctx.fault, ctx.exit_status, ctx.skip_breakpoint = saved[1:]

@@ -42,6 +42,8 @@ class Command:
     writes: bool = False           # refused for observer sessions before the handler runs
     needs_session: bool = False
     schema: Schema | None = None   # the arguments it reads (None: not declared yet)
+    feature: str | None = None     # the part of the executive it belongs to (variants.py);
+                                   # None: every variant has it and every session may use it
 
     def arguments(self, request: dict[str, Any]) -> dict[str, Any]:
         """The request's fields, checked against the schema (`bad_argument` otherwise)."""
@@ -50,22 +52,29 @@ class Command:
 
 @dataclass
 class Group:
-    """The commands of one handler module, plus the session features they provide."""
+    """The commands of one handler module; `feature` is the session feature (and part of
+    a variant) its commands belong to unless one says otherwise."""
 
     name: str
-    features: tuple[str, ...] = ()
+    feature: str | None = None
     commands: list[Command] = field(default_factory=list)
 
+    @property
+    def features(self) -> set[str]:
+        return {c.feature for c in self.commands if c.feature is not None}
+
     def command(self, name: str, *aliases: str, writes: bool = False,
-                needs_session: bool = False,
-                args: dict[str, Field] | None = None) -> Callable[[Handler], Handler]:
+                needs_session: bool = False, args: dict[str, Field] | None = None,
+                feature: Any = _MISSING) -> Callable[[Handler], Handler]:
         """Register a handler; `args` declares every field it reads, e.g.
-        `args={"pid": PID, "count|steps": Int(1, 100)}` (see `schema`)."""
+        `args={"pid": PID, "count|steps": Int(1, 100)}` (see `schema`); `feature`
+        (default: the group's) is the session feature it needs (None: none)."""
         schema = Schema(args) if args is not None else None
+        needs = self.feature if feature is _MISSING else feature
 
         def register(handler: Handler) -> Handler:
             self.commands.append(Command(name, handler, aliases, writes, needs_session,
-                                         schema))
+                                         schema, needs))
             return handler
         return register
 
@@ -84,6 +93,7 @@ class Dispatcher:
 
     @property
     def features(self) -> list[str]:
+        """Every feature some command belongs to."""
         return sorted({f for group in self.groups for f in group.features})
 
     def resolve(self, request: dict[str, Any]) -> Command:

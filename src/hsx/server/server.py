@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Awaitable
 
 from hsx.debug import Debugger, DebugError
+from hsx.kernel.backends import Backends
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
@@ -35,6 +36,7 @@ from .images import load_file
 from .outputs import OutputBuffers
 from .sessions import Session, SessionTable
 from .subscriptions import EventHub
+from .variants import check_session, check_variant
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9998
@@ -59,6 +61,7 @@ class ServerConfig:
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
     echo: bool = False                  # print task output on the daemon's stdout too
     max_connections: int = MAX_CONNECTIONS
+    backends: Backends | None = None    # built from --config / --fs (hsx.kernel.backends)
 
 
 class Server:
@@ -75,8 +78,9 @@ class Server:
         self.kernel = self._make_kernel(config)
         self.debugger = Debugger(self.kernel, state_dir=config.state_dir)
         self.dispatcher = Dispatcher(GROUPS)
-        self.sessions = SessionTable(features=self.dispatcher.features,
-                                     default_max_events=self.kernel.profile.event_queue)
+        self.sessions = SessionTable(features=self.kernel.profile.features,
+                                     default_max_events=self.kernel.profile.event_queue,
+                                     variant=self.kernel.profile.name)
         self.log = Dmesg()
         self.outputs = OutputBuffers(sys.stdout if config.echo else None, self._app_name)
         self.kernel.events.subscribe(self.outputs.on_event, {"stdout", "stderr"})
@@ -98,8 +102,11 @@ class Server:
         root = config.root
         if root is None and config.state_dir is not None:
             root = Path(config.state_dir) / "fs"
+        chosen = config.backends
         return Kernel(profile=get_profile(config.profile), fs_root=root,
-                      state_dir=config.state_dir, pin=config.pin, engine=config.engine)
+                      fs=chosen.fs if chosen else None, store=chosen.store if chosen else None,
+                      can_bus=chosen.bus if chosen else None, state_dir=config.state_dir,
+                      pin=config.pin, engine=config.engine)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -124,7 +131,7 @@ class Server:
                        asyncio.create_task(self._expire_sessions(), name="hsx-expiry")]
         loop_kind = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
         self.log.log("info", f"listening on {self.address[0]}:{self.address[1]} "
-                     f"({loop_kind} event loop); guest files in {self.kernel.fs.root}")
+                     f"({loop_kind} event loop); guest files in {self.kernel.fs.location}")
         return self.address
 
     async def serve(self) -> None:
@@ -237,10 +244,12 @@ class Server:
             if not conn.authenticated:
                 self._authenticate(conn, request)
             command = self.dispatcher.resolve(request)
+            check_variant(command.name, command.feature, self.kernel.profile)
             session = None
             session_id = request.get("session")
             if session_id is not None and command.name != "session.open":
                 session = self.sessions.get(session_id)
+                check_session(command.name, command.feature, session)
             call = Call(self, conn, session, command.arguments(request), command.schema)
             if command.needs_session:
                 call.require_session()

@@ -46,6 +46,7 @@ class Session:
     locks: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     closed: bool = False
+    variant: str = "development"             # the executive's (so a client knows what it has)
 
     def view(self, *, own: bool) -> dict[str, Any]:
         """What `session.open`/`session.list` report; the id only to its owner."""
@@ -53,6 +54,7 @@ class Session:
         row: dict[str, Any] = {
             "handle": self.handle, "client": self.client, "observer": self.observer,
             "heartbeat_s": self.heartbeat_s, "features": list(self.features),
+            "variant": self.variant,
             "auth": Auth(self.auth).name,
             "max_events": self.max_events, "pid_lock": sorted(self.locks),
             "created_at": self.created_at, "age_s": round(time.time() - self.created_at, 3),
@@ -65,8 +67,10 @@ class Session:
 
 
 class SessionTable:
-    def __init__(self, *, features: Iterable[str], default_max_events: int) -> None:
-        self.features = frozenset(features)
+    def __init__(self, *, features: Iterable[str], default_max_events: int,
+                 variant: str = "development") -> None:
+        self.features = frozenset(features)      # what the executive's variant offers
+        self.variant = variant
         self.default_max_events = default_max_events
         self.max_max_events = 16 * default_max_events
         self._sessions: dict[str, Session] = {}
@@ -106,7 +110,7 @@ class SessionTable:
             observer=observer, heartbeat_s=self._heartbeat(heartbeat_s, warnings),
             max_events=self._max_events(max_events, warnings),
             features=self._features(features, warnings), home=home, warnings=warnings,
-            auth=_auth(auth))
+            auth=_auth(auth), variant=self.variant)
         self._next_handle += 1
         self._sessions[session.id] = session
         for pid in pid_lock:

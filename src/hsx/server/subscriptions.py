@@ -14,6 +14,13 @@ write them.  A queue has two lanes:
 
 Events are shared between queues and encoded once, on first write (`wirelines`).
 
+A subscription may ask for *credit-based* delivery (`credit`): at most that many events
+written to it and not yet acknowledged (`events.ack`).  The rest wait in the queue,
+where the rules above apply: droppable events are dropped oldest first (with the
+warning), and an owner's critical events fill the queue until the clock waits.  A
+consumer that acknowledges slowly is thus paced by its acknowledgements, not by its
+socket buffers.
+
 A subscription may ask for output to be *coalesced* (`coalesce_ms`): a task's writes to
 stdout (or stderr) still queued become one event, and output at the end of the queue
 waits up to `coalesce_ms` for more -- a task printing 10,000 lines a second then costs
@@ -121,6 +128,8 @@ class Subscription:
         self.dropped = 0                 # dropped in total
         self.delivered = 0
         self.last_ack = 0
+        self.credit: int | None = None   # events written and unacknowledged at most
+        self._in_flight: deque[int] = deque()   # seqs written and not acknowledged (credit)
         self.high_water = 0
         self.trusted = False             # the client presented the executive's token
 
@@ -265,6 +274,10 @@ class Subscription:
                 self._droppable.append(held)
 
     def _take(self, limit: int) -> list[bytes]:
+        if self.credit is not None:
+            limit = min(limit, self.credit - len(self._in_flight))
+            if limit <= 0:               # a warning waits for the event it goes before
+                return []
         was_saturated = self.saturated
         out: list[bytes] = []
         if self._lost:
@@ -284,6 +297,8 @@ class Subscription:
         if items:
             out.append(joined_lines(items))
             self.delivered += len(items)
+            if self.credit is not None:
+                self._in_flight.extend(item.seq for item in items)
         if was_saturated and not self.saturated:
             self._hub.unsaturated()
         return out
@@ -306,11 +321,22 @@ class Subscription:
         self._lost = 0
 
     def ack(self, seq: int) -> None:
+        """The client has processed every event up to `seq`: with credit, that many
+        more may be written (the sink is told when some wait)."""
         self.last_ack = max(self.last_ack, seq)
+        in_flight = self._in_flight
+        freed = 0
+        while in_flight and in_flight[0] <= seq:
+            in_flight.popleft()
+            freed += 1
+        if freed and self.pending:
+            self._notified = True
+            self.sink.events_ready(self)
 
     def stats(self) -> dict[str, Any]:
         return {"token": self.token, "max": self.max_events, "pending": self.pending,
                 "coalesce_ms": round(self.coalesce_s * 1000),
+                "credit": self.credit, "in_flight": len(self._in_flight),
                 "delivered": self.delivered, "drops": self.dropped,
                 "high_water": self.high_water, "last_ack": self.last_ack,
                 "filters": [c.view() for c in self.clauses]}
@@ -339,8 +365,8 @@ class EventHub:
 
     def subscribe(self, key: Any, sink: Sink, session: Any, max_events: int,
                   clauses: Iterable[Clause], *, replace: bool = True,
-                  since_seq: int | None = None,
-                  coalesce_ms: int | None = None) -> tuple[Subscription, int]:
+                  since_seq: int | None = None, coalesce_ms: int | None = None,
+                  credit: int | None = None) -> tuple[Subscription, int]:
         """Create (or, with replace=False, extend) the subscription for `key`; replay
         retained history after `since_seq`.  Returns it and how many events replayed."""
         if since_seq is not None:
@@ -357,6 +383,8 @@ class EventHub:
                 sub.clauses.append(clause)
         if coalesce_ms is not None:
             sub.coalesce_s = coalesce_ms / 1000
+        if credit is not None:
+            sub.credit = credit or None          # 0: no credit limit
         self._refresh()
         replayed = 0
         if since_seq is not None:

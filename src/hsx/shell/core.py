@@ -22,6 +22,7 @@ from .output import Printer, refusal
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
 WAIT_S = 30.0
+POLL_S = 0.05                  # how often `wait` looks at a task without events (minimal)
 ENDED = ("returned", "faulted", "killed")
 # commands after which a task runs again (an earlier stop no longer counts for `wait`)
 RUNS = {"resume", "step", "next", "into", "nexti", "finish", "until", "back", "back continue"}
@@ -44,24 +45,35 @@ class Shell:
         self._stops: dict[int, dict[str, Any]] = {}
         self._waiters: list[tuple[int, asyncio.Future]] = []
         self._pump: asyncio.Task | None = None
+        # Events that come while a command runs are shown after its result: a run
+        # command's reply ("running") always before the stop it causes, whichever of the
+        # two the console happens to read first.
+        self._held: list[dict[str, Any]] | None = None
+        self.variant: str | None = None          # the executive's (info)
+        self.missing: dict[str, str] = {}        # features it lacks -> the variant with them
 
     # ------------------------------------------------------------------ life
 
     async def start(self, events: bool = True) -> None:
-        """Learn the tasks' names; with `events`, subscribe and show them as they come."""
+        """Learn the executive's variant and the tasks' names; with `events`, subscribe
+        and show them as they come (a variant without events says so instead)."""
         with contextlib.suppress(ProtocolError):
-            for row in (await self.client.request("ps"))["tasks"]["tasks"]:
+            info = (await self.client.request("info"))["info"]
+            self.variant = info.get("variant") or info.get("profile")
+            self.missing = dict(info.get("variant_required") or {})
+            if "events" not in info.get("features", ["events"]):
+                self.missing.setdefault("events", "development")
+            for row in info.get("tasks", ()):
                 self.ctx.names[row["pid"]] = row["app_name"]
                 if row.get("program"):
                     self.ctx.programs[row["pid"]] = row["program"]
-        if events:
-            try:
-                await self._subscribe()
-            except ProtocolError as error:
-                if not error.variant_required:
-                    raise
-                self.out.text(f"no live events: {error.message}", "dim")
-                return
+        if events and "events" in self.missing:
+            if self.interactive:
+                self.out.text(f"this executive runs the {self.variant} variant: no live "
+                              "events (a task's output: `output PID`; stops: `wait PID` "
+                              "looks); `help` marks the commands it lacks", "warn")
+        elif events:
+            await self._subscribe()
             self._pump = asyncio.create_task(self._pump_events())
 
     async def stop(self) -> None:
@@ -84,6 +96,16 @@ class Shell:
         refused = await self._refused(invocation)
         if refused is not None:
             return refused
+        self._held = []
+        try:
+            return await self._carry_out(invocation)
+        finally:
+            held, self._held = self._held, None
+            for event in held:
+                self._print_event(event)
+
+    async def _carry_out(self, invocation: Invocation) -> int:
+        """Run a command and show its result (or why not)."""
         try:
             result = await self._run(invocation)
         except UsageError as error:
@@ -99,7 +121,7 @@ class Shell:
         if self.out.as_json:
             self.out.json(result)
         else:
-            self.out.lines(render(command.view, result, self.ctx))
+            self.out.lines(render(invocation.command.view, result, self.ctx))
         return EXIT_OK
 
     async def _refused(self, invocation: Invocation) -> int | None:
@@ -168,7 +190,7 @@ class Shell:
             if name == "quit":
                 return QUIT
             if name == "help":
-                text = help_text(values.get("command", ""))
+                text = help_text(values.get("command", ""), self.missing, self.variant)
                 self.out.json({"help": text}) if self.out.as_json else self.out.text(text)
             elif name == "use":
                 await self._use(values.get("pid"))
@@ -218,13 +240,9 @@ class Shell:
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters.append((pid, future))
         try:
-            if pid not in self._stops:
-                row = (await self.client.request("ps", pid=pid))["tasks"]["tasks"][0]
-                if row["state"] in (*ENDED, "paused"):
-                    self._stops[pid] = {"type": "task_state", "pid": pid,
-                                        "data": {"new_state": row["state"]}}
-            if pid not in self._stops:
-                await asyncio.wait_for(future, seconds)
+            if pid not in self._stops and not await self._stopped_now(pid):
+                await asyncio.wait_for(future if self._pump is not None
+                                       else self._poll_stop(pid), seconds)
         except asyncio.TimeoutError:
             self.out.error(f"pid {pid} did not stop within {seconds:g} s")
             return EXIT_ERROR
@@ -236,6 +254,20 @@ class Shell:
         elif self._pump is None or not self.filter.wants(event):
             self.out.lines(event_lines(event, self.ctx))
         return EXIT_OK
+
+    async def _stopped_now(self, pid: int) -> bool:
+        """Whether task `pid` is paused or ended now (noted as its stop)."""
+        row = (await self.client.request("ps", pid=pid))["tasks"]["tasks"][0]
+        if row["state"] in (*ENDED, "paused"):
+            self._stops[pid] = {"type": "task_state", "pid": pid,
+                                "data": {"new_state": row["state"],
+                                         "exit_status": row.get("exit_status")}}
+        return pid in self._stops
+
+    async def _poll_stop(self, pid: int) -> None:
+        """Without events (the minimal variant): look until the task has stopped."""
+        while not await self._stopped_now(pid):
+            await asyncio.sleep(POLL_S)
 
     # ------------------------------------------------------------------ events
 
@@ -254,12 +286,18 @@ class Shell:
             self.out.error("the executive closed the connection")
 
     def show_event(self, event: dict[str, Any]) -> None:
+        self._note_stop(event)
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            self._print_event(event)
+
+    def _print_event(self, event: dict[str, Any]) -> None:
         if self.filter.wants(event):
             if self.out.as_json:
                 self.out.json(event)
             else:
                 self.out.lines(event_lines(event, self.ctx))
-        self._note_stop(event)
 
     def _note_stop(self, event: dict[str, Any]) -> None:
         pid = event.get("pid")

@@ -4,6 +4,7 @@ events printed above the line being typed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from hsx.client import ConnectionClosed
-from hsx.client.commands import TABLE, UsageError, complete, split_words
+from hsx.client.commands import (TABLE, UsageError, complete, line_task, names_pid,
+                                 split_words, value_words)
 from hsx.client.commands.syntax import PID
 
 from hsx.client.commands.cache import CompletionCache
@@ -44,14 +46,44 @@ def open_history() -> tuple[History, str | None]:
 
 
 class ShellCompleter(Completer):
+    """Completes from what the cache knows; when the line wants what a task offers (its
+    symbols, the variables where it stopped), Tab first asks the executive for that (the
+    prompt stays live meanwhile, and typing on abandons the completion)."""
+
     def __init__(self, shell: Shell, cache: CompletionCache) -> None:
         self.shell, self.cache = shell, cache
 
     def get_completions(self, document, complete_event):
+        yield from self._completions(document.text_before_cursor, self.cache)
+
+    async def get_completions_async(self, document, complete_event):
         text = document.text_before_cursor
-        for candidate in complete(text, self.cache, self.shell.pid):
+        asked = _Asked(self.cache)
+        found = list(self._completions(text, asked))
+        if asked.task_items:
+            with contextlib.suppress(TimeoutError, ConnectionClosed):
+                await self.cache.task_ready(line_task(text, self.shell.pid))
+            found = list(self._completions(text, self.cache))
+        for completion in found:
+            yield completion
+
+    def _completions(self, text: str, sources):
+        for candidate in complete(text, sources, self.shell.pid):
             yield Completion(candidate.text, candidate.start - len(text),
                              display_meta=candidate.meta)
+
+
+class _Asked:
+    """The cache, noting whether completion asked for what a task offers."""
+    TASK_ITEMS = ("code", "data", "expr")
+
+    def __init__(self, cache: CompletionCache) -> None:
+        self.cache = cache
+        self.task_items = False
+
+    def items(self, what: str, pid: int | None) -> list[tuple[str, str]]:
+        self.task_items = self.task_items or (what in self.TASK_ITEMS and pid is not None)
+        return self.cache.items(what, pid)
 
 
 def toolbar(shell: Shell, where: str):
@@ -72,12 +104,16 @@ def toolbar_fragments(text: str, pid: int | None, task: str, where: str) -> list
         current = f" · current task {task}" if pid is not None else ""
         return [("class:toolbar.dim", f" {where}{current} · Tab completes · Ctrl-R searches "
                                       "history · help lists commands · quit leaves")]
-    done = words if not text or text[-1].isspace() else words[:-1]
-    given = [w for w in done[used:] if not w.text.startswith("-") and "=" not in w.text]
-    slots = [a for a in command.args if not a.flag]
+    typing = not text or text[-1].isspace()
+    done = words if typing else words[:-1]
+    given = [w.text for w in value_words(command, done[used:])]
+    slots = [a for a in command.args if a.slot]
     index = len(given) if len(done) >= used else -1
-    if index >= 0 and pid is not None and slots and slots[0].kind is PID:
+    current = pid if command.current else None
+    if index >= 0 and current is not None and slots and slots[0].kind is PID and not names_pid(
+            slots, given + ["" if typing else words[-1].text], set(), current):
         index += 1
+    index = min(index, next((i for i, a in enumerate(slots) if a.rest), index))
     current_arg = slots[index] if 0 <= index < len(slots) else None
     out = [("class:toolbar.usage", f" {command.name}")]
     for arg in command.args:

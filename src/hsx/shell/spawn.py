@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
-import tempfile
 import time
 from dataclasses import dataclass
 
 from hsx.client import AsyncClient
+from hsx.client.launch import LaunchError, start_executive, stop_executive
 
 from .output import Printer
-
-START_S = 30.0
 
 
 class NoExecutive(Exception):
@@ -37,13 +34,7 @@ class Daemon:
     process: subprocess.Popen
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_executive(self.process)
 
 
 async def connect_or_spawn(where: Address, token: str | None, timeout: float,
@@ -108,26 +99,11 @@ class Progress:
 
 
 def _start(host: str, port: int, token: str | None) -> Daemon:
-    """`hsx execd` as a child; its output goes to files nobody has to keep reading."""
-    command = [sys.executable, "-m", "hsx", "execd", "--host", host, "--port", str(port)]
-    if token:
-        command += ["--token", token]
-    out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                               text=True)
-    deadline = time.monotonic() + START_S
-    while time.monotonic() < deadline:
-        out.seek(0)
-        if "hsx execd listening on" in out.read():
-            return Daemon(process)
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    Daemon(process).stop()
-    err.seek(0)
-    why = err.read().strip().splitlines()
-    raise NoExecutive(f"could not start an executive on {host}:{port}: "
-                      f"{why[-1] if why else 'it did not start in time'}")
+    """`hsx execd` as a child that ends with this console, even a killed one."""
+    try:
+        return Daemon(start_executive(host, port, token))
+    except LaunchError as error:
+        raise NoExecutive(str(error)) from None
 
 
 def _why(error: BaseException) -> str:

@@ -4,12 +4,13 @@ watches, writes, going places, switching tasks and layouts.  A mixin of `Debugge
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any, Awaitable, Callable
 
 from hsx.client.launch import LaunchError
+from hsx.client.render import plain, render
 
 from . import commands
+from .layout import PANELS
 from .screens import Confirm, Prompt
 from .target import ConnectionClosed, ProtocolError
 from .widgets.area import PanelArea
@@ -91,20 +92,35 @@ class DebuggerActions:
         self.request_refresh()
 
     def action_restart(self) -> None:
+        """One restart at a time: two at once restarted the same task twice, and the
+        task the debugger ended on had lost the breakpoints to the other one."""
+        if self._restarting:
+            self.notify("a restart is under way", severity="warning", timeout=3)
+            return
+        self._restarting = True
+        self.clear_notifications()             # an earlier build's error is not this one's
         self._run(self._restart)
 
     async def _restart(self) -> None:
         """Build the program again (when hsx dbg built it), load it as a new task with the
         breakpoints kept, and start it as at the beginning (to main for C)."""
-        if self.rebuild is not None:
-            self.notify("rebuilding…", timeout=2)
-            try:
-                await asyncio.to_thread(self.rebuild)
-            except LaunchError as error:
-                self.notify(str(error), title="the build failed", severity="error", timeout=15)
-                return
-        await self._adopt(await self.target.restart())
+        try:
+            if self.rebuild is not None:
+                self.notify("rebuilding…", timeout=2)
+                try:
+                    await asyncio.to_thread(self.rebuild)
+                except LaunchError as error:
+                    self.notify(str(error), title="the build failed", severity="error",
+                                timeout=15)
+                    return
+            task, warnings = await self.target.restart()
+            await self._adopt(task)
+        finally:
+            self._restarting = False
         self.output.note(f"[restarted as PID {self.pid}]")
+        for warning in warnings:                 # a breakpoint that did not carry over
+            self.output.note(f"[{warning}]")
+            self.notify(warning, severity="warning", timeout=10)
         self._logs_changed()
         if self.start_action is not None:
             await self.start_action(self.target)
@@ -362,8 +378,9 @@ class DebuggerActions:
         except commands.UsageError as error:
             self.write_output(f"{error}\n")
             return
-        if result is not None:
-            self.write_output(json.dumps(result, indent=1, default=str) + "\n")
+        if result is not None:                 # as the shell shows it (--json: the reply)
+            view = "json" if invocation.json else invocation.command.view
+            self.write_output(plain(render(view, result, self.render_context)) + "\n")
         self.focus_panel("output")
         self.query_one(CommandLine).focus()
         self.request_refresh()
@@ -411,8 +428,16 @@ class DebuggerActions:
         await self.use_layout(name)
 
     async def use_layout(self, name: str) -> None:
+        """Lay the screen out anew; the focus stays with its panel (and with it the
+        footer's keys: a footer composed while nothing has focus shows none)."""
+        focused = self.focused.id if self.focused is not None else None
         self.layout_name = name
         await self.recompose()
+        self.fit_areas()
+        if focused in PANELS and self.query(f"#{focused}"):
+            self.focus_panel(focused)
+        else:
+            self.screen.focus_next()
         self.save_layout()
         self.request_refresh()
 

@@ -9,6 +9,7 @@ commands the user gives.  `Target` does all the talking to the executive.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -17,14 +18,17 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
+
+from hsx.client.render import Context
+from hsx.client.sources import SourceFinder
 
 from . import keys
 from .actions import DebuggerActions
-from .layout import Layout, LayoutStore, default_for
+from .layout import PANEL_FEATURES, PANELS, Layout, LayoutStore, default_for
 from .palette import DebuggerCommands
-from .model import (Breakpoint, Frame, History, Location, Registers, Scope, TaskInfo,
-                    Variable)
+from .model import (Breakpoint, Frame, History, Location, Registers, Scope, StopReason,
+                    TaskInfo, Variable)
 from .sources import SourceCache
 from .target import ConnectionClosed, ProtocolError, Target
 from .widgets.area import PanelArea
@@ -41,6 +45,7 @@ from .widgets.trace import ROWS as TRACE_ROWS, TraceTable
 from .widgets.variables import VariablesView, WatchesView
 
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0)
+POLL_S = 0.1                    # how often the task is looked at without events (minimal)
 LOG_FLUSH_S = 0.03              # output and events reach their panels at most this often
 TABLES_S = 0.1                  # tasks, mailboxes and values re-read at most this often
 LOG_LINES = 10_000
@@ -90,11 +95,14 @@ class DebuggerApp(DebuggerActions, App):
         self._flush_scheduled = False
         self._dirty_tables: set[str] = set()
         self.watch_exprs: list[str] = []
+        self.render_context = Context(sources=SourceFinder())   # for the command line's results
         self.tracing = False                       # the task's trace ring records
-        self._stop_reason: str | None = None       # the last debug_break, in words
+        self._stop: StopReason | None = None      # why the task is paused (the status line)
         self._refresh_wanted = False
         self._refreshing = False
         self._busy = 0
+        self._restarting = False                   # a ctrl+r is building or restarting
+        self._composed_without: frozenset[str] = frozenset()   # panels composed as notes
 
     # ------------------------------------------------------------------ composition
 
@@ -104,16 +112,15 @@ class DebuggerApp(DebuggerActions, App):
 
     def compose(self) -> ComposeResult:
         layout = self.current_layout
+        self._composed_without = self._panels_lacking()
         with Horizontal(id="top"):
             with Horizontal(id="code-row"):
                 yield from self._area(layout, "code")
                 yield from self._area(layout, "code2")
-            with Vertical(id="side-column") as side:
-                side.styles.width = layout.side_width
+            with Vertical(id="side-column"):
                 yield from self._area(layout, "side")
                 yield from self._area(layout, "side2")
-        with Horizontal(id="bottom-row") as bottom:
-            bottom.styles.height = layout.bottom_height
+        with Horizontal(id="bottom-row"):
             yield from self._area(layout, "bottom")
             yield from self._area(layout, "bottom2")
         yield CommandLine(id="command-line")
@@ -129,10 +136,15 @@ class DebuggerApp(DebuggerActions, App):
             yield PanelArea(panels, id=f"area-{area}")
 
     def make_panel(self, name: str) -> Widget | None:
-        """A new widget for panel `name`, bound to the state it shows."""
+        """A new widget for panel `name`, bound to the state it shows (a note instead
+        when the executive's variant lacks what it shows)."""
         app = DebuggerApp
+        note = self.target.lacking(PANEL_FEATURES.get(name), PANELS.get(name, name))
+        if note is not None:
+            return Static(f"{note}.", id=name, classes="unavailable")
         if name == "source":
-            return SourceView(self.sources, id=name).data_bind(app.location, app.breakpoints)
+            return SourceView(self.sources, self.target, id=name).data_bind(app.location,
+                                                                             app.breakpoints)
         if name == "disassembly":
             return DisassemblyView(self.target, id=name).data_bind(app.location, app.breakpoints)
         if name == "registers":
@@ -158,13 +170,47 @@ class DebuggerApp(DebuggerActions, App):
             return table(id=name).data_bind(items=rows)
         return None
 
+    def fit_areas(self) -> None:
+        """Size the side column and the bottom row for the layout and the terminal."""
+        side, bottom = self.current_layout.fitted(self.size.width, self.size.height)
+        for column in self.query("#side-column"):       # none yet while composing
+            column.styles.width = side
+        for row in self.query("#bottom-row"):
+            row.styles.height = bottom
+
     async def on_mount(self) -> None:
         if self.layout_name is None:
             self.layout_name = default_for(self.size.width, self.size.height).name
             await self.recompose()
+        self.fit_areas()
         self.run_session()
         for view in self.query(SourceView):
             view.focus()
+
+    def on_resize(self) -> None:
+        self.fit_areas()
+
+    def _panels_lacking(self) -> frozenset[str]:
+        return frozenset(name for name, feature in PANEL_FEATURES.items()
+                         if self.target.lacks(feature))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key whose action needs what the executive's variant lacks is greyed out."""
+        return None if self.target.lacks(keys.FEATURES.get(action)) else True
+
+    async def _fit_to_executive(self) -> None:
+        """After attaching: panels the executive's variant cannot fill become notes (and
+        back, on another executive), keys it cannot serve are greyed out."""
+        lacking = self._panels_lacking()
+        if lacking != self._composed_without:
+            await self.recompose()
+            self.fit_areas()
+        self.refresh_bindings()
+        if lacking:
+            self.output.note(f"[this executive runs the {self.target.variant} variant: "
+                             f"{', '.join(PANELS[p] for p in sorted(lacking))} and their keys "
+                             "are off (the development variant has them)]")
+            self._logs_changed()
 
     # ------------------------------------------------------------------ the session
 
@@ -184,6 +230,8 @@ class DebuggerApp(DebuggerActions, App):
                     await self._command(self.start_action(self.target))
                 first = False
                 self.request_refresh()
+                if not self.target.has_events:
+                    await self._follow_without_events()
                 while True:
                     for event in await self.target.next_events():
                         self.on_target_event(event)
@@ -216,18 +264,44 @@ class DebuggerApp(DebuggerActions, App):
         if pid is None or (self.app_name and not await self._same_app(pid)):
             pid = await self.target.find_app(self.app_name or "")
         await self._adopt(await self.target.attach(pid))
+        await self._fit_to_executive()
+
+    async def _follow_without_events(self) -> None:
+        """An executive without events (the minimal variant): look at the task every
+        POLL_S -- its output, and whether it moved or changed state."""
+        seen = None
+        while True:
+            text = await self.target.new_output()
+            if text:
+                self.write_output(text)
+            row = await self.target.task_info()
+            now = (row.state, row.pc)
+            if now != seen:
+                seen = now
+                self.request_refresh()
+            await asyncio.sleep(POLL_S)
 
     async def _adopt(self, task: TaskInfo) -> None:
         """Make `task` the one the panels show."""
         self.pid, self.app_name = task.pid, task.app_name
         self.registers = self.frame_registers = self.location = None   # the old task's
         self.frames = ()
-        self._stop_reason = None
+        self._stop = None
         info = await self.target.symbols_info()
         self.sources.set_context(info.get("path"), task.program)
+        self._known_to_renderers(task, info.get("path"))
         self.task = task
         for table in ("tasks", "mailboxes", "values"):
             self._table_dirty(table)
+
+    def _known_to_renderers(self, task: TaskInfo, symbols_path: str | None) -> None:
+        """The command line's results name the task, and show its source lines."""
+        context = self.render_context
+        context.names[task.pid] = task.app_name
+        if task.program:
+            context.programs[task.pid] = task.program
+        if symbols_path:
+            context.symbol_files[task.pid] = symbols_path
 
     async def _same_app(self, pid: int) -> bool:
         try:
@@ -262,11 +336,13 @@ class DebuggerApp(DebuggerActions, App):
         elif kind.startswith("value_"):
             self._table_dirty("values")
         if mine and kind == "debug_break":
-            self._stop_reason = _describe_stop(data)
+            self._stop = StopReason(_describe_stop(data))
             self.request_refresh()
         elif mine and kind == "task_state":
-            self.running = data.get("new_state") not in ("paused", "returned", "faulted",
-                                                         "killed")
+            state = data.get("new_state")
+            self.running = state not in ("paused", "returned", "faulted", "killed")
+            # a pause has no debug_break: the status line then says where the task is
+            self._stop = StopReason() if state == "paused" else None
             self.request_refresh()
 
     def write_output(self, text: str) -> None:
@@ -301,7 +377,7 @@ class DebuggerApp(DebuggerActions, App):
                 self.mailbox_rows = tuple(reply["descriptors"])
             if "values" in dirty:
                 self.value_rows = tuple((await self.target.request("val.list"))["values"])
-            if "trace" in dirty and self.pid is not None:
+            if "trace" in dirty and self.pid is not None and not self.target.lacks("trace"):
                 trace = (await self.target.request("trace.records", pid=self.pid,
                                                    limit=TRACE_ROWS))["trace"]
                 self.tracing = trace["enabled"]
@@ -331,14 +407,17 @@ class DebuggerApp(DebuggerActions, App):
     async def _refresh(self) -> None:
         """One round trip: the requests go out together (the executive answers them in
         order); registers and stack count only if the task holds still."""
+        stop = self._stop
         task, breakpoints, history, registers, stack = await asyncio.gather(
-            self.target.task_info(stop_reason=self._stop_reason),
-            self.target.breakpoints(), self.target.history(),
+            self.target.task_info(), self.target.breakpoints(), self.target.history(),
             self.target.registers(self.registers), self.target.stack(),
             return_exceptions=True)
         for result in (task, breakpoints, history):
             if isinstance(result, BaseException):
                 raise result
+        if task.state == "paused" and not isinstance(registers, BaseException) \
+                and not isinstance(stack, BaseException):
+            task = replace(task, stop_reason=self._stop_words(stop, registers, stack[0]))
         self.task = task
         self.running = not task.stopped
         self.breakpoints = breakpoints
@@ -356,6 +435,22 @@ class DebuggerApp(DebuggerActions, App):
         self.stack_note = note
         self.frames = frames
         self.select_frame(0)
+
+    def _stop_words(self, stop: StopReason | None, registers: Registers,
+                    frames: tuple[Frame, ...]) -> str:
+        """The status line's reason for the pause read with `registers` and `frames`;
+        `stop` is the reason known when the reading began."""
+        if stop is not None and stop is self._stop:      # no newer event meanwhile
+            if stop.pc is None:
+                stop.pc = registers.pc
+            elif stop.pc != registers.pc:                 # moved without a stop: a jump
+                self._stop = stop = None
+        if stop is not None and stop.text:
+            return stop.text
+        top = frames[0] if frames else None
+        if top is None:
+            return f"paused at {registers.pc:#06x}"
+        return f"paused at {_where(top.function, top.pc, top.file, top.line)}"
 
     def watch_task(self, old: TaskInfo | None, new: TaskInfo | None) -> None:
         """Say in the Output panel when the task ends, after what it printed."""
@@ -405,19 +500,22 @@ class DebuggerApp(DebuggerActions, App):
                                  None if watches else "no watches: w adds one")
 
     def watch_location(self, location: Location | None) -> None:
-        """Without a source line to show, bring the disassembly forward."""
-        if location is None or self.sources.get(location.file) is not None:
+        """Without a source line to show, bring the disassembly forward; with one
+        again (a restarted task at main), the source back."""
+        if location is None:
             return
         for area in self.query(PanelArea):
             if "disassembly" in area.panels and "source" in area.panels:
-                area.show("disassembly", focus=self.focused is area.panels["source"])
+                if self.sources.get(location.file) is None:
+                    area.show_instead("disassembly",
+                                      focus=self.focused is area.panels["source"])
+                else:
+                    area.restore(focus=self.focused is area.panels["disassembly"])
 
 def _describe_stop(data: dict[str, Any]) -> str:
     reason = data.get("reason", "")
     words = STOP_WORDS.get(reason, reason)
-    where = data.get("symbol") or f"{data.get('pc', 0):#06x}"
-    if data.get("file"):
-        where += f" ({Path(data['file']).name}:{data.get('line')})"
+    where = _where(data.get("symbol"), data.get("pc", 0), data.get("file"), data.get("line"))
     if reason == "breakpoint" and data.get("temporary"):
         words = "arrived"           # a run-to's own breakpoint (start, run to cursor)
     elif reason == "breakpoint" and data.get("breakpoint_id"):
@@ -429,6 +527,12 @@ def _describe_stop(data: dict[str, Any]) -> str:
     if data.get("reverse"):
         words = f"backwards: {words}"
     return f"{words} at {where}"
+
+
+def _where(function: str | None, pc: int, file: str | None, line: int | None) -> str:
+    """`main (walk.c:29)`, `exit`, or `0x0040`: a place as the status line names it."""
+    where = function or f"{pc:#06x}"
+    return f"{where} ({Path(file).name}:{line})" if file else where
 
 
 def _event_line(event: dict[str, Any]) -> str:

@@ -38,6 +38,15 @@ NAVIGATE = [
     ("q,ctrl+q", "quit", "Quit", True),
 ]
 GROUPS = {"Run": RUN, "Breakpoints and watches": BREAK, "Navigate": NAVIGATE}
+# What an action needs of the executive (a session feature): on a variant without it
+# (docs/variants.md) the key is greyed out.
+FEATURES = {
+    "next_line": "debug", "step_into": "debug", "step_out": "debug",
+    "next_instruction": "debug", "run_to_cursor": "debug", "jump_to_cursor": "debug",
+    "toggle_breakpoint": "debug", "add_breakpoint": "debug", "add_watch": "expressions",
+    "record": "reverse", "step_back": "reverse", "continue_back": "reverse",
+    "trace": "trace", "go_to": "disasm",
+}
 
 
 def bindings() -> list[Binding]:

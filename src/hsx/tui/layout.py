@@ -31,7 +31,15 @@ PANELS = {
     "memory": "Memory", "output": "Output", "events": "Events", "tasks": "Tasks",
     "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace",
 }
+# What a panel shows needs this session feature: an executive whose variant lacks it
+# (docs/variants.md) gets a note in the panel's place instead.
+PANEL_FEATURES = {
+    "source": "symbols", "disassembly": "disasm", "stack": "stack", "locals": "variables",
+    "watches": "expressions", "breakpoints": "debug", "trace": "trace", "events": "events",
+}
 WIDE_FROM = (140, 40)            # columns, rows from which `wide` is the default
+SIDE_FLOOR = 28                  # columns the registers need for two columns of them
+SCREEN_LINES = 2                 # the status line and the footer
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,13 @@ class Layout:
 
     def toggled(self, panel: str) -> Layout:
         return replace(self, hidden=self.hidden ^ {panel})
+
+    def fitted(self, columns: int, rows: int) -> tuple[int, int]:
+        """The side column's width and the bottom row's height on a terminal of this
+        size: the layout's, but at most a third of the width (or what the registers
+        need) and half the rows, so that the code keeps room (`wide` at 80x24)."""
+        return (min(self.side_width, max(SIDE_FLOOR, columns // 3)),
+                min(self.bottom_height, max(3, (rows - SCREEN_LINES) // 2)))
 
     def resized(self, *, side: int = 0, bottom: int = 0) -> Layout:
         return replace(self, side_width=min(max(self.side_width + side, 16), 120),

@@ -12,6 +12,11 @@ ENDED_STATES = frozenset({"returned", "faulted", "killed"})
 FLAG_BITS = (("Z", 1), ("C", 2), ("N", 4), ("V", 8))
 
 
+def counted(count: int, noun: str) -> str:
+    """`1 instruction`, `2 instructions`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 @dataclass(frozen=True)
 class TaskInfo:
     """The attached task: its `ps` row, reduced to what the status bar and title need."""
@@ -23,7 +28,7 @@ class TaskInfo:
     program: str | None = None
     exit_status: int | None = None
     fault: str | None = None          # "kind at 0xPC: message"
-    stop_reason: str | None = None    # the last debug_break's reason, in words
+    stop_reason: str | None = None    # why it is paused, in words (the status line)
 
     @property
     def ended(self) -> bool:
@@ -44,14 +49,24 @@ class TaskInfo:
         return "killed"
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], stop_reason: str | None = None) -> TaskInfo:
+    def from_row(cls, row: dict[str, Any]) -> TaskInfo:
         fault = row.get("fault")
         return cls(pid=row["pid"], app_name=row.get("app_name", "?"), state=row["state"],
                    pc=row.get("pc", 0), program=row.get("program"),
                    exit_status=row.get("exit_status"),
                    fault=(f"{fault.get('kind')} at {fault.get('pc', 0):#06x}: "
-                          f"{fault.get('message', '')}" if fault else None),
-                   stop_reason=stop_reason)
+                          f"{fault.get('message', '')}" if fault else None))
+
+
+@dataclass
+class StopReason:
+    """Why the task is paused, as the event that paused it said (`text`; None for a
+    pause, which has no stop event: the status line then says where it is).  True of
+    that stop only: it goes when the task runs again, and when its pc moves without
+    running (a jump, a write to PC) -- `pc` is pinned at the first refresh after it."""
+
+    text: str | None = None
+    pc: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,11 @@ class Registers:
             changed.add("PSW")
         return cls(regs=regs, pc=registers.pc, psw=registers.psw, steps=registers.steps,
                    changed=frozenset(changed))
+
+    def value_of(self, name: str) -> int:
+        """A register by name: R0..R15, SP (R15), FP (R14), PC, PSW."""
+        named = {"SP": self.regs[15], "FP": self.regs[14], "PC": self.pc, "PSW": self.psw}
+        return named[name] if name in named else self.regs[int(name[1:])]
 
     def for_frame(self, frame: Frame) -> Registers:
         """This frame's view: its PC, SP and FP; the rest as in frame 0."""

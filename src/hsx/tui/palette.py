@@ -28,8 +28,9 @@ class DebuggerCommands(Provider):
             for key, action, description, _ in table:
                 if action != "command_palette":
                     shown = keys.label(key.split(",")[0])
+                    note = app.target.lacking(keys.FEATURES.get(action), "this")
                     yield (description.rstrip("…"), partial(app.run_action, action),
-                           f"{group} ({shown})")
+                           f"{group} ({shown})" + (f": {note}" if note else ""))
         layout = app.current_layout
         for name, title in PANELS.items():
             hidden = name in layout.hidden

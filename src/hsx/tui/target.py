@@ -11,6 +11,7 @@ from typing import Any
 
 from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
 from hsx.client.locations import function_body
+from hsx.client.sources import same_file
 
 from .model import ENDED_STATES, Breakpoint, Frame, History, Registers, TaskInfo
 
@@ -26,6 +27,7 @@ EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "d
                     "mailbox_timeout", "mailbox_overrun", "mailbox_backpressure",
                     "mailbox_exhausted", "mailbox_error"]
 
+MAX_DISASM = 1024               # instructions one disasm.read returns at most
 REGISTER_NAMES = frozenset({f"R{n}" for n in range(16)} | {"SP", "FP", "PC", "PSW"})
 
 __all__ = ["Target", "ConnectionClosed", "ProtocolError"]
@@ -40,6 +42,9 @@ class Target:
         self.pid: int | None = None
         self.app_name: str | None = None
         self.features: frozenset[str] = frozenset()   # what the executive offers (session)
+        self.variant: str | None = None               # its variant (minimal, ...)
+        self.missing: dict[str, str] = {}             # features it lacks -> a variant with them
+        self._output_seen = 0                         # characters of the task's output read
 
     @property
     def address(self) -> str:
@@ -62,12 +67,48 @@ class Target:
         task: the panels show other tasks, mailboxes and values too).  Output comes
         coalesced: a task printing 10,000 lines a second sends tens of events a second."""
         task = await self.task_info(pid)
+        info = (await self.request("info"))["info"]
         session = await self._client.open_session(CLIENT_NAME, pid_lock=pid,
                                                   heartbeat_s=HEARTBEAT_S)
         self.features = frozenset(session.get("features", ()))
-        await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+        self.variant = info.get("variant") or info.get("profile")
+        self.missing = dict(info.get("variant_required") or {})
+        if self.lacks("events") is None:
+            await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
+        if pid != self.pid:
+            self._output_seen = 0
         self.pid, self.app_name = pid, task.app_name
         return task
+
+    def lacks(self, feature: str | None) -> str | None:
+        """The variant that has `feature` when this executive's lacks it (None: it
+        offers it, or nothing is known yet)."""
+        if feature is None or not self.features or feature in self.features:
+            return None
+        return self.missing.get(feature, "development")
+
+    def lacking(self, feature: str | None, what: str) -> str | None:
+        """`what` needs ... (a note for a panel or key), or None when it is offered."""
+        needed = self.lacks(feature)
+        if needed is None:
+            return None
+        which = "the full variant" if needed == "full" else "the development or full variant"
+        return f"{what} needs {which}; this executive runs {self.variant}"
+
+    @property
+    def has_events(self) -> bool:
+        return self.lacks("events") is None
+
+    async def new_output(self) -> str:
+        """What the attached task wrote since the last call (for an executive without
+        events, which keeps a task's recent output: `stdio op=recent`)."""
+        reply = await self.request("stdio", op="recent", pid=self.pid)
+        recent = reply.get("recent") or [{}]
+        text = "".join(chunk.get("text", "") for chunk in recent[0].get("output", ()))
+        total = recent[0].get("dropped_chars", 0) + len(text)
+        fresh = text[max(0, len(text) - (total - self._output_seen)):]
+        self._output_seen = total
+        return fresh
 
     async def switch(self, pid: int) -> TaskInfo:
         """Move the session's lock from the attached task to `pid`; the session -- and the
@@ -82,12 +123,13 @@ class Target:
         self.pid, self.app_name = pid, task.app_name
         return task
 
-    async def restart(self) -> TaskInfo:
+    async def restart(self) -> tuple[TaskInfo, list[str]]:
         """Load the attached task's program again (from its file: a new build is picked
-        up) as a new task, paused at its entry; the lock and the breakpoints move to it."""
+        up) as a new task, paused at its entry; the lock and the breakpoints move to it.
+        The new task, and warnings for breakpoints that no longer resolve."""
         reply = await self.request("restart", pid=self.pid, paused=True)
         self.pid = reply["reload"]["new_pid"]
-        return await self.task_info(self.pid)
+        return await self.task_info(self.pid), list(reply.get("warnings") or ())
 
     async def find_app(self, name: str) -> int:
         """The PID of the live task called `name` (the newest one)."""
@@ -121,9 +163,9 @@ class Target:
 
     # ------------------------------------------------------------------ reading
 
-    async def task_info(self, pid: int | None = None, stop_reason: str | None = None) -> TaskInfo:
+    async def task_info(self, pid: int | None = None) -> TaskInfo:
         reply = await self.request("ps", pid=self.pid if pid is None else pid)
-        return TaskInfo.from_row(reply["tasks"]["tasks"][0], stop_reason)
+        return TaskInfo.from_row(reply["tasks"]["tasks"][0])
 
     async def tasks(self) -> list[dict[str, Any]]:
         return (await self.request("ps"))["tasks"]["tasks"]
@@ -133,10 +175,14 @@ class Target:
         return Registers.from_reply(reply["registers"], previous)
 
     async def stack(self, max_frames: int = 32) -> tuple[tuple[Frame, ...], str | None]:
+        if self.lacks("stack"):
+            return (), self.lacking("stack", "the stack walk")
         stack = (await self.request("stack.info", pid=self.pid, max_frames=max_frames))["stack"]
         return tuple(Frame.from_reply(f) for f in stack["frames"]), stack.get("note")
 
     async def breakpoints(self) -> tuple[Breakpoint, ...]:
+        if self.lacks("debug"):
+            return ()
         reply = await self.request("bp.list", pid=self.pid)
         return tuple(Breakpoint.from_listing(bp) for bp in reply["breakpoints"])
 
@@ -146,6 +192,37 @@ class Target:
         if addr is not None:
             fields["addr"] = addr
         return (await self.request("disasm.read", **fields))["disasm"]["instructions"]
+
+    async def data_size(self) -> int:
+        """Where the task's data space ends (its memory map's last region)."""
+        regions = (await self.request("memory.regions", pid=self.pid))["memory"]["regions"]
+        return max(region["end"] for region in regions if region["space"] == "data")
+
+    async def source_instructions(self, file: str) -> dict[int, list[dict[str, Any]]]:
+        """The instructions compiled from each line of source `file` (as the symbols
+        name it), in address order: those of the functions defined in it."""
+        by_line: dict[int, list[dict[str, Any]]] = {}
+        for function in (await self.symbols("functions"))["symbols"]:
+            if not (function.get("file") and same_file(function["file"], file)):
+                continue
+            for instruction in await self.disasm_range(function["address"], function["size"]):
+                if instruction.get("line") and same_file(instruction.get("file") or "", file):
+                    by_line.setdefault(instruction["line"], []).append(instruction)
+        return by_line
+
+    async def disasm_range(self, start: int, size: int) -> list[dict[str, Any]]:
+        """Every instruction in code bytes [start, start + size)."""
+        instructions: list[dict[str, Any]] = []
+        address, end = start, start + size
+        while address < end:
+            read = await self.disasm(address, count=min(MAX_DISASM, (end - address) // 4 + 1),
+                                     mode="from")
+            read = [ins for ins in read if ins["pc"] < end]
+            if not read:
+                break
+            instructions += read
+            address = read[-1]["pc"] + read[-1]["size"]
+        return instructions
 
     async def read_memory(self, addr: int, length: int) -> bytes:
         reply = await self.request("peek", pid=self.pid, addr=addr, length=length)
@@ -158,6 +235,8 @@ class Target:
         return (await self.request("symbols.list", pid=self.pid, type=kind))["symbols"]
 
     async def symbols_info(self) -> dict[str, Any]:
+        if self.lacks("symbols"):
+            return {}
         return (await self.request("symbols.info", pid=self.pid))["symbols"]
 
     async def lookup(self, key: int | str, space: str = "code") -> dict[str, Any]:
@@ -184,6 +263,8 @@ class Target:
         except ValueError:
             pass
         if text.upper() in REGISTER_NAMES:
+            if self.lacks("expressions"):             # read it with the registers
+                return (await self.registers()).value_of(text.upper())
             text = "$" + text.lower()
         try:
             result = await self.evaluate(text, frame)
@@ -236,7 +317,10 @@ class Target:
 
     async def start(self) -> bool:
         """gdb's `start`: run to the first line of `main` (past its prologue); a program
-        without a `main` (MVASM) stays at its entry point.  Did it set the task running?"""
+        without a `main` (MVASM) stays at its entry point, and so does any program on an
+        executive without breakpoints.  Did it set the task running?"""
+        if self.lacks("debug"):
+            return False
         try:
             where = await self.function_body("main")
         except ProtocolError as error:

@@ -6,7 +6,7 @@
 
 See docs/machine.md for the memory layout, the fault model and the interface.
 """
-from .context import Context, ContextState
+from .context import Context, ContextState, SavedContext
 from .errors import Fault, FaultKind, LoadError, MachineError
 from .layout import Layout, Region
 from .machine import Machine
@@ -16,6 +16,6 @@ from .trace import MemoryAccess, TraceRecord
 
 __all__ = [
     "Context", "ContextState", "Fault", "FaultKind", "Layout", "LoadError", "Machine",
-    "MachineError", "MemoryAccess", "Region", "StandaloneSvc", "Stop", "StopReason",
-    "SvcHandler", "SvcStop", "TraceRecord",
+    "MachineError", "MemoryAccess", "Region", "SavedContext", "StandaloneSvc", "Stop",
+    "StopReason", "SvcHandler", "SvcStop", "TraceRecord",
 ]

@@ -8,6 +8,7 @@ many contexts exist.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from enum import Enum
 from typing import Callable
 
@@ -28,6 +29,22 @@ class ContextState(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+@dataclass(frozen=True)
+class SavedContext:
+    """A task's architectural state as `Machine.save_context` took it, for
+    `Machine.restore_context` to put back: the executive borrows a task (to run a
+    command's handler in it) and returns it exactly as it was.  The step count is not
+    part of it: instructions a task ran stay counted."""
+
+    registers: tuple[int, ...]
+    pc: int
+    psw: int
+    state: "ContextState"
+    exit_status: int | None
+    fault: Fault | None
+    skip_breakpoint: int | None
 
 
 class Context:

@@ -13,7 +13,7 @@ from collections import deque
 from hsx.image.model import HxeImage
 
 from . import translate
-from .context import Context, ContextState
+from .context import Context, ContextState, SavedContext
 from .errors import MachineError
 from .interp import breakpoint_op, build_ops
 from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
@@ -256,6 +256,42 @@ class Machine:
         if not isinstance(psw, int) or not 0 <= psw <= 0xF:
             raise MachineError(f"psw {psw!r} must be 0..15 (Z=1 C=2 N=4 V=8)")
         ctx.psw = psw
+
+    @staticmethod
+    def save_context(ctx: Context) -> SavedContext:
+        """Everything `restore_context` needs to put the task back as it is now:
+        registers, PC, PSW, state, exit status, fault and a pending breakpoint resume."""
+        return SavedContext(tuple(ctx.regs.tolist()), ctx.pc, ctx.psw, ctx.state,
+                            ctx.exit_status, ctx.fault, ctx.skip_breakpoint)
+
+    @staticmethod
+    def restore_context(ctx: Context, saved: SavedContext) -> None:
+        """Put back what `save_context` took (memory is the caller's business)."""
+        regs = ctx.regs
+        for index, value in enumerate(saved.registers):
+            regs[index] = value
+        ctx.pc, ctx.psw, ctx.state = saved.pc, saved.psw, saved.state
+        ctx.exit_status, ctx.fault = saved.exit_status, saved.fault
+        ctx.skip_breakpoint = saved.skip_breakpoint
+
+    @staticmethod
+    def enter_function(ctx: Context, addr: int, return_address: int) -> None:
+        """Set the task up as a CALL of `addr` would: `return_address` pushed on its
+        stack, SP below it, PC at `addr`, ready to run (the executive calls a command's
+        handler this way; a return address outside the code stops the machine with a
+        PC fault when the function returns to it).  MachineError when `addr` is not an
+        instruction or the stack has no room."""
+        if not isinstance(addr, int) or addr < 0 or addr & 3 or addr >= ctx.code_len:
+            raise MachineError(f"function address {addr!r} is not an instruction address "
+                               f"(4-aligned, below 0x{ctx.code_len:X})")
+        _check_u32(return_address, "return address")
+        sp = ctx.regs[15] - 4
+        if sp < ctx.layout.stack_base:
+            raise MachineError(f"the stack has no room for a return address "
+                               f"(SP 0x{ctx.regs[15]:X}, stack base 0x{ctx.layout.stack_base:X})")
+        ctx.mem[sp:sp + 4] = return_address.to_bytes(4, "little")
+        ctx.regs[15] = sp
+        ctx.pc, ctx.state, ctx.skip_breakpoint = addr, ContextState.READY, None
 
     @staticmethod
     def read_memory(ctx: Context, addr: int, length: int) -> bytes:

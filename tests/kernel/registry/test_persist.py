@@ -1,4 +1,5 @@
-"""The value store, and how the value registry restores and saves through it."""
+"""The SQLite value store, and how the value registry restores and saves through it
+(what every store does is in tests/kernel/backends/test_store_conformance.py)."""
 import sqlite3
 
 import pytest
@@ -16,7 +17,6 @@ from hsx.kernel.registry import (
     ValStatus,
     ValueDescriptor,
 )
-from hsx.kernel.registry.persist import MAX_DEFER_PERIODS
 
 K = PersistKey("motor", 17)
 
@@ -30,62 +30,9 @@ def stored(path, key=K):
 
 # -- the store ---------------------------------------------------------------------------
 
-def test_immediate_write_survives_a_reopen(tmp_path):
-    path = tmp_path / "v.db"
-    store = PersistStore(path)
-    assert store.load(K) is None
-    store.schedule_write(K, 0x1234, 0, now=0.0)
-    assert stored(path) == 0x1234
-    store.close()
-    store.close()                                        # harmless
-    with PersistStore(path) as again:
-        assert again.load(K) == 0x1234
-        assert again.load(PersistKey("other", 17)) is None      # apps have their own keys
-
-
 def test_store_uses_wal(store):
     with sqlite3.connect(store.path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-def test_trailing_edge_debounce_on_virtual_time(store):
-    store.schedule_write(K, 1, 100, now=0.0)
-    assert store.next_due() == pytest.approx(0.1)
-    assert store.flush_due(0.05) == 0
-    store.schedule_write(K, 2, 100, now=0.05)            # a newer value pushes the deadline
-    assert store.load(K) == 2                            # reads see the pending write
-    assert store.due(0.1) == [] and store.next_due() == pytest.approx(0.15)
-    assert stored(store.path) is None
-    assert store.flush_due(store.next_due()) == 1
-    assert stored(store.path) == 2
-    assert store.pending == 0 and store.next_due() is None
-
-
-def test_a_value_that_never_settles_is_still_written(store):
-    t = 0.0
-    while not store.due(t):
-        store.schedule_write(K, int(t * 1000), 100, now=t)
-        t = round(t + 0.05, 3)
-    assert t <= MAX_DEFER_PERIODS * 0.1
-
-
-def test_flush_and_close_write_everything_pending(tmp_path):
-    path = tmp_path / "v.db"
-    store = PersistStore(path)
-    store.schedule_write(K, 5, 1000, now=0.0)
-    store.schedule_write(PersistKey("motor", 18), 6, 1000, now=0.0)
-    assert store.flush() == 2 and stored(path) == 5
-    store.schedule_write(K, 7, 60_000, now=1.0)
-    store.close()                                        # shutdown flushes
-    assert stored(path) == 7
-    with pytest.raises(PersistError):
-        store.load(K)
-
-
-def test_an_immediate_write_replaces_a_pending_one(store):
-    store.schedule_write(K, 1, 100, now=0.0)
-    store.schedule_write(K, 2, 0, now=0.01)
-    assert store.pending == 0 and stored(store.path) == 2
 
 
 def test_not_a_database(tmp_path):
@@ -93,11 +40,6 @@ def test_not_a_database(tmp_path):
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(PersistError, match="junk.db"):
         PersistStore(path)
-
-
-def test_bad_raw_is_refused(store):
-    with pytest.raises(ValueError):
-        store.schedule_write(K, 0x10000, 0, now=0.0)
 
 
 # -- registry and store ------------------------------------------------------------------

@@ -14,9 +14,11 @@ commands (`NAME field=value ...`, or a JSON object).
 """
 from __future__ import annotations
 
-from .complete import Candidate, Sources, complete, complete_path
-from .help import describe, overview, topic
-from .parse import RAW, Invocation, Table
+from typing import Mapping
+
+from .complete import Candidate, Sources, complete, complete_path, line_task
+from .help import NO_VARIANT, describe, overview, topic
+from .parse import RAW, Invocation, Table, names_pid, value_words
 from .parse import parse as _parse
 from .plans import split_assignment, task_pid
 from .run import drive_async, run, run_async
@@ -30,11 +32,15 @@ def parse(line: str, default_pid: int | None = None, table: Table = TABLE) -> In
     return _parse(line, table, default_pid)
 
 
-def help_text(words: str = "") -> str:
-    """`help` (every command) or `help CMD`."""
-    return topic(TABLE, words) if words.strip() else overview(TABLE)
+def help_text(words: str = "", missing: Mapping[str, str] = NO_VARIANT,
+              variant: str | None = None) -> str:
+    """`help` (the groups), `help GROUP`, `help all` or `help CMD`; commands the
+    executive lacks (`missing`, its `info.variant_required`) are marked with the variant
+    that has them."""
+    return topic(TABLE, words, missing, variant) if words.strip() else overview(TABLE, missing)
 
 
 __all__ = ["Arg", "COMMANDS", "Candidate", "Command", "Invocation", "Kind", "RAW", "REGISTERS", "Request",
-           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe", "drive_async", "help_text", "parse", "parse_format",
-           "run", "run_async", "split_assignment", "split_words", "task_pid"]
+           "Sources", "TABLE", "Table", "UsageError", "complete", "complete_path", "describe",
+           "drive_async", "help_text", "line_task", "names_pid", "parse", "parse_format",
+           "run", "run_async", "split_assignment", "split_words", "task_pid", "value_words"]

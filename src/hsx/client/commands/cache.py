@@ -1,7 +1,7 @@
-"""What completion offers from the executive -- PIDs, app names, symbols, values,
-commands, mailboxes, breakpoint and watch ids -- kept fresh in the background so a Tab
-never waits for the network (the shell), or read on demand by a front end that may
-wait (`ready`: the debug adapter's completions request)."""
+"""What completion offers from the executive -- PIDs, app names, symbols, variables,
+values, commands, mailboxes, breakpoint and watch ids -- kept fresh in the background
+so a Tab need not wait for the network, or read on demand by a front end that may wait
+(`ready`: the shell's Tab, the debug adapter's completions request)."""
 from __future__ import annotations
 
 import asyncio
@@ -20,11 +20,14 @@ class CompletionCache:
         self.client = client
         self._items: dict[str, list[tuple[str, str]]] = {}
         self._symbols: dict[int, dict[str, list[tuple[str, str]]]] = {}
+        self._variables: dict[int, list[tuple[str, str]]] = {}    # where each task stopped
         self._stamp = 0.0
         self._refreshing: asyncio.Task | None = None
 
     def items(self, what: str, pid: int | None) -> list[tuple[str, str]]:
         self.refresh_soon()
+        if what == "expr":
+            return self._variables.get(pid, []) if pid is not None else []
         if what in ("code", "data"):
             if pid is None:
                 return []
@@ -35,12 +38,18 @@ class CompletionCache:
         return self._items.get(what, [])
 
     async def ready(self, pid: int | None = None) -> None:
-        """Make `items` current now (and task `pid`'s symbols known)."""
+        """Make `items` current now (and what task `pid` offers known)."""
         if time.monotonic() - self._stamp > FRESH_S:
             self._stamp = time.monotonic()
             await self.refresh()
-        if pid is not None and not self._symbols.get(pid):
-            await self._load_symbols(pid)
+        await self.task_ready(pid)
+
+    async def task_ready(self, pid: int | None) -> None:
+        """Know task `pid`'s symbols, and the variables where it is stopped now."""
+        if pid is not None:
+            if not self._symbols.get(pid):
+                await self._load_symbols(pid)
+            await self._load_variables(pid)
 
     def forget(self, pid: int | None = None) -> None:
         """Tasks changed (a load, a restart): read again on the next Tab."""
@@ -88,6 +97,20 @@ class CompletionCache:
         data = [(s["name"], "variable") for s in listing if s.get("space") != "code"]
         self._symbols[pid] = {"code": code + [(f"{f}:", "source file") for f in files],
                               "data": data}
+
+    async def _load_variables(self, pid: int) -> None:
+        """The arguments, locals and globals the innermost frame sees (none while the
+        task runs)."""
+        try:
+            listing = (await self.client.request("frame.variables", pid=pid,
+                                                 scope="all"))["variables"]
+        except (ProtocolError, ConnectionClosed, TimeoutError):
+            listing = {}
+        found: dict[str, str] = {}
+        for scope in ("arguments", "locals", "globals"):
+            for record in listing.get(scope) or []:
+                found.setdefault(record["name"], record.get("type") or scope)
+        self._variables[pid] = sorted(found.items())
 
 
 async def _ask(request, *keys: str) -> list[dict[str, Any]]:

@@ -12,10 +12,11 @@ it already knows (a front end refreshes that in the background), never block.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from .parse import GLOBAL_FLAGS, Table
+from .parse import GLOBAL_FLAGS, Table, given_flags, names_pid, switches, value_words
 from .syntax import PID, REGISTERS, Arg, Command, UsageError, Word, split_words
 from .table import TABLE
 
@@ -62,7 +63,20 @@ def complete(text: str, sources: Sources | None = None, default_pid: int | None 
             names, aliases = _command_words(table)
             out += _match(names, current, start) or _match(aliases, current, start)
         return out
-    return out + _arguments(command, done[used:], current, start, sources, default_pid)
+    return out + _arguments(command, done[used:], current, start, sources,
+                            default_pid if command.current else None)
+
+
+def line_task(text: str, default_pid: int | None = None, table: Table = TABLE) -> int | None:
+    """The task a line being typed is about (what `complete` takes symbols from)."""
+    words = _words(text)
+    typing = not text or text[-1].isspace()
+    done = words if typing or not words else words[:-1]
+    command, used = table.find([w.text for w in done])
+    if command is None:
+        return default_pid
+    return line_pid(command, done[used:], "" if typing else words[-1].text,
+                    default_pid if command.current else None)
 
 
 def _words(text: str) -> list[Word]:
@@ -99,24 +113,33 @@ def _sub_commands(table: Table, first: str) -> list[tuple[str, str]]:
 def _arguments(command: Command, words: list[Word], current: str, start: int,
                sources: Sources, default_pid: int | None) -> list[Candidate]:
     if current.startswith("-"):
-        flags = [(f"--{a.name}", a.description) for a in command.args if a.flag]
+        flags = [(spelling, arg.description) for spelling, arg in switches(command).items()]
         return _match(flags + [(f, "") for f in GLOBAL_FLAGS], current, start)
     key, equals, value = current.partition("=")
-    if equals:
+    if equals and key.isidentifier():
         arg = command.arg(key)
         if arg is None:
             return []
-        return _match(_values(arg, sources, _pid(command, words, default_pid)), value,
-                      start + len(key) + 1)
-    slots = [a for a in command.args if not a.flag and not a.keyword]
-    given = [w for w in words if not w.text.startswith("-") and "=" not in w.text]
-    pid = _pid(command, words, default_pid)
+        return _match(_values(arg, sources, line_pid(command, words, current, default_pid)),
+                      value, start + len(key) + 1)
+    given = value_words(command, words)
+    pid = line_pid(command, words, current, default_pid)
+    keyword = next((a for w in reversed(words) for a in command.args if a.keyword == w.text),
+                   None)
+    if keyword is not None:                              # `if COND`
+        return _expression(keyword, current, start, sources, pid)
+    slots = [a for a in command.args if a.slot]
     candidates: list[Arg] = []
-    if slots and slots[0].kind is PID and default_pid is not None:
+    if slots and slots[0].kind is PID and default_pid is not None and not names_pid(
+            slots, [w.text for w in given] + [current], given_flags(command, words),
+            default_pid):
         if not given:
             candidates.append(slots[0])
         slots = slots[1:]
-    if len(given) < len(slots) and not any(a.rest for a in slots[:len(given)]):
+    rest = next((i for i, a in enumerate(slots) if a.rest), None)
+    if rest is not None and len(given) >= rest:          # inside a rest-of-line value
+        return _expression(slots[rest], current, start, sources, pid)
+    if len(given) < len(slots):
         candidates.append(slots[len(given)])
     required = sum(1 for a in slots if not a.optional)
     keywords = [a.keyword for a in command.args if a.keyword and len(given) >= required]
@@ -133,15 +156,33 @@ def _arguments(command: Command, words: list[Word], current: str, start: int,
     return out
 
 
-def _pid(command: Command, words: list[Word], default_pid: int | None) -> int | None:
-    """The task the line is about: a pid=N, the first value if it is the PID, or the
-    current task."""
+def _expression(arg: Arg, current: str, start: int, sources: Sources,
+                pid: int | None) -> list[Candidate]:
+    """In a C expression, the identifier being typed: a variable's name (not a field's,
+    after `.` or `->`)."""
+    if arg.kind.completes != "expr":
+        return []
+    identifier = re.search(r"[A-Za-z_]\w*$", current)
+    prefix = identifier.group(0) if identifier else ""
+    before = current[:len(current) - len(prefix)]
+    if before.endswith((".", "->")) or (not prefix and before[-1:].isalnum()):
+        return []
+    return _match(sources.items("expr", pid), prefix, start + len(before))
+
+
+def line_pid(command: Command, words: list[Word], current: str,
+             default_pid: int | None) -> int | None:
+    """The task a line being typed is about: a pid=N, its first value when that is the
+    PID (by the parser's rule), or the current task."""
     for word in words:
         if word.text.startswith("pid="):
             return _int(word.text[4:])
-    if command.takes_pid and words and (value := _int(words[0].text)) is not None:
-        if default_pid is None or len(words) > 1:
-            return value
+    values = [w.text for w in value_words(command, words)]
+    if not any(a.keyword == w.text for w in words for a in command.args):
+        values.append(current)                  # (not when it is in an `if COND`)
+    slots = [a for a in command.args if a.slot]
+    if len(values) > 1 and names_pid(slots, values, given_flags(command, words), default_pid):
+        return _int(values[0])
     return default_pid
 
 

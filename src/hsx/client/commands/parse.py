@@ -10,7 +10,10 @@ The PID rule: the PID comes first wherever a command takes one.  With a current 
 (`default_pid`, the shell's `use PID`, the debugger's attached task) it may be left out:
 the first value is then the PID only when the line has more values than the command's
 other arguments can take (`step 5` steps the current task 5 times, `step 2 5` steps
-task 2).  `pid=N` always names one.
+task 2) -- for a command whose last argument takes the rest of the line (`stdin`,
+`print`, `set`, `poke`, `reg`), when it is a number and the rest still has what the
+command needs (`stdin 2 hello` writes to task 2, `stdin 2` writes "2" to the current
+task).  `pid=N` always names one.  `names_pid` is that rule, for completion too.
 """
 from __future__ import annotations
 
@@ -49,10 +52,11 @@ class Invocation:
 
 
 class Table:
-    """The commands by every name they answer to."""
+    """The commands by every name they answer to, and the titles of their groups."""
 
-    def __init__(self, commands: list[Command]) -> None:
+    def __init__(self, commands: list[Command], titles: dict[str, str] | None = None) -> None:
         self.commands = commands
+        self.titles = titles or {}
         self.by_name: dict[str, Command] = {}
         for command in commands:
             for name in (command.name, *command.aliases):
@@ -97,7 +101,7 @@ def parse(line: str, table: Table, default_pid: int | None = None) -> Invocation
             raise UsageError(f"{command.name} takes no /FORMAT", command.usage)
         invocation.format = head.partition("/")[2]
         parse_format(invocation.format, command.usage)
-    _bind(invocation, text, words[used:], default_pid)
+    _bind(invocation, text, words[used:], default_pid if command.current else None)
     return invocation
 
 
@@ -132,12 +136,78 @@ def _passthrough(words: list[Word], text: str) -> Invocation:
     return invocation
 
 
+def names_pid(slots: list[Arg], values: list[str], given: set[str],
+              default_pid: int | None) -> bool:
+    """Whether the first of a line's positional `values` is the PID, `slots` being the
+    command's positional arguments still to fill and `given` the flags on the line (see
+    the module's docstring)."""
+    if not values or not slots or slots[0].kind is not PID:
+        return False
+    if default_pid is None:
+        return True
+    others = slots[1:]
+    if any(a.rest for a in others):
+        needed = sum(1 for a in others if not a.optional and a.unless not in given)
+        return values[0].isdigit() and len(values) - 1 >= needed
+    return len(values) > len(others)
+
+
+def switches(command: Command) -> dict[str, Arg]:
+    """The command's flags by every spelling (`--no-newline`, `-n`)."""
+    out = {f"--{a.name}": a for a in command.args if a.flag}
+    out.update({a.short: a for a in command.args if a.flag and a.short})
+    return out
+
+
+def option(command: Command, word: Word) -> tuple[Arg, str | None] | None:
+    """An option word: its argument and the value written onto it (`-O2`), or None when
+    the value is the next word (`-O 2`)."""
+    for arg in command.args:
+        if arg.option and word.switch and word.text.startswith(arg.option):
+            return arg, word.text[len(arg.option):] or None
+    return None
+
+
+def _flag(flags: dict[str, Arg], word: Word) -> Arg | None:
+    return flags.get(word.text) if word.switch else None
+
+
+def value_words(command: Command, words: list[Word]) -> list[Word]:
+    """The positional values of a line (no flags, options or name=value fields), up to
+    an `if COND`."""
+    keywords = {a.keyword for a in command.args if a.keyword}
+    flags = switches(command)
+    out: list[Word] = []
+    i = 0
+    while i < len(words) and words[i].text not in keywords:
+        word = words[i]
+        found = option(command, word)
+        if found is not None:
+            i += 1 if found[1] is not None else 2
+            continue
+        if not (word.switch and (word.text in GLOBAL_FLAGS or word.text in flags)) \
+                and _named(command, word.text) is None:
+            out.append(word)
+        i += 1
+    return out
+
+
+def given_flags(command: Command, words: list[Word]) -> set[str]:
+    flags = switches(command)
+    return {flag.key for w in words if (flag := _flag(flags, w)) is not None}
+
+
 def _bind(invocation: Invocation, text: str, words: list[Word],
           default_pid: int | None) -> None:
     command, values = invocation.command, invocation.values
     positional: list[Word] = []
     keywords = {a.keyword: a for a in command.args if a.keyword}
-    flags = {f"--{a.name}": a for a in command.args if a.flag}
+    flags = switches(command)
+    slots = [a for a in command.args if a.slot]
+    if default_pid is not None and any(a.rest for a in slots) and names_pid(
+            slots, [w.text for w in value_words(command, words)],
+            given_flags(command, words), default_pid):
+        default_pid = None                              # `stdin 2 hello`: task 2
     i = 0
     while i < len(words):
         word = words[i]
@@ -148,14 +218,17 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
                 raise UsageError(f"{word.text} needs {arg.name.upper()}", command.usage)
             values[arg.key] = _convert(command, arg, _rest(text, words, i + 1, end))
             i = end
-        elif word.text in GLOBAL_FLAGS:
+        elif word.switch and word.text in GLOBAL_FLAGS:
             setattr(invocation, GLOBAL_FLAGS[word.text], True)
             i += 1
-        elif word.text in flags:
-            values[flags[word.text].key] = True
+        elif (flag := _flag(flags, word)) is not None:
+            values[flag.key] = True
             i += 1
-        elif word.text.startswith("--") and len(word.text) > 2:
-            raise UsageError(f"unknown option {word.text}", command.usage)
+        elif (found := option(command, word)) is not None:
+            i = _take_option(invocation, words, i, *found)
+        elif word.switch and (word.text.startswith("--") or _has_short_switches(command)):
+            raise UsageError(f"unknown option {word.text} (quote a value that starts with "
+                             "-)", command.usage)
         elif (named := _named(command, word.text)) is not None:
             arg, key, value = named
             if arg is None:
@@ -172,9 +245,33 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
             positional.append(word)
             i += 1
     _assign(invocation, positional, default_pid)
-    missing = [a for a in command.args if not a.optional and not a.flag and a.key not in values]
+    missing = [a for a in command.args if not a.optional and not a.switch
+               and a.key not in values and not values.get(a.unless)]
     if missing:
-        raise UsageError(f"{command.name} needs {missing[0].name.upper()}", command.usage)
+        needs = missing[0].name.upper() + (f" or --{missing[0].unless}" if missing[0].unless
+                                           else "")
+        raise UsageError(f"{command.name} needs {needs}", command.usage)
+
+
+def _take_option(invocation: Invocation, words: list[Word], i: int, arg: Arg,
+                 attached: str | None) -> int:
+    """An option's value (`-O2`, or `-O 2`) into its slot; the index after it."""
+    command = invocation.command
+    if attached is None:
+        if i + 1 >= len(words):
+            raise UsageError(f"{arg.option} needs {arg.name.upper()}", command.usage)
+        attached, i = words[i + 1].text, i + 1
+    value = _convert(command, arg, attached)
+    if arg.repeat:
+        invocation.values.setdefault(arg.key, []).append(value)
+    else:
+        invocation.values[arg.key] = value
+    return i + 1
+
+
+def _has_short_switches(command: Command) -> bool:
+    """Whether `-x` words are the command's options (otherwise they are values: `-5`)."""
+    return any(a.option or a.short for a in command.args)
 
 
 def _rest(text: str, words: list[Word], start: int, end: int) -> str:
@@ -188,7 +285,7 @@ def _rest(text: str, words: list[Word], start: int, end: int) -> str:
 def _rest_slot(command: Command, values: dict[str, Any],
                default_pid: int | None) -> tuple[int, Arg] | None:
     """(how many positional values come before it, the rest-of-line argument)."""
-    slots = [a for a in command.args if not a.flag and not a.keyword and a.key not in values]
+    slots = [a for a in command.args if a.slot and a.key not in values]
     for index, arg in enumerate(slots):
         if arg.rest:
             if slots[0].kind is PID and default_pid is not None and index:
@@ -202,8 +299,9 @@ def _rest_end(words: list[Word], start: int, keywords: dict[str, Arg],
     """Where a rest-of-line value ends: at a keyword, or before trailing flags."""
     end = next((i for i in range(start, len(words)) if words[i].text in keywords),
                len(words))
-    flags = {f"--{a.name}": a for a in invocation.command.args if a.flag}
-    while end > start and (words[end - 1].text in GLOBAL_FLAGS or words[end - 1].text in flags):
+    flags = switches(invocation.command)
+    while end > start and words[end - 1].switch and (
+            words[end - 1].text in GLOBAL_FLAGS or words[end - 1].text in flags):
         word = words[end - 1].text
         if word in flags:
             invocation.values[flags[word].key] = True
@@ -237,10 +335,9 @@ def _assign(invocation: Invocation, positional: list[Word], default_pid: int | N
     the PID slot is skipped unless the values need it; if skipping it makes a value
     misfit (`peek 3 counter`: LENGTH 'counter'), the first value is taken as the PID."""
     command, values = invocation.command, invocation.values
-    slots = [a for a in command.args
-             if not a.flag and not a.keyword and not a.rest and a.key not in values]
-    if slots and slots[0].kind is PID and default_pid is not None \
-            and len(positional) < len(slots):
+    slots = [a for a in command.args if a.slot and not a.rest and a.key not in values]
+    if default_pid is not None and slots and slots[0].kind is PID and not names_pid(
+            slots, [w.text for w in positional], set(), default_pid):
         try:
             values.update(_fill(command, slots[1:], positional))
             values[slots[0].key] = default_pid

@@ -197,11 +197,36 @@ def assign(invocation: Invocation) -> Plan:
     return (yield Request("set", fields))
 
 
+_COMPOUND = ("<<", ">>", "+", "-", "*", "/", "%", "&", "|", "^")   # C's `op=` assignments
+
+
 def split_assignment(text: str) -> tuple[str, str]:
-    for index, char in enumerate(text):
-        if char == "=" and text[index - 1:index] not in ("=", "<", ">", "!") \
-                and text[index + 1:index + 2] != "=":
-            return text[:index].strip(), text[index + 1:].strip()
+    """`LVALUE = VALUE` as (LVALUE, VALUE), split at the first `=` outside brackets and
+    character literals that is not part of `==`, `!=`, `<=` or `>=`; a compound
+    assignment `x += 2` becomes ("x", "x + (2)").  (text, "") when there is none."""
+    depth, quoted, index = 0, False, 0
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            index += 2 if char == "\\" else 1
+            quoted = char != "'"
+            continue
+        if char == "'":
+            quoted = True
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "=" and depth == 0:
+            if text[index + 1:index + 2] == "=":
+                index += 2                                 # ==
+                continue
+            before = text[:index]
+            if before.endswith(("<<", ">>")) or not before.endswith(("<", ">", "!", "=")):
+                op = next((o for o in _COMPOUND if before.endswith(o)), "")
+                lvalue, value = before[:len(before) - len(op)].strip(), text[index + 1:].strip()
+                return lvalue, (f"{lvalue} {op} ({value})" if op and value else value)
+        index += 1
     return text.strip(), ""
 
 

@@ -3,9 +3,10 @@
 A line is a command name (one word, or a group and its sub-command: `bp set`), then
 positional values, `field=value` pairs and flags (`--json`, `-y`/`--force`, and the
 command's own, such as `--paused`).  Quoting follows the shell: "two words" or 'two
-words'.  An argument of kind `rest` takes the remainder of the line as typed (C
-expressions keep their quotes and spaces).  Every wrong argument is a `UsageError` that
-carries the command's usage line, never a bare type error.
+words'; inside double quotes C's escapes work ("a line\n", "\t", "\x41", "\\", "\""),
+single quotes take everything as it is.  An argument of kind `rest` takes the remainder
+of the line as typed (C expressions keep their quotes and spaces).  Every wrong argument
+is a `UsageError` that carries the command's usage line, never a bare type error.
 """
 from __future__ import annotations
 
@@ -30,17 +31,42 @@ class Word(NamedTuple):
     text: str       # unquoted
     start: int      # where it begins in the line
     end: int
+    quoted: bool = False    # written with quotes: a value, never a flag ("--eof", "-n")
+
+    @property
+    def switch(self) -> bool:
+        """Written like a flag or an option: `--eof`, `-n`, `-O2` (not `-5`, not quoted)."""
+        return (not self.quoted and self.text.startswith("-") and len(self.text) > 1
+                and not self.text[1:2].isdigit())
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+            "e": "\x1b", "\\": "\\", '"': '"', "'": "'", "?": "?"}
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)", re.S)
+
+
+def unescape(text: str) -> str:
+    """C's escapes in `text` (what double quotes hold); an unknown one (`\\q`) stays as
+    it is."""
+    def one(match: re.Match) -> str:
+        code = match.group(1)
+        if code[0] == "x":
+            return chr(int(code[1:], 16))
+        if code[0] in "01234567":
+            return chr(int(code, 8))
+        return _ESCAPES.get(code, match.group(0))
+    return _ESCAPE.sub(one, text)
 
 
 def split_words(line: str) -> list[Word]:
-    """Words with their positions; quotes group, a backslash escapes inside "..."."""
+    """Words with their positions; quotes group, C's escapes work inside "..."."""
     words: list[Word] = []
     i, n = 0, len(line)
     while i < n:
         if line[i].isspace():
             i += 1
             continue
-        start, text = i, []
+        start, text, quoted = i, [], False
         while i < n and not line[i].isspace():
             quote = line[i]
             if quote in "\"'":
@@ -52,12 +78,12 @@ def split_words(line: str) -> list[Word]:
                 if close >= n:
                     raise UsageError(f"no closing {quote} in: {line[start:]}")
                 body = line[i + 1:close]
-                text.append(re.sub(r"\\(.)", r"\1", body) if quote == '"' else body)
-                i = close + 1
+                text.append(unescape(body) if quote == '"' else body)
+                i, quoted = close + 1, True
             else:
                 text.append(quote)
                 i += 1
-        words.append(Word("".join(text), start, i))
+        words.append(Word("".join(text), start, i, quoted))
     return words
 
 
@@ -178,6 +204,7 @@ CODE = Kind("code", _location, "code",
             help="address, symbol, symbol+offset or file:line")           # sent as is: the executive resolves it
 DATA = Kind("data", _location, "data",
             help="address, symbol[+offset], register (SP, R3) or C expression")           # resolved here (resolve.py)
+EXPR = Kind("expression", str, "expr", help="a C expression")   # completes variables
 HEX = Kind("hex", _hex, help="hex bytes: 01ff or \"01 ff\"")
 PATH = Kind("path", _path, "paths", help="a file here (sent as an absolute path)")
 REMOTE_PATH = Kind("remote path", str, "paths", help="a file on the executive's machine")
@@ -209,11 +236,25 @@ class Arg:
     choices: tuple[str, ...] = ()
     rest: bool = False                   # takes the rest of the line
     keyword: str | None = None           # introduced by a word (`if COND`)
-    flag: bool = False                   # `--NAME`, True when given
+    flag: bool = False                   # `--NAME` (or `short`), True when given
+    short: str | None = None             # a flag's short spelling (`-n`)
+    option: str | None = None            # `-O LEVEL` / `-O2`: an option with a value
+    repeat: bool = False                 # an option given again adds to a list
+    unless: str | None = None            # a required argument a flag makes optional
 
     @property
     def key(self) -> str:
         return self.field or self.name
+
+    @property
+    def switch(self) -> bool:
+        """Given by its spelling (a flag or an option), not by its place."""
+        return self.flag or self.option is not None
+
+    @property
+    def slot(self) -> bool:
+        """Given by its place among the positional values (not the `if COND` kind)."""
+        return not self.switch and not self.keyword
 
     @property
     def description(self) -> str:
@@ -228,13 +269,15 @@ class Arg:
 
     def usage(self) -> str:
         if self.flag:
-            return f"[--{self.name}]"
+            return f"[{self.short}|--{self.name}]" if self.short else f"[--{self.name}]"
         text = self.name.upper() + ("..." if self.rest and not self.keyword else "")
-        if self.choices:
+        if self.choices and not self.option:
             text = "|".join(self.choices)
         if self.keyword:
             text = f"{self.keyword} {text}"
-        return f"[{text}]" if self.optional else text
+        if self.option:
+            return f"[{self.option} {text}]" + ("..." if self.repeat else "")
+        return f"[{text}]" if self.optional or self.unless else text
 
     def convert(self, text: str) -> Any:
         if self.choices and text not in self.choices:
@@ -269,6 +312,9 @@ class Command:
     local: bool = False
     formats: bool = False                # takes /FMT after its name (x/16xw)
     details: str = ""
+    current: bool = True                 # a left-out PID means the current task (not
+                                         # for overviews: ps, info; nor for `use`)
+    feature: str | None = None           # the session feature it needs (a variant may lack it)
 
     @property
     def usage(self) -> str:

@@ -121,8 +121,9 @@ class GatewayClient(_Wrapper):
     def close_session(self) -> None:
         self.inner.close_session()
 
-    def subscribe(self, categories=None, pids=None, since_seq=None, coalesce_ms=None):
-        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms)
+    def subscribe(self, categories=None, pids=None, since_seq=None, coalesce_ms=None,
+                  credit=None):
+        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms, credit)
         return self.request("events.subscribe", **fields)["events"]
 
     def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
@@ -199,8 +200,9 @@ class AsyncGatewayClient(_Wrapper):
     async def close_session(self) -> None:
         await self.inner.close_session()
 
-    async def subscribe(self, categories=None, pids=None, since_seq=None, coalesce_ms=None):
-        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms)
+    async def subscribe(self, categories=None, pids=None, since_seq=None, coalesce_ms=None,
+                        credit=None):
+        fields = subscribe_fields(categories, pids, since_seq, coalesce_ms, credit)
         return (await self.request("events.subscribe", **fields))["events"]
 
     async def _pump_events(self) -> None:

@@ -54,7 +54,7 @@ def _listings(gw: Gateway, bps: list[dict[str, Any]]) -> Steps:
 def bp_set(gw: Gateway, fields: dict[str, Any]) -> Steps:
     pid = as_pid(fields.get("pid"))
     yield from gw.view(pid)
-    addr = gw.symbols.resolve_code(pid, where(fields))
+    addr = gw.symbols.resolve_code(pid, where(fields), past_prologue=True)
     condition = fields.get("condition")
     parsed = parse_condition(condition) if condition is not None else None
     request = {"pid": pid, "addr": addr}
@@ -76,7 +76,7 @@ def bp_clear(gw: Gateway, fields: dict[str, Any]) -> Steps:
     else:                                     # the older form: every one at a place
         pid = as_pid(fields["pid"])
         yield from gw.view(pid)
-        addr = gw.symbols.resolve_code(pid, where(fields))
+        addr = gw.symbols.resolve_code(pid, where(fields), past_prologue=True)
         listed = (yield ("bp.list", {"pid": pid})).get("breakpoints", [])
         cleared = []
         for bp in listed:
@@ -119,7 +119,7 @@ def bp_list(gw: Gateway, fields: dict[str, Any]) -> Steps:
 def run_to(gw: Gateway, fields: dict[str, Any]) -> Steps:
     pid = as_pid(fields.get("pid"))
     yield from gw.view(pid)
-    addr = gw.symbols.resolve_code(pid, where(fields))
+    addr = gw.symbols.resolve_code(pid, where(fields), past_prologue=True)
     yield from gw.cancel_step(pid)
     reply = yield ("run.to", {**session_of(fields), "pid": pid, "addr": addr})
     gw.changed(pid)
@@ -141,11 +141,11 @@ def watch_add(gw: Gateway, fields: dict[str, Any]) -> Steps:
     if place is None:
         raise DebugError("bad_argument", "watch.add requires 'addr', 'symbol' or 'expr'")
     if isinstance(place, str) and "symbol" not in fields:
-        lvalue = yield from gw.computed(pid, lambda: gw.inspector.lvalue(pid, 0, place))
+        watched = yield from gw.computed(pid, lambda: gw.inspector.watched(pid, 0, place))
     else:
-        lvalue = None
-    if lvalue is not None:
-        addr, size, name = lvalue[0], lvalue[1], place
+        watched = None
+    if watched is not None:
+        addr, size, name = watched.address, watched.size, place
     elif isinstance(place, str):
         addr, size, name = gw.symbols.resolve_data(pid, place)
     else:
@@ -161,6 +161,8 @@ def watch_add(gw: Gateway, fields: dict[str, Any]) -> Steps:
     reply = yield ("watch.add", request)
     watch = dict(reply["watch"])
     gw.watch_names[watch["id"]] = name
+    if watched is not None and length == watched.size:   # says what changed in C terms
+        gw.watch_changes[watch["id"]] = watched.describe
     watch["symbol"] = name
     return {"watch": watch}
 
@@ -176,6 +178,7 @@ def watch_remove(gw: Gateway, fields: dict[str, Any]) -> Steps:
     reply = yield ("watch.remove", fields)
     watch = _watch(gw, reply["watch"])
     gw.watch_names.pop(watch.get("id"), None)
+    gw.watch_changes.pop(watch.get("id"), None)
     return {"watch": watch}
 
 

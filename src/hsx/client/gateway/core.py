@@ -14,6 +14,7 @@ from typing import Any, Callable
 from hsx.debug import Condition, DebugError
 from hsx.debug.inspector import Inspector
 from hsx.debug.symbols import SymbolService, TaskSymbols
+from hsx.debug.watches import Describe
 from hsx.image.model import HxeImage
 
 from ..drive import Steps
@@ -95,6 +96,7 @@ class Gateway(RunControl):
         self.conditions: dict[int, Condition] = {}  # breakpoint id -> its condition
         self.unseen: dict[int, int] = {}            # breakpoint id -> hits it ran on past
         self.watch_names: dict[int, str | None] = {}
+        self.watch_changes: dict[int, Describe] = {}  # watch id -> what changed, in C
         self.pending: dict[int, tuple[str, Steps]] = {}   # pid -> a step waiting for a stop
         self.expected: dict[int, list[int]] = {}    # pid -> pcs of our own steps' breaks
         self.outbox: list[dict[str, Any]] = []      # events the gateway made (steps' ends)
@@ -137,6 +139,7 @@ class Gateway(RunControl):
         self.conditions.clear()
         self.unseen.clear()
         self.watch_names.clear()
+        self.watch_changes.clear()
         self.pending.clear()
         self.expected.clear()
         self.subscribed = False

@@ -27,8 +27,9 @@ class RunControl:
 
     # -- steps ---------------------------------------------------------------------------
 
-    def start_step(self, pid: int, kind: str, op: Steps) -> Steps:
-        """Begin a step of a paused task (pausing it first); the reply says `pending`."""
+    def start_step(self, pid: int, kind: str, op: Steps, leaving: str | None = None) -> Steps:
+        """Begin a step of a paused task (pausing it first); the reply says `pending`
+        (and for a step out, the function it `leaving`s)."""
         if not self.debugs:
             message = (f"{kind.replace('_', '.')} needs the development or full variant; "
                        "this board runs minimal")
@@ -50,7 +51,8 @@ class RunControl:
         pc = task.ctx.pc
         yield from self.advance(pid, kind, op, None)
         state = "ready" if pid in self.pending else task.state.value   # running, as execd's
-        return {"result": {"pid": pid, "pc": pc, "state": state, "pending": kind}}
+        result = {"pid": pid, "pc": pc, "state": state, "pending": kind}
+        return {"result": {**result, "function": leaving} if leaving else result}
 
     def advance(self, pid: int, kind: str, op: Steps, value: Any,
                 error: BaseException | None = None) -> Steps:
@@ -144,6 +146,8 @@ class RunControl:
         if kind == "task_state" and (data.get("new_state") in ENDED
                                      or data.get("reason") == "user_pause"):
             yield from self.cancel_step(pid)
+        if kind == "watch_update":
+            return [{**event, "data": self._watch_described(data, data.get("id"))}]
         if kind != "debug_break":
             return [event]
         expected = self.expected.get(pid)
@@ -173,8 +177,26 @@ class RunControl:
         out, self.outbox = self.outbox, []
         return out
 
+    def _watch_described(self, data: dict[str, Any], watch_id: Any) -> dict[str, Any]:
+        """A watch's update or stop with what the watch is on (the host set it by name)
+        and, for a C object, what changed in it, from what to what."""
+        out = dict(data)
+        if watch_id in self.watch_names and "symbol" in out:
+            out["symbol"] = self.watch_names[watch_id]
+        describe = self.watch_changes.get(watch_id)
+        try:
+            change = describe(bytes.fromhex(data["old"]), bytes.fromhex(data["new"])) \
+                if describe is not None else None
+        except (KeyError, TypeError, ValueError):
+            change = None
+        if change is not None:
+            out["change"] = change
+        return out
+
     def described(self, pid: int, data: dict[str, Any]) -> Steps:
         """`debug_break` data with the place by name and line (the host's symbols)."""
+        if data.get("reason") == "watch":
+            data = self._watch_described(data, data.get("watch_id"))
         out = {k: v for k, v in data.items() if k not in ("symbol", "offset", "file", "line")}
         pc = out.get("pc")
         if isinstance(pc, int):

@@ -42,7 +42,8 @@ def step_over(gw: Gateway, fields: dict[str, Any]) -> Steps:
 @command("step.out")
 def step_out(gw: Gateway, fields: dict[str, Any]) -> Steps:
     pid = as_pid(fields.get("pid"))
-    return (yield from gw.start_step(pid, "step_out", (yield from _out(gw, pid))))
+    op, leaving = yield from _out(gw, pid)
+    return (yield from gw.start_step(pid, "step_out", op, leaving=leaving))
 
 
 @command("step.line")
@@ -59,30 +60,42 @@ def step_line(gw: Gateway, fields: dict[str, Any]) -> Steps:
     if here is None:
         raise DebugError("no_line_info", f"no source line for pc 0x{entry.task.ctx.pc:04X}")
     if mode == "out":
-        return (yield from gw.start_step(pid, "step_out", (yield from _out(gw, pid))))
+        op, leaving = yield from _out(gw, pid)
+        return (yield from gw.start_step(pid, "step_out", op, leaving=leaving))
     return (yield from gw.start_step(pid, "step_line", _lines(gw, pid, (here.file, here.line),
                                                              mode == "into")))
 
 
 def _out(gw: Gateway, pid: int) -> Steps:
-    """The step.out generator (checked now: outermost_frame is an error reply)."""
+    """The step.out generator and the function it leaves (checked now: outermost_frame
+    is an error reply)."""
     entry = yield from gw.view(pid)
     found = yield from gw.computed(pid, lambda: stack.return_address(entry.task.ctx, entry.code))
     if found is None:
         raise DebugError("outermost_frame", f"task {pid} is in its outermost frame (or its "
                          "frame cannot be located): there is no caller to return to")
     ret, frame = found
-    return _run_to_return(gw, pid, ret, lambda sp: sp > frame)
+    function = entry.code.function_at(entry.task.ctx.pc)
+    leaving = function.name if function is not None else None
+    return _run_to_return(gw, pid, ret, lambda sp: sp > frame, leaving), leaving
 
 
 def _over_call(gw: Gateway, pid: int, pc: int, sp: int) -> Steps:
     return (yield from _run_to_return(gw, pid, pc + 4, lambda now: now >= sp))
 
 
-def _run_to_return(gw: Gateway, pid: int, ret: int, arrived) -> Steps:
-    """Run the task until it stops at `ret` with `arrived(SP)`; the step's result."""
+def _run_to_return(gw: Gateway, pid: int, ret: int, arrived,
+                   leaving: str | None = None) -> Steps:
+    """Run the task until it stops at `ret` with `arrived(SP)`; the step's result, with
+    what the function it left (`leaving`) returned, as `hsx execd` says it."""
     stop = yield from _run_until(gw, pid, ret, arrived)
-    return None if stop is None else gw.step_ended(pid, {})
+    if stop is None:
+        return None
+    returned = None
+    if leaving is not None:
+        yield from gw.view(pid)
+        returned = yield from gw.computed(pid, lambda: gw.inspector.returned(pid, leaving))
+    return gw.step_ended(pid, {"returned": returned} if returned is not None else {})
 
 
 def _run_until(gw: Gateway, pid: int, addr: int, arrived) -> Steps:

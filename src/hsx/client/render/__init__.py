@@ -15,11 +15,13 @@ from .events import CATEGORIES, EventFilter, category, event_lines
 from .text import Context, Fragment, Line, as_json, generic, line, plain, s, table
 
 VIEWS: dict[str, Callable[[dict[str, Any], Context], list[Line]]] = {
-    "tasks": executive.tasks, "task": executive.task, "load": executive.load,
+    "tasks": executive.tasks, "task": executive.task, "resumed": executive.resumed,
+    "load": executive.load,
     "info": executive.info, "logs": executive.logs, "clock": executive.clock,
     "sched": executive.sched, "mailboxes": executive.mailboxes,
     "messages": executive.messages, "sent": executive.sent, "written": executive.written,
-    "stdio": executive.stdio, "values": executive.values, "value_one": executive.value_one,
+    "stdio": executive.stdio, "stdin": executive.stdin, "values": executive.values,
+    "value_one": executive.value_one,
     "commands": executive.commands, "called": executive.called,
     "sessions": executive.sessions, "session": executive.session, "ping": executive.ping,
     "memory": machine.memory, "registers": machine.registers, "disasm": machine.disasm,

@@ -159,6 +159,8 @@ def started(data: dict[str, Any], ctx: Context) -> list[Line]:
     if r.get("reverse") or "steps" in r:
         return [line(f"pid {ctx.task(r['pid'])}: back to ", s("addr", hexaddr(r["pc"])), " ",
                      *where(r.get("symbol"), r.get("offset"), r.get("file"), r.get("line")))]
+    if r.get("pending") == "step_out" and r.get("function"):
+        return [line(f"pid {ctx.task(r['pid'])}: run till exit from ", s("sym", r["function"]))]
     return [line(s("dim", f"pid {ctx.task(r['pid'])} running (the stop is announced)"))]
 
 

@@ -85,6 +85,8 @@ def event_lines(event: dict[str, Any], ctx: Context) -> list[Line]:
     kind = event.get("type")
     data = event.get("data") or {}
     pid = event.get("pid")
+    if kind == "task_state" and data.get("app_name") and isinstance(pid, int):
+        ctx.names[pid] = data["app_name"]              # a new task: its name from here on
     tag = s("pid", f"[{ctx.task(pid)}] ") if pid is not None else ("", "")
     if kind in ("stdout", "stderr"):
         style = "err" if kind == "stderr" else ""
@@ -116,16 +118,16 @@ def event_lines(event: dict[str, Any], ctx: Context) -> list[Line]:
 
 def _task_state(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) -> Line:
     new = data.get("new_state")
-    if data.get("app_name") and isinstance(pid, int):
-        ctx.names[pid] = data["app_name"]
+    style = {"faulted": "err", "paused": "warn", "returned": "dim", "killed": "dim"}
+    if data.get("prev_state") is None and data.get("reason"):     # it has just been loaded
+        return line(tag, s("dim", f"{data['reason']}, "), s(style.get(new, "ok"), new))
     detail = ""
     if new == "returned":
         detail = f" with status {data.get('exit_status')}"
     elif data.get("reason") and data.get("reason") != new:
         detail = f" ({data['reason']})"
-    style = {"faulted": "err", "paused": "warn", "returned": "dim", "killed": "dim"}
-    return line(tag, s("dim", f"{data.get('prev_state')} -> "), s(style.get(new, "ok"), new),
-                detail)
+    before = "" if data.get("prev_state") is None else f"{data['prev_state']} -> "
+    return line(tag, s("dim", before), s(style.get(new, "ok"), new), detail)
 
 
 def _stop(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) -> list[Line]:
@@ -143,4 +145,16 @@ def _stop(tag: tuple[str, str], data: dict[str, Any], ctx: Context, pid: Any) ->
     text = ctx.source_line(pid, data.get("file"), data.get("line"))
     if text is not None:
         out.append(line(s("src", f"  {data['line']:>5}  {text.strip()}")))
+    if data.get("returned"):
+        out.append(_returned(data["returned"]))
     return out
+
+
+def _returned(returned: dict[str, Any]) -> Line:
+    """What a function `finish` ran out of returned (as gdb's "Value returned is")."""
+    function, kind = returned.get("function"), returned.get("type")
+    if "value" in returned:
+        return line(f"  Value returned by {function}: ", s("num", str(returned["value"])),
+                    s("dim", f" ({kind})"))
+    why = "void" if kind == "void" else f"{kind}, returned in memory: not shown"
+    return line(s("dim", f"  {function} returned ({why})"))

@@ -48,6 +48,17 @@ def task(data: dict[str, Any], ctx: Context) -> list[Line]:
     return generic(data)
 
 
+def resumed(data: dict[str, Any], ctx: Context) -> list[Line]:
+    """`resume` says which tasks go on, not their rows: a row would be out of date at
+    once (what happens next -- a stop, the end -- is announced when it happens)."""
+    rows = [data["task"]] if "task" in data else data.get("tasks") or []
+    for row in rows:
+        ctx.names[row["pid"]] = row["app_name"]
+    if not rows:
+        return [line(s("dim", "no task to continue"))]
+    return [line("continuing ", ", ".join(ctx.task(row["pid"]) for row in rows))]
+
+
 def load(data: dict[str, Any], ctx: Context) -> list[Line]:
     image = data["image"]
     ctx.names[data["pid"]] = image["app_name"]
@@ -131,6 +142,15 @@ def sent(data: dict[str, Any], ctx: Context) -> list[Line]:
 def written(data: dict[str, Any], ctx: Context) -> list[Line]:
     return [line(f"wrote {data['length']} bytes at ", s("addr", hexaddr(data["addr"])),
                  f" in pid {ctx.task(data['pid'])}")]
+
+
+def stdin(data: dict[str, Any], ctx: Context) -> list[Line]:
+    task = ctx.task(data["pid"])
+    wrote = f"wrote {data['written']} bytes to the stdin of {task}" if data["written"] else ""
+    if not data.get("eof"):
+        return [line(wrote)]
+    return [line(f"{wrote} and ended it" if wrote else f"ended the input of {task}",
+                 s("dim", " (its reads return 0 from now on)"))]
 
 
 def stdio(data: dict[str, Any], ctx: Context) -> list[Line]:

@@ -16,7 +16,7 @@ from hsx.client import ProtocolError
 from hsx.client.locations import function_body
 from hsx.client.sources import same_file
 
-from ..breakpoints import Placed, parse_hit_condition
+from ..breakpoints import DataId, Placed, parse_hit_condition
 from ..errors import explain
 from ..protocol import DapError, list_arg, object_arg
 from ..requests import handles
@@ -239,7 +239,7 @@ async def data_breakpoint_info(adapter, args: dict[str, Any]) -> dict[str, Any]:
     except (ProtocolError, ValueError, IndexError):
         size = 4
     address = int(result["address"])
-    return {"dataId": f"{pid}:{address}:{size}:{expression}",
+    return {"dataId": str(DataId(pid, address, size, frame, expression)),
             "description": f"{expression} changes ({size} bytes at 0x{address:04x})",
             "accessTypes": ["write"], "canPersist": False}
 
@@ -257,20 +257,36 @@ async def set_data_breakpoints(adapter, args: dict[str, Any]) -> dict[str, Any]:
             out.append(_unverified(bp, "data breakpoints take no condition here"))
             continue
         try:
-            pid_text, address_text, size_text, expression = data_id.split(":", 3)
-            pid, address, size = int(pid_text), int(address_text), int(size_text)
+            wanted = DataId.parse(data_id)
         except ValueError:
             out.append(_unverified(bp, f"not a dataId from dataBreakpointInfo: {data_id!r}"))
             continue
         try:
-            watch = (await debuggee.request("watch.add", pid=pid, addr=address,
-                                            length=min(max(size, 1), MAX_WATCH),
-                                            stop=True))["watch"]
+            watch = await _watch(debuggee, wanted)
         except ProtocolError as error:
             out.append(_unverified(bp, explain(error)))
             continue
         bp.exec_id = watch["id"]
-        debuggee.controlled.add(pid)
+        debuggee.controlled.add(wanted.pid)
         out.append({"id": bp.id, "verified": True,
-                    "message": f"{expression}: {watch['length']} bytes at 0x{watch['addr']:04x}"})
+                    "message": f"{wanted.expression}: {watch['length']} bytes at "
+                               f"0x{watch['addr']:04x}"})
     return {"breakpoints": out}
+
+
+async def _watch(debuggee, wanted: DataId) -> dict[str, Any]:
+    """The executive's stopping watch for a data breakpoint: on the C object the
+    expression names in its frame, so that a stop says which part of it changed from
+    what to what; on the bytes at the address when the expression names something else
+    there now (the task ran since dataBreakpointInfo: another function's frame)."""
+    fields = {"pid": wanted.pid, "length": min(max(wanted.size, 1), MAX_WATCH), "stop": True}
+    try:
+        watch = (await debuggee.request("watch.add", expr=wanted.expression,
+                                        frame=wanted.frame, **fields))["watch"]
+    except ProtocolError:
+        watch = None
+    if watch is not None and watch["addr"] == wanted.address:
+        return watch
+    if watch is not None:
+        await debuggee.request("watch.remove", watch_id=watch["id"])
+    return (await debuggee.request("watch.add", addr=wanted.address, **fields))["watch"]

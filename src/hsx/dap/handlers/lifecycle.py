@@ -42,6 +42,7 @@ CAPABILITIES: dict[str, Any] = {
     "supportTerminateDebuggee": True,
     "supportsDelayedStackTraceLoading": True,
     "supportsCompletionsRequest": True,
+    "completionTriggerCharacters": [".", ">"],       # members after `.` and `->`
     "exceptionBreakpointFilters": [],
 }
 OPTIMISE = (0, 1, 2, 3)

@@ -94,6 +94,7 @@ class MailboxManager:
         self._next_handle: dict[int, int] = {}
         self._waiters: dict[int, Waiter] = {}
         self._stdio: dict[int, StdioHandles] = {}
+        self.stdio_modes: dict[str, int] = {}    # mode a new task's svc:stdio.* is bound with
         self._counters = _Counters()
 
     @classmethod
@@ -248,7 +249,7 @@ class MailboxManager:
         opened: list[Handle] = []
         try:
             for target in (STDIO_IN, STDIO_OUT, STDIO_ERR, MbxNamespace.PID.prefix):
-                bound.append(self._bind(pid, target, 0, 0)[0])
+                bound.append(self._bind(pid, target, 0, self.stdio_modes.get(target, 0))[0])
             for target, access in ((STDIO_IN, MbxMode.RDONLY), (STDIO_OUT, MbxMode.WRONLY),
                                    (STDIO_ERR, MbxMode.WRONLY)):
                 opened.append(self._open(pid, target, access))

@@ -45,7 +45,8 @@ from hsx.kernel.registry.model import (
     ValueDescriptor,
     ValueInfo,
 )
-from hsx.kernel.registry.persist import PersistError, PersistKey, PersistStore
+from hsx.kernel.registry.persist import PersistStore
+from hsx.kernel.registry.store import PersistenceStore, PersistError, PersistKey
 from hsx.kernel.registry.values import ValueRegistry
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
     "Auth", "CallTicket", "CmdFlag", "CmdFn", "CmdStatus", "CommandDescriptor", "CommandInfo",
     "CommandRegistry", "Completion", "DescType", "DescriptorError", "EmitFn", "GetResult",
     "HelpResult", "NotifyFn", "OidResult", "PersistError", "PersistKey", "PersistMode",
-    "PersistStore", "Pin", "RegistryError", "RegistryEvent", "SetResult", "ValFlag", "ValFn",
+    "PersistStore", "PersistenceStore", "Pin", "RegistryError", "RegistryEvent", "SetResult", "ValFlag", "ValFn",
     "ValStatus", "ValueDescriptor", "ValueInfo", "ValueRegistry", "decode_command_descriptors",
     "decode_value_descriptors", "make_oid", "may_access", "read_c_string", "split_oid",
 ]

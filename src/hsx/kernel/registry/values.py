@@ -32,7 +32,8 @@ from .errors import RegistryError
 from .events import EmitFn, NotifyFn, RegistryEvent
 from .model import GetResult, OidResult, SetResult, ValueDescriptor, ValueInfo, json_float
 from .model import qualified_name
-from .persist import PersistKey, PersistStore
+from .persist import PersistKey
+from .store import PersistenceStore
 
 if TYPE_CHECKING:
     from hsx.kernel.profiles import Profile
@@ -75,7 +76,7 @@ class ValueRegistry:
     events; `register_from_metadata` is kernel-facing and raises `RegistryError`.
     """
 
-    def __init__(self, *, max_values: int = DEFAULT_MAX_VALUES, store: PersistStore | None = None,
+    def __init__(self, *, max_values: int = DEFAULT_MAX_VALUES, store: PersistenceStore | None = None,
                  emit: EmitFn | None = None, notify: NotifyFn | None = None,
                  pin: Pin | None = None) -> None:
         if max_values < 1:

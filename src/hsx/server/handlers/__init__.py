@@ -2,9 +2,9 @@
 
 Adding a family means one more module with a `group` and one more entry here.
 """
-from . import (core, debug, events, mailbox, memory, registry, reverse, run, session, tasks,
-               trace, variables)
+from . import (core, debug, events, legacy, mailbox, memory, registry, reverse, run, session,
+               tasks, trace, variables)
 
 GROUPS = [core.group, session.group, events.group, tasks.group, run.group, memory.group,
           mailbox.group, registry.group, debug.group, trace.group, variables.group,
-          reverse.group]
+          reverse.group, legacy.group]

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from hsx import __version__
+from hsx.kernel.profiles import FULL_FEATURES, variant_offering
 
 from ..dispatch import Call, Group
 from ..dmesg import LEVELS
@@ -22,14 +23,26 @@ def ping(call: Call) -> dict[str, Any]:
 
 @group.command("info", args={"pid": PID})
 def info(call: Call) -> dict[str, Any]:
+    data = info_payload(call)
+    if call.has("pid"):
+        task = call.task()
+        data["selected_pid"] = task.pid
+        data["selected_registers"] = registers(task)
+    return {"info": data}
+
+
+def info_payload(call: Call) -> dict[str, Any]:
+    """What `info` reports about the whole executive (also `attach`'s reply)."""
     server, kernel = call.server, call.kernel
     host, port = server.address or ("", 0)
-    data: dict[str, Any] = {
+    return {
         "program": "hsx-execd", "hsx_version": __version__, "protocol": 1,
         "address": f"{host}:{port}", "process_id": os.getpid(),
         "uptime_s": round(kernel.clock.now() - kernel.started_at, 3),
-        "profile": kernel.profile.name,
-        "limits": kernel.profile.as_dict(), "features": server.dispatcher.features,
+        "profile": kernel.profile.name, "variant": kernel.profile.name,
+        "limits": kernel.profile.as_dict(), "features": sorted(kernel.profile.features),
+        "variant_required": {feature: variant_offering(feature) for feature in
+                             sorted(FULL_FEATURES - kernel.profile.features)},
         "tasks": [task_row(server, t) for t in kernel.tasks.values()],
         "current_pid": current_pid(kernel), "instructions": kernel.total_instructions,
         "auto": server.clock.running, "clock": server.clock.status(),
@@ -38,11 +51,6 @@ def info(call: Call) -> dict[str, Any]:
         "sessions": len(server.sessions), "connections": len(server.connections),
         "events": {"last_seq": kernel.events.last_seq, "retained": len(kernel.events.history)},
     }
-    if call.has("pid"):
-        task = call.task()
-        data["selected_pid"] = task.pid
-        data["selected_registers"] = registers(task)
-    return {"info": data}
 
 
 @group.command("ps", "list_tasks", args={"pid": PID})

@@ -28,7 +28,7 @@ from ..errors import bad_argument
 from ..images import host_file
 from ..schema import ADDR, LOCATION, MAX_TEXT, MAX_U32, PID, Bool, Int, FilePath, Str
 
-group = Group("debug", features=("debug", "stack", "disasm", "symbols", "watch"))
+group = Group("debug", feature="debug")
 
 # disasm.read modes, with the prior executive's and the design's names for them
 _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
@@ -39,6 +39,8 @@ MAX_SYM_FILE = 64 << 20          # bytes of a .sym symbols.load reads
 # a code location: an address (or text the debugger parses), a symbol, or file and line
 WHERE = {"addr|address": LOCATION, "symbol": Str(MAX_TEXT, empty=False),
          "file": Str(MAX_TEXT, empty=False), "line": Int(1, 10_000_000)}
+# the frame a C expression is evaluated in (0: the innermost)
+FRAME = {"frame|frame_id": Int(0, MAX_FRAMES - 1)}
 
 
 def debugger(call: Call) -> Debugger:
@@ -48,6 +50,10 @@ def debugger(call: Call) -> Debugger:
 def owner(call: Call) -> str | None:
     """Who owns what this request sets: the session's handle (None without a session)."""
     return call.session.handle if call.session is not None else None
+
+
+def frame_of(call: Call) -> int:
+    return call.int("frame", 0, min=0, max=MAX_FRAMES - 1, aliases=("frame_id",))
 
 
 def controlled_pid(call: Call) -> int:
@@ -101,7 +107,7 @@ def bp_clear(call: Call) -> dict[str, Any]:
     if not call.has("pid"):
         raise bad_argument("bp.clear requires 'breakpoint_id' (or 'pid' and 'addr')")
     pid = controlled_pid(call)
-    addr = debugger(call).symbols.resolve_code(pid, where(call))
+    addr = debugger(call).symbols.resolve_code(pid, where(call), past_prologue=True)
     return {"cleared": [breakpoints.clear(bp.id) for bp in breakpoints.at(pid, addr)
                         if bp.kind == "breakpoint"]}
 
@@ -176,7 +182,7 @@ def step_line(call: Call) -> dict[str, Any]:
 
 # -- inspection -------------------------------------------------------------------------
 
-@group.command("stack.info", "stack", "stack.list",
+@group.command("stack.info", "stack", "stack.list", feature="stack",
                args={"pid": PID, "max_frames|max|limit|frames": Int(1, MAX_FRAMES)})
 def stack_info(call: Call) -> dict[str, Any]:
     pid = call.task().pid
@@ -184,7 +190,7 @@ def stack_info(call: Call) -> dict[str, Any]:
     return {"stack": debugger(call).stack_info(pid, frames)}
 
 
-@group.command("disasm.read", "disasm", args={
+@group.command("disasm.read", "disasm", feature="disasm", args={
     "pid": PID, **WHERE, "mode": Str(choices=tuple(_DISASM_MODES)), "count": Int(1, MAX_COUNT)})
 def disasm_read(call: Call) -> dict[str, Any]:
     pid = call.task().pid
@@ -194,7 +200,8 @@ def disasm_read(call: Call) -> dict[str, Any]:
                                             _DISASM_MODES[mode])}
 
 
-@group.command("symbols.list", "symbols", args={"pid": PID, "type|kind": Str(32)})
+@group.command("symbols.list", "symbols", feature="symbols",
+               args={"pid": PID, "type|kind": Str(32)})
 def symbols_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid
     return {"symbols": debugger(call).symbols_list(pid, call.str("type", "all",
@@ -202,27 +209,29 @@ def symbols_list(call: Call) -> dict[str, Any]:
 
 
 @group.command("symbols.lookup", "sym.lookup", "sym.lookup_name", "sym.name", "sym.addr",
-               "sym.lookup_addr", "sym.line", "sym.lookup_line",
+               "sym.lookup_addr", "sym.line", "sym.lookup_line", feature="symbols",
                args={"pid": PID, "name": Str(MAX_TEXT), "addr|address": ADDR,
                      "file": WHERE["file"], "line": WHERE["line"],
                      "space": Str(choices=("code", "data"))})
 def symbols_lookup(call: Call) -> dict[str, Any]:
     """By `name` (the symbol); by `addr` (what holds it: function, line, label); by
-    `file` and `line` (as `addr`, for the first instruction of that line, or of the next
-    line with code, as a breakpoint there lands)."""
+    `file` and `line` (as `addr`, where a breakpoint on that line lands: its first
+    instruction, or the next line's with code, or past the prologue of the function
+    whose opening line it is)."""
     pid = call.task().pid
     if call.has("name"):
         key: int | str = call.str("name")
     elif call.has("addr") or call.has("address"):
         key = call.int("addr", min=0, aliases=("address",))
     elif call.has("file"):
-        key = debugger(call).symbols.line_start(pid, call.str("file"), call.int("line", min=1))[0]
+        key = debugger(call).symbols.resolve_code(
+            pid, (call.str("file"), call.int("line", min=1)), past_prologue=True)
     else:
         raise bad_argument("symbols.lookup requires 'name', 'addr', or 'file' and 'line'")
     return {"symbol": debugger(call).symbols_lookup(pid, key, call.str("space", "code"))}
 
 
-@group.command("source.read", args={"pid": PID, "file": WHERE["file"]})
+@group.command("source.read", feature="symbols", args={"pid": PID, "file": WHERE["file"]})
 def source_read(call: Call) -> dict[str, Any]:
     """A source file the task's symbols name, read on the executive's side (for a front
     end on another machine)."""
@@ -231,12 +240,12 @@ def source_read(call: Call) -> dict[str, Any]:
     return {"source": debugger(call).source_read(call.task().pid, call.str("file"))}
 
 
-@group.command("symbols.info", "sym", "sym.info", args={"pid": PID})
+@group.command("symbols.info", "sym", "sym.info", feature="symbols", args={"pid": PID})
 def symbols_info(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).symbols.info(call.task().pid)}
 
 
-@group.command("symbols.load", "sym.load", "sym.set", writes=True,
+@group.command("symbols.load", "sym.load", "sym.set", writes=True, feature="symbols",
                args={"pid": PID, "path": FilePath()})
 def symbols_load(call: Call) -> dict[str, Any]:
     """A `.sym` file on the daemon's side (as `load` reads images); remembered
@@ -246,21 +255,23 @@ def symbols_load(call: Call) -> dict[str, Any]:
     return {"symbols": debugger(call).load_symbols(pid, path)}
 
 
-@group.command("memory.regions", "memory", args={"pid": PID})
+@group.command("memory.regions", "memory", feature="memory", args={"pid": PID})
 def memory_regions(call: Call) -> dict[str, Any]:
     return {"memory": debugger(call).memory_regions(call.task().pid)}
 
 
 # -- watches ----------------------------------------------------------------------------
 
-@group.command("watch.add", "watch.create", writes=True, args={
-    "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool()})
+@group.command("watch.add", "watch.create", writes=True, feature="watch", args={
+    "pid": PID, **WHERE, "expr": LOCATION, "length|size": Int(1, MAX_WATCH), "stop": Bool(),
+    **FRAME})
 def watch_add(call: Call) -> dict[str, Any]:
     pid = controlled_pid(call)
     return {"watch": debugger(call).watch_add(pid, _data_where(call),
                                               call.int("length", None, min=1,
                                                        aliases=("size",)),
-                                              stop=call.bool("stop"), owner=owner(call))}
+                                              stop=call.bool("stop"), owner=owner(call),
+                                              frame=frame_of(call))}
 
 
 def _data_where(call: Call) -> int | str:
@@ -275,6 +286,7 @@ def _data_where(call: Call) -> int | str:
 
 
 @group.command("watch.remove", "watch.rm", "watch.del", "watch.delete", writes=True,
+               feature="watch",
                args={"watch_id|watch": Int(1, MAX_U32)})
 def watch_remove(call: Call) -> dict[str, Any]:
     """By `watch_id` (`watch` in the older form, which also named it `id`: that field is
@@ -288,7 +300,7 @@ def watch_remove(call: Call) -> dict[str, Any]:
     return {"watch": dbg.watch_remove(watch_id)}
 
 
-@group.command("watch.list", "watch", "watch.ls", args={"pid": PID})
+@group.command("watch.list", "watch", "watch.ls", feature="watch", args={"pid": PID})
 def watch_list(call: Call) -> dict[str, Any]:
     pid = call.task().pid if call.has("pid") else None
     return {"watches": debugger(call).watch_list(pid)}

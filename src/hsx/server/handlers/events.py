@@ -12,8 +12,9 @@ from ..errors import RequestError
 from ..schema import PID, Int, ListOf, Obj, Str
 from ..subscriptions import Clause, check_categories, check_pids
 
-group = Group("events", features=("events",))
+group = Group("events", feature="events")
 SEQ = Int(0, 2 ** 63 - 1)
+MAX_CREDIT = 1 << 16             # events in flight one subscriber may ask for
 
 
 def subscription_key(call: Call) -> Any:
@@ -42,7 +43,8 @@ _FILTERS = {"pids|pid": ListOf(PID), "categories": ListOf(Str(64)), "since_seq":
 
 
 @group.command("events.subscribe", "subscribe",
-               args={**_FILTERS, "filters": Obj(_FILTERS), "coalesce_ms": Int(0, 1000)})
+               args={**_FILTERS, "filters": Obj(_FILTERS), "coalesce_ms": Int(0, 1000),
+                     "credit": Int(0, MAX_CREDIT)})
 def subscribe(call: Call) -> dict[str, Any]:
     filters = call.field("filters") or {}       # the older form nests the filter fields
 
@@ -56,7 +58,8 @@ def subscribe(call: Call) -> dict[str, Any]:
     hub = call.server.hub
     sub, replayed = hub.subscribe(subscription_key(call), call.conn, call.session,
                                   max_events(call), [clause], since_seq=since,
-                                  coalesce_ms=call.field("coalesce_ms") or 0)
+                                  coalesce_ms=call.field("coalesce_ms") or 0,
+                                  credit=call.field("credit") or 0)
     sub.trusted = trusted(call)
     reply = {**sub.stats(), "cursor": hub.bus.last_seq, "replayed": replayed,
              "retained": len(hub.bus.history)}

@@ -24,8 +24,9 @@ from ..errors import RequestError, bad_argument
 from .events import max_events, may_read_output, subscription_key, trusted
 from ..schema import PID, Bool, Encoded, Int, ListOf, OneOf, Str
 from ..subscriptions import Clause, check_pids
+from ..variants import check_session, unsupported
 
-group = Group("mailbox", features=("mailbox", "stdio"))
+group = Group("mailbox", feature="mailbox")
 _MODES = {"r": MbxMode.RDONLY, "read": MbxMode.RDONLY, "w": MbxMode.WRONLY,
           "write": MbxMode.WRONLY, "rw": MbxMode.RDWR, "readwrite": MbxMode.RDWR}
 STDIO_STREAMS = ("stdout", "stderr")
@@ -37,7 +38,7 @@ PAYLOAD = {"data": Str(MAX_MESSAGE), "data_hex": Encoded("hex", MAX_MESSAGE),
            "data_b64": Encoded("base64", MAX_MESSAGE)}
 
 
-def _refused(status: MbxStatus, what: str) -> RequestError:
+def mbx_refused(status: MbxStatus, what: str) -> RequestError:
     return RequestError(f"mbx_{status.name.lower()}", f"{what}: {status.name}",
                         mbx_status=int(status))
 
@@ -70,7 +71,7 @@ def _check_output_tap(call: Call, target: str) -> None:
 def _open(call: Call, target: str, flags: int) -> int:
     opened = call.kernel.mailboxes.open(HOST_PID, target, flags)
     if opened.status is not MbxStatus.OK:
-        raise _refused(opened.status, f"cannot open {target!r}")
+        raise mbx_refused(opened.status, f"cannot open {target!r}")
     return opened.handle
 
 
@@ -154,7 +155,7 @@ def send(call: Call) -> dict[str, Any]:
         if temporary:
             kernel.mailboxes.close(HOST_PID, handle)
     if sent.status is not MbxStatus.OK:
-        raise _refused(sent.status, f"send to {target or f'handle {handle}'}")
+        raise mbx_refused(sent.status, f"send to {target or f'handle {handle}'}")
     kernel.deliver_wakes(sent.wakes)
     return {"mbx_status": int(sent.status), "length": sent.length, "target": target,
             "woke": [w.pid for w in sent.wakes]}
@@ -183,7 +184,7 @@ def listen(call: Call) -> dict[str, Any]:
             if got.status is MbxStatus.NO_DATA:
                 break
             if got.message is None:
-                raise _refused(got.status, f"receive on handle {handle} (needs {got.length} bytes)")
+                raise mbx_refused(got.status, f"receive on handle {handle} (needs {got.length} bytes)")
             message = got.message
             messages.append({"text": message.payload.decode("utf-8", "replace"),
                              "data_hex": message.payload.hex(), "length": message.length,
@@ -196,7 +197,7 @@ def listen(call: Call) -> dict[str, Any]:
     return {"messages": messages}
 
 
-@group.command("stdio", args={
+@group.command("stdio", feature="stdio", args={
     **PAYLOAD, "op": Str(choices=("subscribe", "unsubscribe", "write", "recent")),
     "eof": Bool(), "recent": Bool(),
     "pid": OneOf((PID, ListOf(PID, single=False))),
@@ -217,6 +218,10 @@ def stdio(call: Call) -> dict[str, Any]:
             call.control(pid)                      # refused: pid_locked:<pid>
     if op == "recent":
         return {"recent": _recent(call, pids, tuple(streams))}
+    if not call.kernel.profile.offers("events"):
+        raise unsupported(f"stdio {op}", "events", call.kernel.profile.name,
+                          " (stdio op=recent reads what tasks wrote)")
+    check_session("stdio " + op, "events", call.session)
     clause = Clause(pids, tuple(streams))
     hub, key = call.server.hub, subscription_key(call)
     if op == "unsubscribe":
@@ -241,7 +246,8 @@ def _recent(call: Call, pids: frozenset[int] | None, streams: tuple[str, ...]) -
             if may_read_output(call, pid)]
 
 
-@group.command("grant.stdio", writes=True, args={"pid": PID, "to": PID, "revoke": Bool()})
+@group.command("grant.stdio", writes=True, feature="stdio",
+               args={"pid": PID, "to": PID, "revoke": Bool()})
 def grant_stdio(call: Call) -> dict[str, Any]:
     """Let task `to` open task `pid`'s stdio mailboxes (read or tap its output, write its
     input); `revoke: true` takes that back.  A task's stdio is otherwise its own."""

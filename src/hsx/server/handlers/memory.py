@@ -20,7 +20,7 @@ from ..errors import bad_argument
 from ..schema import ADDR, PID, Encoded, Int, Str
 from ..views import registers
 
-group = Group("memory", features=("memory",))
+group = Group("memory", feature="memory")
 MAX_PEEK = 0x10000
 SPACES = ("data", "code")
 

@@ -18,7 +18,7 @@ from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
 from ..schema import NAME, PID, Bool, Int, Num, OneOf, Str
 
-group = Group("registry", features=("values", "commands"))
+group = Group("registry", feature="values")
 HOST = 0
 F16_MAX = 65504.0                # the largest finite half-precision value
 ENTRY = {"oid": Int(0, 0xFFFF), "name": NAME}
@@ -116,7 +116,7 @@ def val_stats(call: Call) -> dict[str, Any]:
     return {"stats": {"values": _usage(len(values), values.max_values)}}
 
 
-@group.command("cmd.list", "cmd_list", args=FILTERS)
+@group.command("cmd.list", "cmd_list", feature="commands", args=FILTERS)
 def cmd_list(call: Call) -> dict[str, Any]:
     rows = call.kernel.commands.list(**_filters(call))
     if call.has("oid"):
@@ -125,7 +125,8 @@ def cmd_list(call: Call) -> dict[str, Any]:
     return {"commands": [r.as_dict() for r in rows]}
 
 
-@group.command("cmd.call", "cmd_call", writes=True, args={**ENTRY, **PIN, "async": Bool()})
+@group.command("cmd.call", "cmd_call", writes=True, feature="commands",
+               args={**ENTRY, **PIN, "async": Bool()})
 def cmd_call(call: Call) -> dict[str, Any]:
     """Run the command's handler in its owner task now; the reply has its result (or,
     when a debugger stops the handler, says the call is pending)."""
@@ -145,7 +146,7 @@ def cmd_call(call: Call) -> dict[str, Any]:
     return {"command": {"oid": oid, "status": 0, "result": result}}
 
 
-@group.command("cmd.stats", "cmd_stats", args={})
+@group.command("cmd.stats", "cmd_stats", feature="commands", args={})
 def cmd_stats(call: Call) -> dict[str, Any]:
     commands = call.kernel.commands
     return {"stats": {"commands": _usage(len(commands), commands.max_commands)}}

@@ -9,7 +9,7 @@ from ..dispatch import Call, Group
 from ..schema import PID, Int, Str
 from .debug import controlled_pid, debugger
 
-group = Group("reverse", features=("reverse",))
+group = Group("reverse", feature="reverse")
 
 
 @group.command("history.on", "record.on", writes=True,

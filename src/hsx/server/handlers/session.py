@@ -5,6 +5,7 @@ from typing import Any
 
 from ..dispatch import Call, Group
 from ..schema import MAX_U32, NAME, PID, Bool, Int, ListOf, Num, Obj, OneOf, Str
+from ..variants import unsupported
 
 group = Group("session")
 
@@ -20,6 +21,9 @@ def _pids(call: Call, name: str) -> list[int]:
     "capabilities": Obj({"features": ListOf(NAME, single=False), "max_events": Int(1, MAX_U32)})})
 def session_open(call: Call) -> dict[str, Any]:
     capabilities = call.field("capabilities") or {}
+    profile = call.kernel.profile
+    if call.bool("observer") and not profile.offers("observers"):
+        raise unsupported("observer sessions", "observers", profile.name, plural=True)
     session = call.server.sessions.open(
         client=call.str("client", "unknown"), observer=call.bool("observer"),
         pid_lock=_pids(call, "pid_lock"),

@@ -18,7 +18,7 @@ from ..images import (OPT_LEVELS, Program, cc_flags, load_file, load_program, ne
 from ..schema import NAME, PID, Bool, Encoded, FilePath, Int, ListOf, Obj, Str
 from ..views import image_view, scheduler_trace, task_row
 
-group = Group("tasks", features=("load_stream",))
+group = Group("tasks")
 MAX_STREAMS_PER_CONNECTION = 4
 MAX_IMAGE = 1 << 20             # bytes of one image (or one streamed chunk)
 MAX_QUANTUM = 1_000_000
@@ -68,7 +68,7 @@ async def _build_then_load(call: Call, path: str, name: str | None,
     return _loaded(call, load_program(call.kernel, program, path, name=name, flags=flags))
 
 
-@group.command("load.begin", writes=True, args={"name": NAME})
+@group.command("load.begin", writes=True, feature="load_stream", args={"name": NAME})
 def load_begin(call: Call) -> dict[str, Any]:
     if len(call.conn.load_streams) >= MAX_STREAMS_PER_CONNECTION:
         raise RequestError("too_many_streams", f"at most {MAX_STREAMS_PER_CONNECTION} "
@@ -85,7 +85,7 @@ def _stream(call: Call) -> int:
     return sid
 
 
-@group.command("load.write", writes=True, args={
+@group.command("load.write", writes=True, feature="load_stream", args={
     "stream": STREAM, "data": Encoded("base64", MAX_IMAGE)})
 def load_write(call: Call) -> dict[str, Any]:
     sid = _stream(call)
@@ -98,14 +98,15 @@ def load_write(call: Call) -> dict[str, Any]:
     return {"stream": sid, "received": len(data)}
 
 
-@group.command("load.end", writes=True, args={"stream": STREAM, "paused": Bool()})
+@group.command("load.end", writes=True, feature="load_stream",
+               args={"stream": STREAM, "paused": Bool()})
 def load_end(call: Call) -> dict[str, Any]:
     sid = _stream(call)
     call.conn.load_streams.discard(sid)
     return _loaded(call, call.kernel.load_end(sid))
 
 
-@group.command("load.abort", writes=True, args={"stream": STREAM})
+@group.command("load.abort", writes=True, feature="load_stream", args={"stream": STREAM})
 def load_abort(call: Call) -> dict[str, Any]:
     sid = _stream(call)
     call.conn.load_streams.discard(sid)
@@ -178,13 +179,25 @@ def restart(call: Call) -> Any:
                            "restarted by whatever supervises it")
     old = call.task()
     call.control(old.pid)
+    if old.restarted_as is not None:
+        raise RequestError("already_restarted", f"task {old.pid} was restarted as pid "
+                           f"{old.restarted_as}: restart that one", new_pid=old.restarted_as)
+    if old.restarting:
+        raise RequestError("restart_in_progress", f"task {old.pid} is already being "
+                           "restarted (its program is building)")
     if old.source and needs_thread(old.source):
         return _restart_after_build(call, old)
     return _restart(call, old, read_program(old.source) if old.source else None)
 
 
 async def _restart_after_build(call: Call, old: Task) -> dict[str, Any]:
-    program = await asyncio.to_thread(read_program, old.source, old.build_flags)
+    """Build first, one restart of a task at a time: a second one meanwhile would make a
+    second copy of the program, without the breakpoints the first carried over."""
+    old.restarting = True
+    try:
+        program = await asyncio.to_thread(read_program, old.source, old.build_flags)
+    finally:
+        old.restarting = False
     call.control(old.pid)                  # the lock may have changed while compiling
     return _restart(call, old, program)
 
@@ -202,6 +215,7 @@ def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
     session = call.session
     if session is not None and old.pid in session.locks:
         call.server.sessions.lock(session, task.pid)
+    old.restarted_as = task.pid
     reply = _loaded(call, task)
     warnings = call.server.debugger.carry_over(old.pid, task.pid)
     reply["reload"] = {"old_pid": old.pid, "new_pid": task.pid, "program": task.source,

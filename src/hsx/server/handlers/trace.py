@@ -23,7 +23,7 @@ from ..images import host_file
 from ..schema import COUNT, MAX_U32, PID, Bool, Int, FilePath
 from .debug import controlled_pid, debugger
 
-group = Group("trace", features=("trace",))
+group = Group("trace", feature="trace")
 TRACE_DIR = "traces"
 MAX_RECORDS = 1 << 20           # records one ring may hold
 MAX_TRACE_FILE = 256 << 20      # bytes of a trace file trace.load reads

@@ -9,20 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from hsx.debug.inspector import SCOPES
-from hsx.debug.stack import MAX_FRAMES
 from hsx.debug.variables import DEFAULT_PAGE
 
 from ..dispatch import Call, Group
 from ..errors import bad_argument
 from ..schema import MAX_TEXT, MAX_U32, PID, Int, Num, OneOf, Str
-from .debug import controlled_pid, debugger
+from .debug import FRAME, controlled_pid, debugger, frame_of
 
-group = Group("variables", features=("variables", "expressions"))
-FRAME = {"frame|frame_id": Int(0, MAX_FRAMES - 1)}
-
-
-def _frame(call: Call) -> int:
-    return call.int("frame", 0, min=0, max=MAX_FRAMES - 1, aliases=("frame_id",))
+group = Group("variables", feature="variables")
 
 
 @group.command("frame.variables", "locals", "variables",
@@ -31,7 +25,7 @@ def frame_variables(call: Call) -> dict[str, Any]:
     """Arguments, locals, globals and registers of a frame (`scope` picks one)."""
     pid = call.task().pid
     scope = call.str("scope", "all")
-    return {"variables": debugger(call).frame_variables(pid, _frame(call), scope)}
+    return {"variables": debugger(call).frame_variables(pid, frame_of(call), scope)}
 
 
 @group.command("variables.expand", "expand", args={
@@ -45,16 +39,16 @@ def variables_expand(call: Call) -> dict[str, Any]:
                                                         max=10_000))}
 
 
-@group.command("evaluate", "eval", "print",
+@group.command("evaluate", "eval", "print", feature="expressions",
                args={"pid": PID, **FRAME, "expr|expression": Str(MAX_TEXT, empty=False)})
 def evaluate(call: Call) -> dict[str, Any]:
     """A C expression in a frame: its value, type and (for aggregates) a `ref`."""
     pid = call.task().pid
-    return {"result": debugger(call).evaluate(pid, _frame(call),
+    return {"result": debugger(call).evaluate(pid, frame_of(call),
                                               call.str("expr", aliases=("expression",)))}
 
 
-@group.command("set", "var.set", "variables.set", writes=True, args={
+@group.command("set", "var.set", "variables.set", writes=True, feature="expressions", args={
     "pid": PID, **FRAME, "lvalue|target|name|var": Str(MAX_TEXT, empty=False),
     "value": OneOf((Str(MAX_TEXT), Int(-2 ** 64, 2 ** 64), Num(-1e308, 1e308)))})
 def set_variable(call: Call) -> dict[str, Any]:
@@ -65,5 +59,5 @@ def set_variable(call: Call) -> dict[str, Any]:
     value = call.field("value")
     if value is None:
         raise bad_argument("'value' must be a C expression (a string) or a number")
-    return {"result": debugger(call).assign(pid, _frame(call), target,
+    return {"result": debugger(call).assign(pid, frame_of(call), target,
                                             value if isinstance(value, str) else repr(value))}

@@ -89,8 +89,10 @@ class TypeTable:
                         "enumerators": [
                             {"name": e.fields.get("name"), "value": int(e.fields.get("value", 0))}
                             for e in self._elements(node) if e.kind == "DIEnumerator"]}
-        if node.kind == "DISubroutineType":
-            return {"kind": "function", "size": 0}
+        if node.kind == "DISubroutineType":             # types: !{return type, args...}
+            types = self.node(f.get("types"))
+            returns = self.ref(types.items[0]) if types is not None and types.items else None
+            return {"kind": "function", "size": 0, "returns": returns}
         return {"kind": "unknown", "name": name, "size": size}
 
     def _elements(self, node: MDNode) -> list[MDNode]:
@@ -146,6 +148,8 @@ class DebugCollector:
         self.types = TypeTable(module.metadata)
         self.globals: list[dict] = []
         self.locals: list[dict] = []
+        self.bodies: list[dict] = []         # where each function's body begins
+        self.functions: list[dict] = []      # each function's type (its return type)
         self._placing: tuple[Function, set[int]] | None = None
 
     def file_of(self, node: MDNode | None) -> str | None:
@@ -153,6 +157,9 @@ class DebugCollector:
 
     def function(self, fn: Function, mf: MFunction) -> None:
         slots = mf.debug.pop("alloca_slots", {})
+        if fn.subprogram is not None:
+            self.functions.append({"symbol": mf.symbol, "file": self.file_of(fn.subprogram),
+                                   "type": self.types.ref(fn.subprogram.fields.get("type"))})
         seen = {id(var) for _, _, var, _, _ in fn.debug_records
                 if self.subprogram_of(var) is not fn.subprogram}     # inlined callees' own
         for kind, value, var, expr, _ in fn.debug_records:
@@ -184,12 +191,18 @@ class DebugCollector:
 
     def placed(self, mf: MFunction, start: int, end: int) -> None:
         """The function's code is lines [start, end) of the listing: place the variables
-        clang tracks by value (`lines` ranges, turned into code offsets after assembly)."""
+        clang tracks by value and where its body begins (`lines` ranges, turned into
+        code offsets after assembly)."""
         if self._placing is None:
             return
         fn, seen = self._placing
         self._placing = None
         self.locals.extend(value_locals(fn, mf, start, end, seen, self.describe))
+        body = mf.debug.get("body")
+        if body is not None:
+            self.bodies.append({"function": mf.symbol, "static": fn.local,
+                                "file": fn.loc.file if fn.loc is not None else None,
+                                "lines": [body, body]})
 
     def finish(self) -> dict:
         for g in self.module.globals:
@@ -212,4 +225,5 @@ class DebugCollector:
                                      "type": self.types.ref(var.fields.get("type")),
                                      "file": file, "line": line})
         return {"declarations": self.declarations, "types": self.types.types,
-                "globals": self.globals, "locals": self.locals}
+                "globals": self.globals, "locals": self.locals, "bodies": self.bodies,
+                "functions": self.functions}

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from hsx.image.hxe import normalize_app_name
 from hsx.image.model import HxeImage
-from hsx.image.sym import GlobalVariable, LocalVariable, SymbolTable
+from hsx.image.sym import GlobalVariable, LocalVariable, Symbol, SymbolTable
 from hsx.toolchain.linker import LinkResult
 
 from .runtime import link_program, runtime_objects
@@ -25,12 +25,19 @@ __all__ = ["CompiledUnit", "Options", "assemble_unit", "build_c", "build_c_file"
 
 
 def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) -> SymbolTable:
-    """`table` with the C types, globals and locals of the -g `units` (addresses from the
-    linked labels: a global or function that is not in the image is left out)."""
+    """`table` with the C types, globals and locals of the -g `units`, where each of
+    their functions' body begins, and each function's type (addresses from the linked
+    labels: a global or function that is not in the image is left out)."""
     types, globals_, locals_ = list(table.types), list(table.globals), list(table.locals)
+    bodies: dict[int, int] = {}                  # function address -> its body's
+    function_types: dict[int, int | None] = {}   # function address -> its type
     for unit in units:
+        for b in unit.debug.get("bodies", ()):
+            fn = _linked(table.functions, b["function"], b["static"], b["file"])
+            if fn is not None and "range" in b:
+                bodies[fn.address] = fn.address + b["range"][0]
         facts = unit.debug
-        if not facts.get("types") and not facts.get("globals") and not facts.get("locals"):
+        if not any(facts.get(key) for key in ("types", "globals", "locals", "functions")):
             continue
         base = len(types)
 
@@ -38,7 +45,7 @@ def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) ->
             return None if index is None else index + base
         for t in facts.get("types", ()):
             t = dict(t)
-            for key in ("pointee", "type", "element", "base"):
+            for key in ("pointee", "type", "element", "base", "returns"):
                 if key in t:
                     t[key] = ref(t[key])
             if "fields" in t:
@@ -64,7 +71,14 @@ def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) ->
                         v["function"], v["name"], ref(v["type"]), location,
                         fn.address + low, fn.address + high, v["file"], v["line"],
                         v.get("arg")))
-    return replace(table, types=types, globals=globals_, locals=locals_)
+        for f in facts.get("functions", ()):
+            fn = _linked(table.functions, f["symbol"], False, f["file"])
+            if fn is not None:
+                function_types[fn.address] = ref(f["type"])
+    functions = [replace(f, body=bodies.get(f.address, f.body),
+                         type=function_types.get(f.address, f.type))
+                 for f in table.functions]
+    return replace(table, functions=functions, types=types, globals=globals_, locals=locals_)
 
 
 def _linked(symbols, name: str, static: bool, file: str | None):

@@ -104,7 +104,12 @@ class FunctionEmitter(Emit64):
         self.out.ins(mnemonic, *operands, loc=self.loc)
 
     def emit(self, aliases: list[str]) -> None:
-        """The function's code; `aliases` are exported names for the same address."""
+        """The function's code; `aliases` are exported names for the same address.
+        `mf.debug["body"]` (with source lines) is the listing index where its body begins:
+        the first code in its entry block that has a C line of its own, past the
+        prologue and the arguments' arrival (their copies carry the function's own
+        location, `mf.loc`; their spills at -O0 none): DWARF's prologue_end, where
+        breakpoints on the function go."""
         mf = self.mf
         self.out.source("")
         for name in sorted(mf.imports):
@@ -139,12 +144,16 @@ class FunctionEmitter(Emit64):
                                  and i.loc.line), self.loc)
                 self._prologue()
             for inst in block.insts:
-                if inst.loc is not None and inst.loc.line:
+                located = inst.loc is not None and inst.loc.line
+                if located:
                     self.loc = inst.loc     # else: the line of the code before it
                 start = len(self.out.statements)
                 self.instruction(inst, nxt)
                 if spans is not None:
                     spans[inst] = (start, len(self.out.statements))
+                if located and k == 0 and inst.loc is not mf.loc and \
+                        "body" not in mf.debug and len(self.out.statements) > start:
+                    mf.debug["body"] = start
         if spans is not None:
             mf.debug["spans"] = spans
 

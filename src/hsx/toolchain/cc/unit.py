@@ -194,7 +194,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     module.name = source
     decls = facts["declarations"]
     if options.debug:
-        _code_ranges(module, facts.get("locals", ()))
+        _code_ranges(module, [*facts.get("locals", ()), *facts.get("bodies", ())])
         _use_c_lines(module, listing.locs)
     else:
         module.files, module.lines = (), []
@@ -255,8 +255,9 @@ def _locate(path: str, options: Options, error: CompileError) -> str | None:
 
 
 def _code_ranges(module: ObjectModule, locals_: Iterable[dict]) -> None:
-    """Turn the listing `lines` of value-tracked locals into a `range` of code offsets
-    from their function's start (the MVASM line table still maps lines to code here)."""
+    """Turn the listing `lines` of value-tracked locals and of function bodies into a
+    `range` of code offsets from their function's start (the MVASM line table still maps
+    lines to code here)."""
     table = sorted((entry.line, entry.index) for entry in module.lines)
     listing_lines = [line for line, _ in table]
     code_end = 4 * len(module.code)

@@ -33,6 +33,7 @@ class PanelArea(Vertical):
         super().__init__(id=id)
         self.panels = panels
         self.set_reactive(PanelArea.active, active if active in panels else next(iter(panels)))
+        self._put_aside: str | None = None    # the panel `show_instead` replaced
 
     def compose(self):
         yield ContentSwitcher(*self.panels.values(), initial=self.active)
@@ -45,6 +46,25 @@ class PanelArea(Vertical):
         self._title()
 
     def show(self, panel: str, *, focus: bool = True) -> None:
+        """Bring `panel` forward (the user's choice: it stays)."""
+        self._put_aside = None
+        self._bring(panel, focus)
+
+    def show_instead(self, panel: str, *, focus: bool) -> None:
+        """Bring `panel` forward for the time being (the app's choice: the source has no
+        line here); `restore` puts back the panel it replaced."""
+        if self.active != panel:
+            self._put_aside = self._put_aside or self.active
+            self._bring(panel, focus)
+
+    def restore(self, *, focus: bool) -> None:
+        """The panel `show_instead` replaced, forward again -- unless the user chose
+        a tab since."""
+        panel, self._put_aside = self._put_aside, None
+        if panel is not None:
+            self._bring(panel, focus)
+
+    def _bring(self, panel: str, focus: bool) -> None:
         self.active = panel
         if focus:
             widget = self.panels[panel]

@@ -105,10 +105,10 @@ class LineView(ScrollView, can_focus=True):
         self.cursor = min(max(row, 0), self._row_count - 1)
         self.call_after_refresh(self._scroll_to_cursor, center)
 
-    def _scroll_to_cursor(self, center: bool) -> None:
+    def _scroll_to_cursor(self, center: bool, always: bool = False) -> None:
         height = self.scrollable_content_region.height
         top = int(self.scroll_offset.y)
-        if center and not top <= self.cursor < top + height - 1:
+        if always or center and not top <= self.cursor < top + height - 1:
             self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, force=True)
         else:
             self.scroll_to_region(Region(0, self.cursor, 1, 1), animate=False, force=True)
@@ -130,6 +130,12 @@ class LineView(ScrollView, can_focus=True):
 
     def row_clicked(self, row: int, x: int) -> None:
         """A mouse click on `row` at column `x` (the gutter of source views toggles)."""
+
+    def on_resize(self) -> None:
+        """A resized panel (the terminal changed, another layout) centres the cursor row
+        -- after a stop, the current line: where it ends up then does not depend on the
+        sizes the panel passed through on the way."""
+        self.call_after_refresh(self._scroll_to_cursor, True, True)
 
     def on_focus(self) -> None:
         self.refresh()

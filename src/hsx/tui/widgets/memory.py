@@ -43,6 +43,7 @@ class MemoryView(LineView):
         self.data = b""
         self._previous: dict[int, int] = {}       # address -> byte at the previous stop
         self._note = "not stopped"
+        self._sizes: dict[int | None, int] = {}    # pid -> the size of its data space
 
     def on_mount(self) -> None:
         self._title()
@@ -62,11 +63,17 @@ class MemoryView(LineView):
         """Resolve what is followed and read the window around it."""
         try:
             address = await self.target.data_address(self.follow, self.frame)
-            base = max(0, (address - BEFORE) // WIDTH * WIDTH)
-            data = await self.target.read_memory(base, WINDOW)
+            pid = self.target.pid
+            if pid not in self._sizes:
+                self._sizes[pid] = await self.target.data_size()
+            size = self._sizes[pid]
+            if not 0 <= address < size:
+                self._say(f"{address:#06x} is outside the data space (0x0..{size:#x})")
+                return
+            base, length = window(address, size)
+            data = await self.target.read_memory(base, length)
         except ProtocolError as error:
-            self.data, self._note = b"", f"{self.follow}: {error.message or error.code}"
-            self.set_rows(1, 60)
+            self._say(error.message or error.code)
             return
         except ConnectionClosed:
             return
@@ -79,6 +86,11 @@ class MemoryView(LineView):
         self.set_rows((len(data) + WIDTH - 1) // WIDTH, 10 + WIDTH * 4 + 2)
         if moved:
             self.move_cursor((address - base) // WIDTH, center=True)
+
+    def _say(self, why: str) -> None:
+        """Nothing to show: why, instead of the rows."""
+        self.data, self._note = b"", f"{self.follow}: {why}"
+        self.set_rows(1, 60)
 
     def row_style(self, row: int) -> str | None:
         if self.address is not None and row == (self.address - self.base) // WIDTH:
@@ -109,3 +121,11 @@ class MemoryView(LineView):
             start = self.cursor * WIDTH
             self.post_message(self.WriteAsked(self.base + start,
                                               self.data[start:start + WIDTH]))
+
+
+def window(address: int, size: int) -> tuple[int, int]:
+    """The rows read for `address` (in a data space of `size` bytes): WINDOW bytes from
+    BEFORE bytes below it, moved down to end with the space (the stack is at its top)."""
+    base = min((address - BEFORE) // WIDTH, (size - WINDOW) // WIDTH) * WIDTH
+    base = max(0, base)
+    return base, min(WINDOW, size - base)

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..model import Location, Registers
+from ..model import Location, Registers, counted
 
 NAMES = [f"R{n}" for n in range(14)] + ["FP", "SP"]       # R14 is the frame pointer
 CELL = 12                                                 # "R10 0000FFB0"
@@ -61,7 +61,7 @@ class RegistersView(Widget, can_focus=True):
         elif self.running:
             text.append("running…", style="dim italic")
         else:
-            text.append(f"{regs.steps} instructions", style="dim")
+            text.append(counted(regs.steps, "instruction"), style="dim")
         return text
 
     def _cell(self, text: Text, name: str, value: int, changed: bool, *,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding
 from textual.reactive import reactive
 
@@ -13,14 +14,16 @@ from hsx.client.sources import same_file
 from ..model import Breakpoint, Location
 from ..screens import Prompt
 from ..sources import SourceCache, SourceFile
+from ..target import ConnectionClosed, ProtocolError, Target
 from .lineview import LineView
 
 GUTTER = 7                       # "●▶ 123 "
 
 
 class SourceView(LineView):
-    """Rows are source lines, or in mixed mode source lines each followed by the
-    instructions compiled from it (`instructions`: line -> disassembled instructions)."""
+    """Rows are source lines, or in mixed mode (`m`) source lines each followed by the
+    instructions compiled from it (`instructions`: line -> disassembled instructions,
+    read when mixed mode first shows a file)."""
 
     BINDINGS = [Binding("m", "toggle_mixed", "Mixed src/asm"),
                 Binding("slash", "find", "Find", show=False),
@@ -31,13 +34,15 @@ class SourceView(LineView):
     breakpoints: reactive[tuple[Breakpoint, ...]] = reactive((), init=False)
     mixed: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, sources: SourceCache, *, id: str | None = None) -> None:
+    def __init__(self, sources: SourceCache, target: Target, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.sources = sources
+        self.target = target
         self.file: SourceFile | None = None
         self.instructions: dict[int, list[dict[str, Any]]] = {}
         self._rows: list[tuple[int, dict[str, Any] | None]] = []   # (line, instruction)
         self._marks: dict[int, bool] = {}                          # line -> enabled
+        self._marked: dict[int, bool] = {}                         # address -> enabled
         self.query_text = ""                                       # the last `/` search
 
     # ------------------------------------------------------------------ what is shown
@@ -49,15 +54,30 @@ class SourceView(LineView):
             self.file = found
             self.instructions = {}
             self._rebuild()
+            if self.mixed:
+                self._load_instructions()
         if found is not None and line:
             self.move_cursor(self.row_of(line), center=True)
         self.border_subtitle = found.path.name if found else ""
         return found is not None
 
-    def set_instructions(self, name: str, by_line: dict[int, list[dict[str, Any]]]) -> None:
-        if self.file is not None and self.file.name == name:
+    @work(exclusive=True, group="mixed")
+    async def _load_instructions(self) -> None:
+        """Read the instructions of the file shown (for mixed mode)."""
+        file = self.file
+        if file is None:
+            return
+        try:
+            by_line = await self.target.source_instructions(file.name)
+        except ProtocolError as error:
+            self.notify(f"no instructions for {file.path.name}: {error.message or error.code}",
+                        severity="warning")
+            return
+        except ConnectionClosed:
+            return
+        if file is self.file:
             self.instructions = by_line
-            self._rebuild()
+            self._rebuild_keeping_cursor()
 
     def watch_location(self, location: Location | None) -> None:
         if location is None:
@@ -70,14 +90,21 @@ class SourceView(LineView):
         self._rebuild()
 
     def watch_breakpoints(self, breakpoints: tuple[Breakpoint, ...]) -> None:
-        self._marks = {}
-        if self.file is not None:
-            for bp in breakpoints:
-                if bp.file and bp.line and same_file(bp.file, self.file.name):
-                    self._marks[bp.line] = self._marks.get(bp.line, False) or bp.enabled
+        self._marks, self._marked = {}, {}
+        for bp in breakpoints:
+            self._marked[bp.address] = self._marked.get(bp.address, False) or bp.enabled
+            if self.file is not None and bp.file and bp.line and same_file(bp.file,
+                                                                            self.file.name):
+                self._marks[bp.line] = self._marks.get(bp.line, False) or bp.enabled
         self.refresh()
 
-    def watch_mixed(self) -> None:
+    def watch_mixed(self, mixed: bool) -> None:
+        if mixed and not self.instructions:
+            self._load_instructions()
+        self._rebuild_keeping_cursor()
+
+    def _rebuild_keeping_cursor(self) -> None:
+        """The rows again (mixed or not), the cursor on the line it was on."""
         line = self.cursor_line()
         self._rebuild()
         if line:
@@ -189,8 +216,8 @@ class SourceView(LineView):
     def _instruction_row(self, instruction: dict[str, Any]) -> Text:
         text = Text()
         here = self.location is not None and instruction["pc"] == self.location.pc
-        marked = bool(instruction.get("breakpoints"))
-        text.append("●" if marked else " ", style="bold red")
+        mark = self._marked.get(instruction["pc"])
+        text.append("●" if mark else "○" if mark is False else " ", style="bold red")
         text.append("▶" if here else " ", style="bold yellow")
         text.append(f"     {instruction['pc']:#06x}  ", style="dim")
         text.append(instruction["text"], style="italic cyan")

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..model import History, TaskInfo
+from ..model import History, TaskInfo, counted
 
 STATE_STYLES = {"paused": "bold black on yellow", "ready": "bold black on green",
                 "running": "bold black on green", "returned": "bold white on blue",
@@ -38,8 +38,8 @@ class StatusBar(Widget):
             text.append("  ")
             text.append(" REC ", style="bold white on red")
             if self.history.in_past:
-                text.append(f" in the past: {self.history.end - self.history.position} "
-                            "instructions back", style="italic")
+                back = counted(self.history.end - self.history.position, "instruction")
+                text.append(f" in the past: {back} back", style="italic")
         connected = self.connection == "connected"
         text.append("  ")
         text.append(f"{self.address} " if connected else f"{self.address}: {self.connection} ",

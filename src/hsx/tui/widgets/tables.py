@@ -37,7 +37,8 @@ class RowsTable(DataTable):
         if not self.columns:
             return
         key = self.cursor_key()
-        self.clear()
+        self.clear(columns=True)         # columns as wide as these rows need, no wider
+        self.add_columns(*self.COLUMNS)
         for item in rows:
             self.add_row(*self.cells(item), key=str(self.key_of(item)))
         if not rows:

@@ -77,6 +77,17 @@ class VariablesView(Tree[Variable]):
                 self._add(node, scope.globals, children)
         finally:
             self._building = False
+        if self.has_focus:
+            self._ensure_cursor()
+
+    def on_focus(self) -> None:
+        self._ensure_cursor()
+
+    def _ensure_cursor(self) -> None:
+        """A cursor on the first row when there is none (a new tree has none, and
+        Enter or Space did nothing until an arrow key put one there)."""
+        if self.cursor_line < 0 and self.root.children:
+            self.cursor_line = 0
 
     def _add(self, parent: TreeNode[Variable], items, children) -> None:
         for variable in items:

@@ -3,6 +3,7 @@
 goto)."""
 from __future__ import annotations
 
+from .. import traps
 from ..consts import mask, signed
 from ..mir import R, MBlock, fits12
 from ..ir import Block, Instr
@@ -216,5 +217,5 @@ class ControlFlow(SelectorBase):
         self.cur.succs = []
 
     def op_unreachable(self, i: Instr) -> None:
-        self.emit("trap", [], [], (2,))
+        self.emit("trap", [], [], (traps.UNDEFINED,))
         self.cur.succs = []

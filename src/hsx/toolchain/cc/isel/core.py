@@ -187,16 +187,29 @@ class SelectorBase:
             word = self.ev.scalar(c, ty)
         except CompileError as exc:
             raise self.error(exc.message) from None
-        if word.symbol is not None:
-            d = self.new()
-            self.emit("la", [d], [], (symbol_name(word.symbol), word.value))
-            return [d]
+        if not word.number:
+            return [self._address_arithmetic(word)]
         bits = int_bits(ty)
         if bits <= 32:
             return [self.li(word.value)]
         if bits <= 64:
             return [self.li(word.value & 0xFFFFFFFF), self.li(word.value >> 32)]
         raise self.error(f"constants of type {ty} are not supported")
+
+    def _address_arithmetic(self, word: Word):
+        """A register with `word`: a symbol's address plus a number (one LDI32), or a
+        difference of two symbols' addresses, which only the linker knows: computed."""
+        if word.symbol is not None:
+            d = self.new()
+            self.emit("la", [d], [], (symbol_name(word.symbol), word.value))
+        else:
+            d = self.li(word.value)
+        if word.minus is None:
+            return d
+        m, out = self.new(), self.new()
+        self.emit("la", [m], [], (symbol_name(word.minus), 0))
+        self.emit("alu", [out], [d, m], ("SUB",))
+        return out
 
     def _field_constant(self, c, ty: Type, offset: int):
         """The scalar constant at byte `offset` inside an aggregate constant."""
@@ -227,7 +240,7 @@ class SelectorBase:
     def imm_of(self, value: Value, bits: int, sign: bool) -> int | None:
         """A constant operand as an integer (sign- or zero-extended from `bits`)."""
         word = self.const_of(value)
-        if word is None or word.symbol is not None:
+        if word is None or not word.number:
             return None
         return signed(word.value, bits) if sign else mask(word.value, bits)
 

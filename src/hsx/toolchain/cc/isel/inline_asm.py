@@ -39,7 +39,7 @@ class InlineAsm(SelectorBase):
                 imm = self.imm_of(arg, int_bits(arg.ty), True)
                 if imm is None:
                     word = self.const_of(arg)
-                    if word is None or word.symbol is None:
+                    if word is None or word.symbol is None or word.minus is not None:
                         raise self.error("inline asm 'i' operand is not a constant", i)
                     operands.append(symbol_name(word.symbol) + (f"+{word.value}" if word.value
                                                                  else ""))

@@ -5,6 +5,7 @@ saturating arithmetic.  Math intrinsics without a handler of their own are calls
 the library (floating.py's LIBM_INTRINSICS)."""
 from __future__ import annotations
 
+from .. import traps
 from ..mir import FP, SP, fits12
 from ..ir import Instr
 from ..types import Type
@@ -122,10 +123,14 @@ class IntrinsicOps(SelectorBase):
         self.emit("stackrestore", [], [self.get1(args[0])])
 
     def intr_trap(self, i: Instr, args: list) -> None:
-        self.emit("trap", [], [], (1,))
+        self.emit("trap", [], [], (traps.TRAP,))
 
-    intr_debugtrap = intr_trap
-    intr_ubsantrap = intr_trap
+    def intr_debugtrap(self, i: Instr, args: list) -> None:
+        self.emit("trap", [], [], (traps.BREAKPOINT,))
+
+    def intr_ubsantrap(self, i: Instr, args: list) -> None:
+        """A check clang inserted (-fsanitize-trap) failed: undefined behaviour."""
+        self.emit("trap", [], [], (traps.UNDEFINED,))
 
     def intr_expect(self, i: Instr, args: list) -> None:
         self.define(i, self.get(args[0]))

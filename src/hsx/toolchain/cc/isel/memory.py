@@ -68,7 +68,7 @@ class MemoryOps(SelectorBase):
         words = []
         for idx in gep.ops[1:]:
             w = self.const_of(idx)
-            if w is None or w.symbol is not None:
+            if w is None or not w.number:
                 return None
             words.append(w)
         try:

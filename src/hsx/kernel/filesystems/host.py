@@ -1,4 +1,4 @@
-"""The file system tasks see (SVC module 0x04): a host directory used as a sandbox.
+"""A `FileSystem` on a host directory used as a sandbox (the default backend).
 
 Every guest path is resolved inside `root`; a path that would leave it (`..`, a
 symlink pointing out, a drive letter) is refused.  A leading `/` means the sandbox
@@ -13,15 +13,12 @@ from __future__ import annotations
 import errno
 import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-# Open flags (include/hsx_fs.h).  0 keeps the prior behaviour: read/write, create.
-O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND = 0x01, 0x02, 0x03, 0x04, 0x08, 0x10
-LEGACY_OPEN = O_RDWR | O_CREAT
-FIRST_FD = 3                  # 0, 1, 2 are stdio, served by mailboxes
-SEEK_SET, SEEK_CUR, SEEK_END = 0, 1, 2
+from .api import O_APPEND, O_CREAT, O_TRUNC, O_WRONLY, SEEK_CUR, SEEK_END, SEEK_SET, Descriptors
+from .api import access_of, listing
 
 
 class SandboxError(Exception):
@@ -53,20 +50,14 @@ class _OpenFile:
     position: int = 0
 
 
-@dataclass
-class _TaskFiles:
-    files: dict[int, _OpenFile] = field(default_factory=dict)
-    next_fd: int = FIRST_FD
-
-
 class SandboxFS:
     """Per-task descriptor tables over one sandbox directory."""
 
     def __init__(self, root: str | os.PathLike, max_open_per_task: int = 32):
         self.root = Path(root).resolve()
         self.root.mkdir(parents=True, exist_ok=True)
-        self.max_open_per_task = max_open_per_task
-        self._tasks: dict[int, _TaskFiles] = {}
+        self.location = str(self.root)
+        self._files: Descriptors[_OpenFile] = Descriptors(max_open_per_task)
         # called once, with the root, when a task first uses the file system
         self.on_first_use: Callable[[Path], None] | None = None
 
@@ -90,11 +81,9 @@ class SandboxFS:
             path = self.resolve(guest_path)
         except SandboxError:
             return -errno.EINVAL
-        table = self._tasks.setdefault(pid, _TaskFiles())
-        if len(table.files) >= self.max_open_per_task:
+        if self._files.full(pid):
             return -errno.EMFILE
-        flags = flags or LEGACY_OPEN
-        access = flags & O_RDWR or O_RDWR
+        flags, readable, writable = access_of(flags)
         if path.is_dir():
             return -errno.EISDIR
         if not path.exists():
@@ -103,13 +92,9 @@ class SandboxFS:
             if not path.parent.is_dir():
                 return -errno.ENOENT
             path.touch()
-        if flags & O_TRUNC and access & O_WRONLY:
+        if flags & O_TRUNC and writable:
             path.write_bytes(b"")
-        fd = table.next_fd
-        table.next_fd += 1
-        table.files[fd] = _OpenFile(path, readable=bool(access & O_RDONLY),
-                                    writable=bool(access & O_WRONLY), append=bool(flags & O_APPEND))
-        return fd
+        return self._files.add(pid, _OpenFile(path, readable, writable, bool(flags & O_APPEND)))
 
     @_host_errors
     def read(self, pid: int, fd: int, length: int) -> bytes | int:
@@ -157,18 +142,17 @@ class SandboxFS:
         return handle.position
 
     def close(self, pid: int, fd: int) -> int:
-        table = self._tasks.get(pid)
-        if table is None or table.files.pop(fd, None) is None:
-            return -errno.EBADF
-        return 0
+        return 0 if self._files.pop(pid, fd) is not None else -errno.EBADF
 
     def open_count(self, pid: int) -> int:
-        table = self._tasks.get(pid)
-        return len(table.files) if table else 0
+        return self._files.count(pid)
 
     def release_task(self, pid: int) -> None:
         """Close everything a task had open (it ended or was killed)."""
-        self._tasks.pop(pid, None)
+        self._files.release(pid)
+
+    def shutdown(self) -> None:
+        """Nothing is cached: every call reached the host directory already."""
 
     # -- directory operations ----------------------------------------------------------
     @_host_errors
@@ -180,8 +164,7 @@ class SandboxFS:
             return -errno.EINVAL
         if not path.is_dir():
             return -errno.ENOTDIR if path.exists() else -errno.ENOENT
-        names = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
-        return "\n".join(names).encode()
+        return listing((p.name, p.is_dir()) for p in path.iterdir())
 
     @_host_errors
     def delete(self, guest_path: str) -> int:
@@ -209,8 +192,7 @@ class SandboxFS:
 
     # -- helpers -----------------------------------------------------------------------
     def _file(self, pid: int, fd: int) -> _OpenFile | None:
-        table = self._tasks.get(pid)
-        return table.files.get(fd) if table else None
+        return self._files.get(pid, fd)
 
     def _path_op(self, guest_path: str, action, must_exist: bool = True) -> int:
         try:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from hsx.board.build import find_or_build  # noqa: E402
-from hsx.board.frames import frame  # noqa: E402
+from hsx.client.link.frames import encode_frame  # noqa: E402
 from hsx.board.serve import start  # noqa: E402
 from hsx.client import Client  # noqa: E402
 from hsx.toolchain.build import assemble_file, link_modules  # noqa: E402
@@ -105,7 +105,7 @@ def wire_bytes_of_load(image: bytes, max_frame: int) -> int:
     for offset in range(0, len(image), chunk):
         request = cbor2.dumps({"version": 1, "cmd": "load.write", "stream": 1, "id": 1,
                                "data": image[offset:offset + chunk]})
-        total += len(frame(b"Q", 1, request)) + 1 + 40
+        total += len(encode_frame("Q", 1, request)) + 1 + 40
     return total + 2 * 80
 
 

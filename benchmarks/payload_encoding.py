@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests" / "port"))
 
 from port_size import PORT, compile_object, flash_and_ram  # noqa: E402
 
-from hsx.board.frames import cobs_encode  # noqa: E402
+from hsx.client.link.frames import encode_frame  # noqa: E402
 
 BAUDS = (115_200, 1_000_000)
 
@@ -49,7 +49,7 @@ def codec_flash(cpu: str) -> dict[str, int]:
 
 def on_wire(payload: bytes) -> int:
     """Bytes of one frame on the wire (docs/wire.md)."""
-    return len(cobs_encode(b"Q\x01" + payload + b"\0\0\0\0")) + 1
+    return len(encode_frame("Q", 1, payload))
 
 
 def as_json(message: Any) -> bytes:

@@ -15,7 +15,7 @@ from typing import Any
 
 import cbor2
 
-from hsx.board.frames import Deframer, FrameError, frame, unframe
+from hsx.client.link.frames import BadFrame, FrameDecoder, encode_frame
 from hsx.client.link.canonical import board_request, explain
 from hsx.client.link.payload import encode_request
 from hsx.server.errors import RequestError
@@ -35,7 +35,7 @@ class FramedClient:
 
     def __init__(self, sock: socket.socket | None = None, fd: int | None = None) -> None:
         self.sock, self.fd = sock, fd
-        self.deframer = Deframer()
+        self.decoder = FrameDecoder()
         self.inbox: list[tuple[bytes, int, Any]] = []      # (kind, seq, decoded payload)
         self.raw: dict[int, bytes] = {}                     # seq -> the last reply's bytes
         self.damaged = 0
@@ -86,12 +86,11 @@ class FramedClient:
 
     def pump(self, timeout: float) -> None:
         """Read what arrives within `timeout` into the inbox."""
-        for body in self.deframer.feed(self._read(timeout)):
-            try:
-                kind, seq, payload = unframe(body)
-            except FrameError:
+        for got in self.decoder.feed(self._read(timeout)):
+            if isinstance(got, BadFrame):
                 self.damaged += 1
                 continue
+            kind, seq, payload = got.kind.encode(), got.seq, got.payload
             if kind == b"R":
                 self.raw[seq] = payload
             self.inbox.append((kind, seq, cbor2.loads(payload) if payload else None))
@@ -109,7 +108,7 @@ class FramedClient:
 
     # ------------------------------------------------------------------ protocol
     def hello(self) -> dict[str, Any]:
-        self.send_raw(b"\x00" + frame(b"H", 0, b""))
+        self.send_raw(encode_frame("H", 0, lead=True))
         _, _, info = self.wait_for(lambda k, s, p: k == b"H")
         self.hello_info = info
         return info
@@ -120,7 +119,7 @@ class FramedClient:
 
     def send_request(self, fields: dict[str, Any], seq: int | None = None) -> int:
         seq = self.next_seq() if seq is None else seq
-        self.send_raw(frame(b"Q", seq, cbor2.dumps(fields)))
+        self.send_raw(encode_frame("Q", seq, cbor2.dumps(fields)))
         return seq
 
     def reply(self, seq: int, deadline: float = DEADLINE) -> tuple[bytes, Any]:
@@ -136,7 +135,7 @@ class FramedClient:
         except RequestError as error:
             return {"version": 1, "status": "error", **error.reply(), **ident}
         seq = self.next_seq()
-        self.send_raw(frame(b"Q", seq, encode_request(canonical)))
+        self.send_raw(encode_frame("Q", seq, encode_request(canonical)))
         kind, payload = self.reply(seq)
         assert kind == b"R", payload
         return {"version": 1, **explain(payload, canonical, self.hello_info), **ident}

@@ -138,14 +138,14 @@ def test_the_executive_serves_its_stdio():
     """`hsx-exec-host --stdio`: the link on stdin and stdout (a hello at boot, one for a
     host's H); the end of stdin ends it cleanly."""
     from hsx.board.build import find_or_build
-    from hsx.board.frames import Deframer, frame, unframe
+    from hsx.client.link.frames import FrameDecoder, encode_frame
     import cbor2
     process = subprocess.Popen([str(find_or_build("full")), "--stdio"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    host = b"\x00" + frame(b"H", 0, b"") + frame(b"Q", 1, cbor2.dumps({"cmd": "ping"}))
+    host = encode_frame("H", 0, lead=True) + encode_frame("Q", 1, cbor2.dumps({"cmd": "ping"}))
     out, err = process.communicate(host, timeout=DEADLINE)   # then stdin ends
-    frames = [unframe(body) for body in Deframer().feed(out)]
-    hellos = [cbor2.loads(p) for k, _, p in frames if k == b"H"]
+    frames = [(f.kind, f.seq, f.payload) for f in FrameDecoder().feed(out)]
+    hellos = [cbor2.loads(p) for k, _, p in frames if k == "H"]
     assert len(hellos) == 2 and hellos[0]["variant"] == "full"
-    assert [cbor2.loads(p)["reply"] for k, s, p in frames if k == b"R" and s == 1] == ["pong"]
+    assert [cbor2.loads(p)["reply"] for k, s, p in frames if k == "R" and s == 1] == ["pong"]
     assert process.returncode == 0 and b"serving on stdio" in err

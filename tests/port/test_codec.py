@@ -1,5 +1,5 @@
 """The device's codecs (port/c/hsx_frame.c, hsx_cbor.c) against references: zlib's CRC,
-the host side's frames written from docs/wire.md (hsx.board.frames), and cbor2 for CBOR. Hypothesis generates
+the host side's frames (hsx.client.link.frames), and cbor2 for CBOR. Hypothesis generates
 the inputs; the C runs through a test-only library (codec_shim.c)."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from shimkit import HERE, PORT, build_shim
-from hsx.board.frames import Deframer, frame, unframe
+from hsx.client.link.frames import Frame, FrameDecoder, decode_frame, encode_frame
 
 WINDOW, MAX_FRAME = 96, 64          # small, so floods and long frames are cheap to make
 RX_NONE, RX_FRAME, RX_BAD_CRC, RX_TOO_LONG = range(4)
@@ -94,7 +94,7 @@ def test_sent_frames_are_cobs_with_a_crc(lib, kind, seq, payload):
     assert wire.endswith(b"\x00")
     body = wire.strip(b"\x00") if kind != b"H" else wire[1:-1]
     assert b"\x00" not in body                       # exactly one frame, delimited
-    assert unframe(body) == (kind, seq, payload)
+    assert decode_frame(body) == Frame(kind.decode(), seq, payload)
     assert len(wire) <= len(payload) + 6 + (len(payload) + 6) // 254 + 1 + 2
 
 
@@ -105,7 +105,7 @@ def test_long_runs_without_zeros_use_full_blocks(lib, run, tail):
     payload = bytes((i % 255) + 1 for i in range(run)) + tail
     for cut in (0, 1):                          # the header shifts where blocks end
         wire = send(lib, b"R", 1, payload[cut:])
-        assert unframe(wire[:-1]) == (b"R", 1, payload[cut:])
+        assert decode_frame(wire[:-1]) == Frame("R", 1, payload[cut:])
 
 
 @pytest.mark.parametrize("run", [252, 253, 254, 255, 506, 507, 508, 509, 1010])
@@ -113,7 +113,7 @@ def test_long_runs_without_zeros_use_full_blocks(lib, run, tail):
 def test_long_runs_are_received_whole(big, run, tail):
     payload = bytes((i % 255) + 1 for i in range(run)) + tail
     for cut in (0, 1):
-        push(big, frame(b"Q", 2, payload[cut:]))
+        push(big, encode_frame("Q", 2, payload[cut:]))
         assert receive_all(big) == [(RX_FRAME, b"Q", 2, payload[cut:])]
 
 
@@ -123,7 +123,7 @@ def test_long_runs_are_received_whole(big, run, tail):
        st.data())
 def test_frames_arrive_whole_however_the_bytes_are_split(lib, frames, data):
     reset_link(lib)
-    wire = b"".join(frame(b"Q", seq, payload) for seq, payload in frames)
+    wire = b"".join(encode_frame("Q", seq, payload) for seq, payload in frames)
     assume(len(wire) <= WINDOW)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(wire)), max_size=6)))
     got = []
@@ -135,14 +135,14 @@ def test_frames_arrive_whole_however_the_bytes_are_split(lib, frames, data):
 
 # ------------------------------------------------------------------------ damage and resync
 
-GOOD = frame(b"Q", 7, b"\xa1\x63cmd\x64ping")
+GOOD = encode_frame("Q", 7, b"\xa1\x63cmd\x64ping")
 
 
 @SETTINGS
 @given(st.binary(min_size=1, max_size=40), st.integers(0, 255), st.integers(0, 7))
 def test_a_damaged_frame_is_reported_and_the_next_one_is_served(lib, payload, where, bit):
     reset_link(lib)
-    wire = bytearray(frame(b"Q", 9, payload))
+    wire = bytearray(encode_frame("Q", 9, payload))
     index = where % (len(wire) - 1)                  # not the delimiter
     wire[index] ^= 1 << bit
     push(lib, bytes(wire) + GOOD)
@@ -170,7 +170,7 @@ def test_a_frame_cut_short_fails_its_crc(lib):
 
 def test_a_frame_longer_than_max_frame_is_dropped_whole(lib):
     reset_link(lib)
-    long = frame(b"Q", 3, bytes(range(1, MAX_FRAME)))    # body MAX_FRAME + 5 bytes
+    long = encode_frame("Q", 3, bytes(range(1, MAX_FRAME)))    # body MAX_FRAME + 5 bytes
     push(lib, long[: WINDOW - 1])
     got = receive_all(lib)
     push(lib, long[WINDOW - 1:] + GOOD)
@@ -181,7 +181,7 @@ def test_a_frame_longer_than_max_frame_is_dropped_whole(lib):
 def test_largest_frame_fits(lib):
     reset_link(lib)
     payload = bytes(range(1, MAX_FRAME - 5))
-    push(lib, frame(b"Q", 4, payload))
+    push(lib, encode_frame("Q", 4, payload))
     assert receive_all(lib) == [(RX_FRAME, b"Q", 4, payload)]
 
 
@@ -310,5 +310,6 @@ def test_a_map_must_be_one_whole_map(lib):
     assert lib.shim_check_map(b"\xa0", 1) == 0
 
 
-def test_deframer_reference_splits_on_delimiters():
-    assert Deframer().feed(b"\x00ab\x00\x00cd") == [b"ab"]
+def test_the_host_decoder_splits_on_delimiters():
+    good = encode_frame("R", 1, b"ab")
+    assert FrameDecoder().feed(b"\x00" + good + b"\x00" + good[:3]) == [Frame("R", 1, b"ab")]

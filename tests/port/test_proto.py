@@ -13,7 +13,7 @@ from framedclient import FramedClient, ReplyError
 from boardkit import clear
 
 from hsx import __version__
-from hsx.board.frames import frame
+from hsx.client.link.frames import encode_frame
 
 import cbor2
 
@@ -65,7 +65,7 @@ def test_the_board_takes_canonical_requests_only(host, built):
 
 
 def test_a_payload_that_is_not_a_map_is_refused_on_the_link(host):
-    host.send_raw(frame(b"Q", 9, cbor2.dumps([1, 2])))
+    host.send_raw(encode_frame("Q", 9, cbor2.dumps([1, 2])))
     kind, reply = host.reply(9)
     assert kind == b"N" and reply["error"] == "bad_payload"
     assert host.request("ping")["reply"] == "pong"

@@ -21,10 +21,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from .build import BuildError, find_or_build
-from .serve import BoardError, Served, end_with_parent, probe_hello
+from .serve import BoardError, Served, end_with_parent, listen_endpoint, probe_hello
 
 QEMU = "qemu-system-arm"
 MACHINE = "mps2-an385"
@@ -128,8 +127,9 @@ class QemuServed(Served):
 
 def _listening_socket(listen: str) -> tuple[socket.socket, str]:
     """Bind socket://HOST:PORT for QEMU: the socket and the URL a client connects to."""
-    parts = urlsplit(listen)
-    host, port = parts.hostname, parts.port
+    endpoint = listen_endpoint(listen)
+    assert endpoint is not None                   # (a pty has no socket)
+    host, port = endpoint.host, endpoint.port
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:

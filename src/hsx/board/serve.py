@@ -19,12 +19,13 @@ import tty
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import cbor2
 
+from hsx.client.link.frames import Frame, FrameDecoder, encode_frame
+from hsx.client.url import Endpoint, URLError, parse_url
+
 from .build import BOARDS, VARIANTS, BuildError, find_or_build
-from .frames import Deframer, FrameError, frame, unframe
 
 HELLO_DEADLINE = 30.0            # seconds for a freshly started board to answer
 ASK_AGAIN = 2.0                  # seconds before the hello probe asks again
@@ -38,20 +39,25 @@ class BoardError(Exception):
         self.what, self.why, self.hint = what, why, hint
 
 
-def link_spec(listen: str) -> str:
-    """The executive's --listen argument for a URL: socket://HOST:PORT or pty."""
-    if listen == "pty" or listen == "pty://":
-        return "pty"
-    parts = urlsplit(listen)
+def listen_endpoint(listen: str) -> Endpoint | None:
+    """Where a board is to listen: a socket:// endpoint (port 0: any free one), or None
+    for a pty."""
+    if listen in ("pty", "pty://"):
+        return None
     try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if parts.scheme != "socket" or not parts.hostname or port is None or parts.path not in ("", "/"):
+        endpoint = parse_url(listen, listening=True)
+    except URLError:
+        endpoint = None
+    if endpoint is None or endpoint.scheme != "socket":
         raise BoardError("--listen", f"{listen!r} is not where a board can listen",
                          "give socket://HOST:PORT (PORT 0 picks a free one) or pty")
-    host = parts.hostname
-    return f"tcp:{host}:{port}"
+    return endpoint
+
+
+def link_spec(listen: str) -> str:
+    """The executive's --listen argument for a URL: socket://HOST:PORT or pty."""
+    endpoint = listen_endpoint(listen)
+    return "pty" if endpoint is None else f"tcp:{endpoint.host}:{endpoint.port}"
 
 
 @dataclass
@@ -164,16 +170,16 @@ def probe_hello(url: str, deadline: float,
     """Connect to a board's link, ask who it is (an H frame) and return its hello.
     `alive`: the board's process; when it ends, there is no hello to wait for."""
     end = time.monotonic() + deadline
-    parts = urlsplit(url)
-    if parts.scheme == "socket":
-        link: Any = socket.create_connection((parts.hostname, parts.port), timeout=deadline)
-        send, receive, close = link.sendall, lambda: link.recv(4096), link.close
+    endpoint = parse_url(url)
+    if endpoint.scheme == "socket":
+        link: Any = socket.create_connection((endpoint.host, endpoint.port), timeout=deadline)
+        send, receive, close, source = link.sendall, lambda: link.recv(4096), link.close, link
     else:
-        fd = os.open(parts.path, os.O_RDWR | os.O_NOCTTY)
+        fd = os.open(endpoint.device, os.O_RDWR | os.O_NOCTTY)
         tty.setraw(fd, termios.TCSANOW)
         send = lambda data: os.write(fd, data)      # noqa: E731
-        receive, close = (lambda: os.read(fd, 4096)), (lambda: os.close(fd))
-    deframer = Deframer()
+        receive, close, source = (lambda: os.read(fd, 4096)), (lambda: os.close(fd)), fd
+    decoder = FrameDecoder()
     asked = 0.0
     try:
         while (left := end - time.monotonic()) > 0:
@@ -181,21 +187,16 @@ def probe_hello(url: str, deadline: float,
                 raise BoardError(url, f"the board stopped before it answered (exit status "
                                  f"{alive.returncode})")
             if time.monotonic() - asked > ASK_AGAIN:    # a board still booting missed it
-                send(b"\x00" + frame(b"H", 0, b""))
+                send(encode_frame("H", 0, lead=True))
                 asked = time.monotonic()
-            source = link if parts.scheme == "socket" else fd
             if not select.select([source], [], [], min(left, 0.2))[0]:
                 continue
             data = receive()
             if not data:
                 break
-            for body in deframer.feed(data):
-                try:
-                    kind, _, payload = unframe(body)
-                except FrameError:
-                    continue
-                if kind == b"H":
-                    return cbor2.loads(payload)
+            for got in decoder.feed(data):
+                if isinstance(got, Frame) and got.kind == "H":
+                    return cbor2.loads(got.payload)
     finally:
         close()
     raise BoardError(url, f"the board did not answer a hello within {deadline:.0f} s")

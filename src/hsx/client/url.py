@@ -45,7 +45,9 @@ class Endpoint:
         return f"{self.scheme}://{_host_text(self.host)}:{self.port}"
 
 
-def parse_url(text: str) -> Endpoint:
+def parse_url(text: str, *, listening: bool = False) -> Endpoint:
+    """The endpoint `text` names; URLError says what is wrong with it.  `listening`: where
+    a board is to listen (`hsx board run --listen`), so port 0 (any free one) is allowed."""
     if not isinstance(text, str) or "://" not in text:
         raise URLError(f"{text!r} is not a URL: use tcp://HOST:PORT, socket://HOST:PORT or "
                        "serial:///dev/ttyACM0?baud=115200")
@@ -73,8 +75,10 @@ def parse_url(text: str) -> Endpoint:
         host, port = parts.hostname, parts.port
     except ValueError:
         host = port = None
-    if not host or port is None or not 0 < port < 65536 or parts.path not in ("", "/"):
-        raise URLError(f"{text}: expected {scheme}://HOST:PORT with a port 1..65535")
+    lowest = 0 if listening else 1
+    if not host or port is None or not lowest <= port < 65536 or parts.path not in ("", "/"):
+        raise URLError(f"{text}: expected {scheme}://HOST:PORT with a port {lowest}..65535"
+                       + (" (0 picks a free one)" if listening else ""))
     return Endpoint(scheme, host=host, port=port, gateway=common["gateway"],
                     retry_s=common["retry_s"] / 1000 if common["retry_s"] else None)
 

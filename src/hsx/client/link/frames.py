@@ -6,8 +6,9 @@
 `encode_frame` makes one frame's wire bytes; `FrameDecoder` takes bytes as they arrive
 (any split) and hands back whole frames, resynchronising at the next 0x00 after
 garbage, a truncated frame, a bad CRC or an oversized frame, so at most one frame is
-lost to each.  Pure functions and one small class: the same code serves the clients
-and the tests' fake devices.
+lost to each; `decode_frame` reads one frame's bytes between delimiters.  Pure functions
+and one small class: the same code serves the clients, `hsx board run`'s hello probe,
+the tests' fake devices and the tests of the device's C codec.
 """
 from __future__ import annotations
 
@@ -135,9 +136,14 @@ class FrameDecoder:
             start = end + 1
 
     def _decode(self, encoded: bytes) -> Frame | BadFrame:
-        body = cobs_decode(encoded)
-        if body is None:
-            return BadFrame("bad_crc")        # what wire.md says a broken body gets
-        if len(body) > self.max_body:
-            return BadFrame("too_long")
-        return parse_body(body)
+        return decode_frame(encoded, self.max_body)
+
+
+def decode_frame(encoded: bytes, max_body: int = 1 << 20) -> Frame | BadFrame:
+    """One frame's wire bytes without its delimiter: the frame, or why it is dropped."""
+    body = cobs_decode(encoded)
+    if body is None:
+        return BadFrame("bad_crc")            # what wire.md says a broken body gets
+    if len(body) > max_body:
+        return BadFrame("too_long")
+    return parse_body(body)

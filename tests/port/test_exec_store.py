@@ -9,12 +9,17 @@ import os
 import random
 import re
 import signal
+import struct
 import subprocess
 import threading
 import time
+import zlib
 
 import pytest
 from hostkit import ALL_VARIANTS, HERE, build_image, executable, run_host, run_python
+
+from hsx.kernel.registry.logstore import (BLANK, PAGE_MAGIC, SLOT, app_id, decode_record,
+                                          encode_record)
 
 OWN = HERE / "programs"
 
@@ -102,31 +107,22 @@ def test_a_power_cut_loses_nothing_acknowledged(variant, images, tmp_path):
     assert floor is not None
 
 
-# -- the record format (docs/port.md, "The value store") --------------------------------
-
-SLOT = 16
-
-
-def _crc(data: bytes) -> int:
-    import zlib
-    return zlib.crc32(data)
-
+# -- the record format (docs/backends.md, "The value log"): hsx.kernel's own reader and
+# writer of it, so the C executive's log is checked against the Python executive's
 
 def _pages(flash: bytes, page: int) -> list[tuple[int, int]]:
     """(page index, sequence) of the pages with a valid header."""
     found = []
     for index in range(len(flash) // page):
-        head = flash[index * page:index * page + SLOT]
-        if (head[:4] == b"HSXV" and int.from_bytes(head[8:12], "little") == _crc(head[:8])):
-            found.append((index, int.from_bytes(head[4:8], "little")))
+        magic, sequence, crc = struct.unpack_from("<III", flash, index * page)
+        if magic == PAGE_MAGIC and crc == zlib.crc32(flash[index * page:index * page + 8]):
+            found.append((index, sequence))
     return found
 
 
 def _record(app: str, key: int, raw: int, seq: int, good_crc: bool = True) -> bytes:
-    body = (_crc(app.encode()).to_bytes(4, "little") + key.to_bytes(2, "little")
-            + raw.to_bytes(2, "little") + seq.to_bytes(4, "little"))
-    crc = _crc(body) ^ (0 if good_crc else 1)
-    return body + crc.to_bytes(4, "little")
+    record = encode_record(app_id(app), key, raw, seq)
+    return record if good_crc else record[:-1] + bytes([record[-1] ^ 1])
 
 
 def _free_slot(flash: bytes, page: int = 256) -> int | None:
@@ -135,7 +131,7 @@ def _free_slot(flash: bytes, page: int = 256) -> int | None:
     head, _ = max(_pages(flash, page), key=lambda p: p[1])
     for slot in range(1, page // SLOT):
         at = head * page + slot * SLOT
-        if flash[at:at + SLOT] == b"\xff" * SLOT:
+        if flash[at:at + SLOT] == BLANK:
             return at
     return None
 
@@ -149,21 +145,18 @@ def _append(flash_path, record: bytes) -> None:
     flash_path.write_bytes(bytes(flash))
 
 
-def _records(flash: bytes, page: int = 256) -> list[bytes]:
-    """Every record with a valid CRC in the pages of the log."""
-    return [flash[at:at + SLOT] for index, _ in _pages(flash, page)
-            for at in range(index * page + SLOT, (index + 1) * page, SLOT)
-            if flash[at:at + SLOT] != b"\xff" * SLOT
-            and int.from_bytes(flash[at + 12:at + 16], "little") == _crc(flash[at:at + 12])]
+def _records(flash: bytes, page: int = 256) -> list[tuple[int, int, int, int]]:
+    """(app, key, raw, seq) of every record with a valid CRC in the pages of the log."""
+    found = (decode_record(flash[at:at + SLOT]) for index, _ in _pages(flash, page)
+             for at in range(index * page + SLOT, (index + 1) * page, SLOT))
+    return [record for record in found if record is not None]
 
 
 def _newest(flash: bytes, app: str, key: int) -> tuple[int, int]:
     """(raw, seq) of the newest valid record of (app, key), and the log's highest seq."""
-    mine = [r for r in _records(flash) if r[:4] == _crc(app.encode()).to_bytes(4, "little")
-            and int.from_bytes(r[4:6], "little") == key]
-    newest = max(mine, key=lambda r: int.from_bytes(r[8:12], "little"))
-    return (int.from_bytes(newest[6:8], "little"),
-            max(int.from_bytes(r[8:12], "little") for r in _records(flash)))
+    records = _records(flash)
+    mine = [r for r in records if (r[0], r[1]) == (app_id(app), key)]
+    return max(mine, key=lambda r: r[3])[2], max(r[3] for r in records)
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS)

@@ -20,12 +20,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from .errors import ProtocolError
+from .progress import ShownProgress
 from .sync import Client
 from .url import URLError
 
@@ -114,17 +114,9 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
 def _load_on(url: str, image: Path, token: str | None, say: Callable[[str], None]) -> dict:
     """Load the image on the executive at `url` (a board: sent in chunks, with progress
     after a second)."""
-    started = time.monotonic()
-    shown = [0.0]
-
-    def progress(what: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - started >= 1.0 and (now - shown[0] >= 0.5 or done >= total):
-            shown[0] = now
-            say(f"{what}: {100 * done // max(total, 1)}%")
     say(f"loading {image.name} on {url}…")
     try:
-        client = Client.connect(url, token=token, progress=progress)
+        client = Client.connect(url, token=token, progress=ShownProgress(say))
     except URLError as error:
         raise LaunchError(str(error)) from None
     with client:

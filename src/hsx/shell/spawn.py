@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import time
 from dataclasses import dataclass
 
 from hsx.client import AsyncClient
 from hsx.client.launch import LaunchError, start_executive, stop_executive
+from hsx.client.progress import ShownProgress
 
 from .output import Printer
 
@@ -66,36 +66,11 @@ async def _connect_url(url: str, token: str | None, timeout: float,
                        out: Printer) -> AsyncClient:
     try:
         return await AsyncClient.connect(url, timeout=timeout, token=token,
-                                         progress=Progress(out))
+                                         progress=ShownProgress(lambda text: out.text(text, "dim")))
     except (OSError, asyncio.TimeoutError) as error:
         raise NoExecutive(f"{url}: cannot talk to it ({_why(error)})\n"
                           "  is the board running HSX? `hsx board run --board host --listen "
                           "socket://127.0.0.1:PORT` serves the executive's host build") from None
-
-
-class Progress:
-    """A transfer's progress (a streamed load), shown once it has taken over a second."""
-
-    SHOW_AFTER_S = 1.0
-    EVERY_S = 0.5
-
-    def __init__(self, out: Printer) -> None:
-        self.out = out
-        self._started: float | None = None
-        self._shown = 0.0
-
-    def __call__(self, what: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if self._started is None or done == 0:
-            self._started, self._shown = now, 0.0
-        if now - self._started < self.SHOW_AFTER_S or (now - self._shown < self.EVERY_S
-                                                        and done < total):
-            return
-        self._shown = now
-        self.out.text(f"{what}: {done:,} of {total:,} bytes ({100 * done // max(total, 1)}%)",
-                      "dim")
-        if done >= total:
-            self._started = None
 
 
 def _start(host: str, port: int, token: str | None) -> Daemon:

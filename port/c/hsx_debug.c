@@ -378,6 +378,8 @@ uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t ma
     uint32_t n = 0, matching = 0, i, skip;
     for (i = 0; i < ring_count; i++)
         matching += ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS].pid == pid;
+    if (!out)
+        return matching;
     skip = matching > max ? matching - max : 0;      /* the newest `max`, oldest first */
     for (i = 0; i < ring_count && n < max; i++) {
         const struct trace *r = &ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS];

@@ -199,15 +199,20 @@ typedef struct hsx_mbx_message {
  * MSG_TOO_LARGE with its length in info->length). Never waits: status 3 NO_DATA. */
 hsx_status hsx_exec_mbx_recv(uint32_t handle, uint8_t *out, uint32_t size, hsx_mbx_message *info);
 
+#define HSX_MAILBOX_WAITERS 8        /* waiting tasks a mailbox's listing names */
+
 typedef struct hsx_mailbox_info {
     uint32_t descriptor_id;
     char target[48];                /* as people write it: "app:x", "svc:stdio.out@3", "pid:2" */
     uint8_t namespace_, has_owner, mode;
     uint32_t owner_pid, capacity, bytes_used, queue_depth, handles, waiters, next_seq;
+    uint32_t waiting[HSX_MAILBOX_WAITERS];  /* the pids of the first `waiters` waiting tasks */
 } hsx_mailbox_info;
 
 /* Every mailbox, by descriptor id: start with *cursor = 0; 0 when there are no more. */
 int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out);
+/* The task that owns the mailbox behind a host handle (0: none, a mailbox of all). */
+hsx_status hsx_exec_mbx_owner(uint32_t handle, uint32_t *owner_pid);
 
 /* -- values and commands ------------------------------------------------------------------- */
 
@@ -338,7 +343,8 @@ typedef struct hsx_trace_record {
 } hsx_trace_record;
 
 hsx_status hsx_exec_trace(uint32_t pid, int on);
-/* Copies the newest records (oldest first); returns how many. */
+/* Copies the newest `max` records (oldest first); returns how many. out NULL: how many
+ * the ring holds for the task. */
 uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max);
 
 #endif

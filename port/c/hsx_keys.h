@@ -33,7 +33,8 @@
     R(since_seq, A_UINT) R(seq, A_UINT) R(oid, A_UINT) R(group, A_UINT) R(f16, A_UINT) \
     R(async, A_BOOL) R(breakpoint_id, A_UINT) R(temporary, A_BOOL) R(condition, A_TEXT) \
     R(max_frames, A_UINT) R(stop, A_BOOL) R(watch_id, A_UINT) R(image, A_BYTES) \
-    R(session, A_TEXT) R(cmd, A_TEXT)
+    R(size, A_UINT) R(target, A_TEXT) R(flags, A_UINT) R(handle, A_UINT) R(channel, A_UINT) \
+    R(max_len, A_UINT) R(rate, A_UINT) R(level, A_UINT) R(session, A_TEXT) R(cmd, A_TEXT)
 
 /* Command names (hsx_proto_cmds.c has the table), in the table's order. */
 #define HSX_COMMAND_KEYS(K, S) \
@@ -49,7 +50,12 @@
     S(bp_clear_all, "bp.clear_all") S(bp_enable, "bp.enable") S(bp_disable, "bp.disable") \
     S(bp_list, "bp.list") S(run_to, "run.to") S(stack_info, "stack.info") \
     S(watch_add, "watch.add") S(watch_remove, "watch.remove") S(watch_list, "watch.list") \
-    S(trace_on, "trace.on") S(trace_off, "trace.off") S(trace_records, "trace.records")
+    S(trace_on, "trace.on") S(trace_off, "trace.off") S(trace_records, "trace.records") \
+    S(trace_status, "trace.status") K(jump) S(session_lock, "session.lock") \
+    S(session_unlock, "session.unlock") K(dmesg) S(clock_status, "clock.status") \
+    S(clock_start, "clock.start") S(clock_stop, "clock.stop") S(clock_rate, "clock.rate") \
+    S(mailbox_snapshot, "mailbox.snapshot") S(mailbox_open, "mailbox.open") \
+    S(mailbox_close, "mailbox.close") K(send) K(listen)
 
 /* Reply and event keys, constant values, error codes. */
 #define HSX_REPLY_KEYS(K, S) \
@@ -77,19 +83,19 @@
     K(tasks) K(current_pid) K(retained) K(selected_pid) K(selected_registers) \
     K(app_name) K(app_name_base) K(state) K(pc) K(instructions) K(exit_status) K(turns) \
     K(waits) K(wakes) K(timeouts) K(sleeps) K(input_dropped) K(reg_base) K(stack_base) \
-    K(stack_top) K(sp) K(locked_by) K(fault) K(kind) K(message) K(wait) K(ms) K(handle) \
-    K(registers) K(psw) K(flags) K(steps) K(stack_size) K(code_len) K(symbols) \
+    K(stack_top) K(sp) K(locked_by) K(fault) K(kind) K(message) K(wait) K(ms) \
+    K(registers) K(psw) K(steps) K(stack_size) K(code_len) K(symbols) \
     K(received) K(aborted) K(task) K(scheduler) K(queued) K(result) K(executed) \
     K(requested) K(running) K(clock) K(mode) K(code) K(written) K(output) K(stdout) \
     K(stderr) K(text) K(dropped_chars) K(id) K(heartbeat_s) K(max_events) K(created_at) \
     K(age_s) K(idle_s) K(sessions) K(closed) K(PUBLIC) K(USER) K(ADMIN) K(FACTORY) \
     K(token) K(max) K(pending) K(coalesce_ms) K(delivered) K(drops) K(high_water) \
     K(last_ack) K(filters) K(cursor) K(replayed) K(unsubscribed) K(type) K(prev_state) \
-    K(new_state) K(reason) K(how) K(why) K(old) K(new) K(changed_by) K(level) \
-    K(descriptor) K(channel) K(src_pid) K(caller_pid) K(group_id) K(value_id) K(old_f16) \
+    K(new_state) K(reason) K(how) K(why) K(old) K(new) K(changed_by) \
+    K(descriptor) K(src_pid) K(caller_pid) K(group_id) K(value_id) K(old_f16) \
     K(new_f16) K(old_value) K(new_value) K(set) K(warning) K(events_dropped) K(dropped) \
     K(first_seq) K(subscription) K(task_state) K(debug_break) K(mailbox_send) \
-    K(mailbox_recv) K(value_changed) K(watch_update) K(dmesg) \
+    K(mailbox_recv) K(value_changed) K(watch_update) \
     K(last_f16) K(last_value) K(persist_mode) K(save) S(volatile_, "volatile") \
     K(subscribers) K(unit) K(epsilon) K(epsilon_f16) K(rate_ms) K(min) K(min_f16) \
     K(max_f16) K(persist_key) K(debounce_ms) K(group_name) K(value) K(changed) K(capacity) \
@@ -97,7 +103,12 @@
     K(breakpoint) K(breakpoints) K(address) K(symbol) K(offset) K(location) K(file) \
     K(line) K(hits) K(enabled) K(owner) K(remembered) K(cleared) K(frames) K(index) K(fp) \
     K(truncated) K(note) K(warnings) K(watches) K(format) S(trace_format, "hsx.trace/1") \
-    K(returned) K(records) K(nan) K(inf) S(minus_inf, "-inf")
+    K(returned) K(records) K(nan) K(inf) S(minus_inf, "-inf") \
+    S(size_clamped, "size_clamped:") K(mailbox) K(rate_hz) K(stopped) \
+    K(not_stopped) K(logs) K(descriptors) K(descriptor_id) \
+    K(namespace) K(mode_mask) K(queue_depth) K(bytes_used) K(next_seq) K(handles) K(waiters) \
+    K(max_descriptors) K(active_descriptors) K(woke) K(tap) K(event) K(unknown_handle) K(killed) \
+    K(too_many_handles) K(messages) K(overrun)
 
 #define HSX_KEY_ID(name, ...) K_##name,
 #define HSX_KEY_ID1(name) K_##name,

@@ -280,6 +280,17 @@ hsx_status hsx_exec_mbx_recv(uint32_t number, uint8_t *out, uint32_t size, hsx_m
     return mbx_status(r.status);
 }
 
+hsx_status hsx_exec_mbx_owner(uint32_t number, uint32_t *owner_pid)
+{
+    int32_t hi = hsx_mb_find_handle(HOST_PID, number);
+    const struct hsx_mb_box *box;
+    if (hi < 0)
+        return mbx_status(HSX_MBX_INVALID_HANDLE);
+    box = &hsx_mb_boxes[hsx_mb_handles[hi].box];
+    *owner_pid = box->has_owner ? box->owner : 0;
+    return HSX_OK;
+}
+
 int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
 {
     int32_t best = -1;
@@ -309,8 +320,8 @@ int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
         hsx_tcb *t = &hsx_k_tasks[i];
         int32_t hi = t->pid && (t->wait == HSX_WAIT_RECV || t->wait == HSX_WAIT_STDIN)
                          ? hsx_mb_find_handle(t->pid, t->wait_handle) : -1;
-        if (hi >= 0 && hsx_mb_handles[hi].box == d)
-            out->waiters++;
+        if (hi >= 0 && hsx_mb_handles[hi].box == d && out->waiters++ < HSX_MAILBOX_WAITERS)
+            out->waiting[out->waiters - 1] = t->pid;
     }
     *cursor = hsx_mb_boxes[d].id;
     return 1;

@@ -505,6 +505,7 @@ static void new_host(void)
     cache_whole = 0;
     hsx_sessions_end();
     hsx_events_session_closed(-1);
+    hsx_mailboxes_host_gone();
     for (int i = 0; i < MAX_STREAMS; i++)
         if (open_streams[i]) {
             hsx_exec_load_abort(open_streams[i]);
@@ -566,7 +567,7 @@ int hsx_exec_poll(void)
 {
     hsx_rx_frame frame;
     hsx_rx_status status;
-    uint32_t next = UINT32_MAX, ran;
+    uint32_t next = UINT32_MAX, ran, budget;
     int frames = 0;
     const hsx_hal *hal = hsx_exec_hal();
     if (!hal->link)                     /* no host link: firmware driving it directly */
@@ -575,9 +576,7 @@ int hsx_exec_poll(void)
         started = 1;
         started_ms = hal->now_ms();
         boot_number = hal->boot ? hal->boot : hal->now_ms() * 2654435761u + 1;
-#if HSX_HAS_EVENTS
-        hsx_exec_set_listener(hsx_events_listener);
-#endif
+        hsx_exec_set_listener(hsx_proto_listener);
         hello();
     }
     while (frames < 8 && (status = hsx_frame_receive(&frame)) != HSX_RX_NONE) {
@@ -586,7 +585,11 @@ int hsx_exec_poll(void)
     }
     int events_left = hsx_events_send();
     hsx_sessions_expire();
-    ran = hsx_events_saturated() ? 0 : hsx_exec_run(HSX_POLL_SLICE, &next);
+    budget = hsx_events_saturated() ? 0 : hsx_clock_budget(HSX_POLL_SLICE);
+    ran = budget ? hsx_exec_run(budget, &next) : 0;
+    hsx_clock_ran(ran);
+    if (!budget && next == UINT32_MAX)
+        next = 1;                       /* a rate that allows nothing yet: look again soon */
     idle_ms = ran || events_left || hsx_frame_pending() ? 0 : next;
     return idle_ms == 0;
 }

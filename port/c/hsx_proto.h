@@ -7,6 +7,7 @@
  * hsx_proto_values.c   val.* and cmd.*
  * hsx_proto_debug.c    the debugger's commands (development, full)
  * hsx_proto_events.c   the subscription and its bounded event queue (development, full)
+ * hsx_proto_system.c   the clock, the log (dmesg), the host's mailboxes
  *
  * The board takes canonical requests only (docs/wire.md, "Requests"): hsx.client
  * resolves aliases, checks every field as hsx execd does and composes the words of an
@@ -126,9 +127,13 @@ int hsx_control(hsx_call *c, uint32_t pid);          /* read_only, pid_locked:<p
 int hsx_owner(uint32_t pid);                          /* the session that locks pid, or -1 */
 void hsx_put_session_handle(hsx_cbor_writer *w, int slot);    /* "s1", or null */
 void hsx_sessions_expire(void);
+uint32_t hsx_sessions_open(void);                    /* how many are open */
 void hsx_sessions_end(void);                         /* a new host: every session goes */
 void hsx_put_features(hsx_cbor_writer *w);
+void hsx_put_variant_required(hsx_cbor_writer *w);  /* what it lacks -> the variant with it */
 int hsx_cmd_session_open(hsx_call *c);
+int hsx_cmd_session_lock(hsx_call *c);
+int hsx_cmd_session_unlock(hsx_call *c);
 int hsx_cmd_session_keepalive(hsx_call *c);
 int hsx_cmd_session_close(hsx_call *c);
 int hsx_cmd_session_list(hsx_call *c);
@@ -157,6 +162,8 @@ int hsx_cmd_watch_list(hsx_call *c);
 int hsx_cmd_trace_on(hsx_call *c);
 int hsx_cmd_trace_off(hsx_call *c);
 int hsx_cmd_trace_records(hsx_call *c);
+int hsx_cmd_trace_status(hsx_call *c);
+int hsx_cmd_jump(hsx_call *c);
 void hsx_debug_session_closed(int slot);    /* its breakpoints and watches go (-1: all) */
 
 /* -- events (hsx_proto_events.c; development, full) ------------------------------------------ */
@@ -169,6 +176,20 @@ int hsx_cmd_events_subscribe(hsx_call *c);
 int hsx_cmd_events_unsubscribe(hsx_call *c);
 int hsx_cmd_events_ack(hsx_call *c);
 int hsx_cmd_stdio_subscribe(hsx_call *c, int unsubscribe);
+
+/* -- the clock, the log, the host's mailboxes (hsx_proto_system.c) ---------------------------- */
+uint32_t hsx_clock_budget(uint32_t slice);  /* instructions the tasks may run now */
+void hsx_clock_ran(uint32_t instructions);
+void hsx_put_clock(hsx_cbor_writer *w);     /* the `clock` field of a reply */
+void hsx_proto_listener(const hsx_event *event);   /* every event: the log, then events */
+void hsx_mailboxes_host_gone(void);         /* a new host: the old one's handles close */
+int hsx_cmd_clock(hsx_call *c);             /* clock.status, start, stop, rate */
+int hsx_cmd_dmesg(hsx_call *c);
+int hsx_cmd_mailbox_snapshot(hsx_call *c);
+int hsx_cmd_mailbox_open(hsx_call *c);
+int hsx_cmd_mailbox_close(hsx_call *c);
+int hsx_cmd_send(hsx_call *c);
+int hsx_cmd_listen(hsx_call *c);
 
 /* -- the link (hsx_proto.c) ------------------------------------------------------------------ */
 void hsx_proto_stream_opened(uint32_t stream);   /* a new host's hello aborts them */

@@ -107,15 +107,6 @@ static void put_registers(hsx_cbor_writer *w, const hsx_registers *r, const hsx_
     hsx_cbor_put_end(w);
 }
 
-static void put_clock(hsx_cbor_writer *w)
-{
-    hsx_put_key(w, K_clock);
-    hsx_cbor_put_map(w, 3);
-    hsx_field_k(w, K_state, K_running);
-    hsx_field_b(w, K_running, 1);
-    hsx_field_k(w, K_mode, K_running);
-}
-
 /* -- the executive ---------------------------------------------------------------------------- */
 
 static int cmd_ping(hsx_call *c)
@@ -147,6 +138,16 @@ static const hsx_row info_row[] = {
     ROW_CONST(profile, R_WORD, K_minimal - 1 + HSX_VARIANT),
 };
 
+static uint64_t total_instructions(void)
+{
+    hsx_task_info t;
+    uint32_t cursor = 0;
+    uint64_t total = 0;
+    while (hsx_exec_next_task(&cursor, &t))
+        total += t.instructions;
+    return total;
+}
+
 static int cmd_info(hsx_call *c)
 {
     hsx_registers r;
@@ -168,10 +169,18 @@ static int cmd_info(hsx_call *c)
     hsx_put_key(w, K_tasks);
     hsx_put_tasks(w, 0);
     hsx_field_null(w, K_current_pid);
+    hsx_put_key(w, K_instructions);
+    hsx_cbor_put_uint(w, total_instructions());
+    hsx_field_u(w, K_sessions, hsx_sessions_open());
     hsx_put_key(w, K_events);
     hsx_cbor_put_map(w, 2);
     hsx_field_u(w, K_last_seq, hsx_events_last_seq());
     hsx_field_u(w, K_retained, 0);
+    hsx_put_key(w, K_features);
+    hsx_put_features(w);
+    hsx_put_key(w, K_variant_required);
+    hsx_put_variant_required(w);
+    hsx_put_clock(w);
     if (HAS(c, pid)) {
         hsx_field_u(w, K_selected_pid, c->t.pid);
         hsx_put_key(w, K_selected_registers);
@@ -413,7 +422,7 @@ static int cmd_step(hsx_call *c)
         hsx_cbor_put_null(c->w);
     }
     hsx_cbor_put_end(c->w);
-    put_clock(c->w);
+    hsx_put_clock(c->w);
     return 0;
 }
 
@@ -621,4 +630,18 @@ const hsx_command hsx_commands[HSX_COMMANDS] = {
     C(trace_on, DEBUG(hsx_cmd_trace_on), W | DEV | TASK_CONTROL),
     C(trace_off, DEBUG(hsx_cmd_trace_off), W | DEV | TASK_CONTROL),
     C(trace_records, DEBUG(hsx_cmd_trace_records), DEV | CMD_TASK),
+    C(trace_status, DEBUG(hsx_cmd_trace_status), DEV | CMD_TASK),
+    C(jump, DEBUG(hsx_cmd_jump), W | DEV | TASK_CONTROL),
+    C(session_lock, hsx_cmd_session_lock, CMD_SESSION),
+    C(session_unlock, hsx_cmd_session_unlock, CMD_SESSION),
+    C(dmesg, hsx_cmd_dmesg, 0),
+    C(clock_status, hsx_cmd_clock, 0),
+    C(clock_start, hsx_cmd_clock, W),
+    C(clock_stop, hsx_cmd_clock, W),
+    C(clock_rate, hsx_cmd_clock, W),
+    C(mailbox_snapshot, hsx_cmd_mailbox_snapshot, 0),
+    C(mailbox_open, hsx_cmd_mailbox_open, 0),
+    C(mailbox_close, hsx_cmd_mailbox_close, 0),
+    C(send, hsx_cmd_send, W),
+    C(listen, hsx_cmd_listen, 0),
 };

@@ -22,6 +22,7 @@ typedef struct owned {
 
 static owned owners[HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES];
 static uint32_t tracing[HSX_MAX_TASKS];    /* pids with trace.on (0: free) */
+static uint16_t trace_size[HSX_MAX_TASKS]; /* the ring each asked for: records it shows */
 
 static owned *owner_of(uint32_t id, int watch)
 {
@@ -210,11 +211,28 @@ int hsx_cmd_run_to(hsx_call *c)
     hsx_put_key(c->w, K_state);
     hsx_put_state(c->w, c->t.state);
     hsx_field_u(c->w, K_breakpoint_id, id);
-    hsx_put_key(c->w, K_clock);
+    hsx_put_clock(c->w);
+    return 0;
+}
+
+/* jump: a paused task's pc moves to `addr` and nothing runs. The host checks that addr is
+ * in the function the task is stopped in (its frame would be wrong elsewhere). */
+int hsx_cmd_jump(hsx_call *c)
+{
+    if (!HAS(c, addr))
+        return hsx_fail_field(c, K_addr);
+    if (c->t.state != HSX_STATE_PAUSED || c->t.wait_kind)
+        return hsx_fail(c, K_not_stopped);
+    if (hsx_fail_status(c, hsx_exec_set_register(c->t.pid, 16, ARG(c, addr))) < 0)
+        return -1;
+    hsx_exec_task(c->t.pid, &c->t);
+    hsx_reply_ok(c);
+    hsx_put_key(c->w, K_result);
     hsx_cbor_put_map(c->w, 3);
-    hsx_field_k(c->w, K_state, K_running);
-    hsx_field_b(c->w, K_running, 1);
-    hsx_field_k(c->w, K_mode, K_running);
+    hsx_field_u(c->w, K_pid, c->t.pid);
+    hsx_field_u(c->w, K_pc, c->t.pc);
+    hsx_put_key(c->w, K_state);
+    hsx_put_state(c->w, c->t.state);
     return 0;
 }
 
@@ -354,46 +372,70 @@ void hsx_debug_session_closed(int slot)
 
 /* -- trace ------------------------------------------------------------------------------------ */
 
-static int traced(uint32_t pid)
-{
-    for (int i = 0; i < HSX_MAX_TASKS; i++)
-        if (tracing[i] == pid && pid)
-            return 1;
-    return 0;
-}
-
-static void set_traced(uint32_t pid, int on)
+/* The tracing slot of pid (-1: not traced); with `claim`, a free one (or -1: none). */
+static int trace_slot(uint32_t pid, int claim)
 {
     hsx_task_info gone;
     for (int i = 0; i < HSX_MAX_TASKS; i++)
         if (tracing[i] && hsx_exec_task(tracing[i], &gone) != HSX_OK)
             tracing[i] = 0;             /* its task was removed */
     for (int i = 0; i < HSX_MAX_TASKS; i++)
-        if (on ? !tracing[i] || tracing[i] == pid : tracing[i] == pid) {
-            tracing[i] = on ? pid : 0;
-            if (on)
-                return;
-        }
+        if (tracing[i] == pid && pid)
+            return i;
+    for (int i = 0; claim && i < HSX_MAX_TASKS; i++)
+        if (!tracing[i])
+            return i;
+    return -1;
+}
+
+/* A task's ring as it asked for it: the newest `size` records of the shared ring. */
+static uint32_t trace_capacity(uint32_t pid)
+{
+    int slot = trace_slot(pid, 0);
+    return slot < 0 ? HSX_TRACE_RECORDS : trace_size[slot];
 }
 
 static void put_trace_status(hsx_cbor_writer *w, uint32_t pid, uint32_t count)
 {
+    uint32_t capacity = trace_capacity(pid);
     hsx_field_u(w, K_pid, pid);
-    hsx_field_b(w, K_enabled, traced(pid));
+    hsx_field_b(w, K_enabled, trace_slot(pid, 0) >= 0);
     hsx_field_k(w, K_format, K_trace_format);
-    hsx_field_u(w, K_capacity, HSX_TRACE_RECORDS);
-    hsx_field_u(w, K_count, count);
+    hsx_field_u(w, K_capacity, capacity);
+    hsx_field_u(w, K_count, count < capacity ? count : capacity);
 }
 
+/* trace.on {size}: larger than the ring is clamped to it, with a warning (hsx execd's
+ * words); trace.off keeps what was recorded readable. */
 static int trace_switch(hsx_call *c, int on)
 {
+    uint32_t size = HAS(c, size) ? ARG(c, size) : HSX_TRACE_RECORDS;
+    int slot = trace_slot(c->t.pid, on);
+    if (on && (!size || slot < 0))
+        return hsx_fail_field(c, K_size);
     if (hsx_fail_status(c, hsx_exec_trace(c->t.pid, on)) < 0)
         return -1;
-    set_traced(c->t.pid, on);
+    if (slot >= 0) {
+        tracing[slot] = on ? c->t.pid : 0;
+        trace_size[slot] = (uint16_t)(size < HSX_TRACE_RECORDS ? size : HSX_TRACE_RECORDS);
+    }
     hsx_reply_ok(c);
     hsx_put_key(c->w, K_trace);
     hsx_cbor_open_map(c->w);
     put_trace_status(c->w, c->t.pid, 0);
+    if (on && size > HSX_TRACE_RECORDS) {
+        char warning[24];
+        const uint8_t *k = hsx_key(K_size_clamped);
+        uint32_t n = *k, records = HSX_TRACE_RECORDS;
+        for (uint32_t i = 0; i < n; i++)
+            warning[i] = (char)k[1 + i];
+        for (uint32_t d = 10000; d; d /= 10)          /* "size_clamped:100" */
+            if (records >= d || d == 1)
+                warning[n++] = (char)('0' + records / d % 10);
+        hsx_put_key(c->w, K_warnings);
+        hsx_cbor_put_array(c->w, 1);
+        hsx_cbor_put_text(c->w, warning, n);
+    }
     hsx_cbor_put_end(c->w);
     return 0;
 }
@@ -401,16 +443,26 @@ static int trace_switch(hsx_call *c, int on)
 int hsx_cmd_trace_on(hsx_call *c) { return trace_switch(c, 1); }
 int hsx_cmd_trace_off(hsx_call *c) { return trace_switch(c, 0); }
 
+int hsx_cmd_trace_status(hsx_call *c)
+{
+    hsx_reply_ok(c);
+    hsx_put_key(c->w, K_trace);
+    hsx_cbor_open_map(c->w);
+    put_trace_status(c->w, c->t.pid, hsx_exec_trace_records(c->t.pid, NULL, 0));
+    hsx_cbor_put_end(c->w);
+    return 0;
+}
+
 int hsx_cmd_trace_records(hsx_call *c)
 {
     hsx_trace_record records[TRACE_REPLY];
-    uint32_t limit = HAS(c, limit) ? ARG(c, limit) : TRACE_REPLY;
-    uint32_t n = hsx_exec_trace_records(c->t.pid, records, TRACE_REPLY);
+    uint32_t limit = HAS(c, limit) ? ARG(c, limit) : TRACE_REPLY, most = trace_capacity(c->t.pid);
+    uint32_t n = hsx_exec_trace_records(c->t.pid, records, most < TRACE_REPLY ? most : TRACE_REPLY);
     uint32_t returned = n < limit ? n : limit;
     hsx_reply_ok(c);
     hsx_put_key(c->w, K_trace);
     hsx_cbor_open_map(c->w);
-    put_trace_status(c->w, c->t.pid, n);
+    put_trace_status(c->w, c->t.pid, hsx_exec_trace_records(c->t.pid, NULL, 0));
     hsx_field_u(c->w, K_returned, returned);
     hsx_put_key(c->w, K_records);
     hsx_cbor_put_array(c->w, returned);

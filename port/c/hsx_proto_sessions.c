@@ -1,5 +1,6 @@
 /* HSX C executive: sessions and their PID locks on the link (docs/protocol.md
- * "Sessions"): session.open, keepalive, close and list; who may change a task (an
+ * "Sessions"): session.open, keepalive, close, list, lock and unlock; what the variant
+ * offers (features, variant_required); who may change a task (an
  * observer may not, a task another session locked may not); sessions that miss their
  * heartbeat expire, and a new host's hello ends them all.
  */
@@ -19,14 +20,24 @@ typedef struct session {
 static session sessions[HSX_MAX_SESSIONS];
 static uint16_t next_number = 1;
 
+/* The session features of docs/variants.md the C executive has, in the order the
+ * variants add them: minimal has the first six, development the next five, full all. */
+static const uint16_t features[] = {K_commands, K_load_stream, K_mailbox, K_memory, K_stdio,
+    K_values, K_debug, K_events, K_stack, K_trace, K_watch, K_observers};
+#define OFFERED (HSX_HAS_OBSERVERS ? 12u : HSX_HAS_DEBUG ? 11u : 6u)
+
 void hsx_put_features(hsx_cbor_writer *w)
 {
-    static const uint16_t features[] = {K_commands, K_load_stream, K_memory, K_stdio, K_values,
-        K_debug, K_events, K_stack, K_trace, K_watch, K_observers};
-    uint32_t count = HSX_HAS_OBSERVERS ? 11 : HSX_HAS_DEBUG ? 10 : 5;
-    hsx_cbor_put_array(w, count);
-    for (uint32_t i = 0; i < count; i++)
+    hsx_cbor_put_array(w, OFFERED);
+    for (uint32_t i = 0; i < OFFERED; i++)
         hsx_put_key(w, features[i]);
+}
+
+void hsx_put_variant_required(hsx_cbor_writer *w)
+{
+    hsx_cbor_put_map(w, 12 - OFFERED);
+    for (uint32_t i = OFFERED; i < 12; i++)
+        hsx_field_k(w, features[i], i < 11 ? K_development : K_full);
 }
 
 int hsx_session_find(const hsx_arg *id)
@@ -41,6 +52,14 @@ int hsx_session_find(const hsx_arg *id)
         }
     }
     return -1;
+}
+
+uint32_t hsx_sessions_open(void)
+{
+    uint32_t open = 0;
+    for (int s = 0; s < HSX_MAX_SESSIONS; s++)
+        open += sessions[s].used;
+    return open;
 }
 
 int hsx_session_observer(int slot) { return slot >= 0 && sessions[slot].observer; }
@@ -216,6 +235,42 @@ int hsx_cmd_session_close(hsx_call *c)
     session_close(c->session);
     return 0;
 }
+
+/* session.lock / session.unlock: the PIDs of `pid_lock` (hsx.client sends `pid` so). */
+static int lock_or_unlock(hsx_call *c, int lock)
+{
+    session *s = &sessions[c->session];
+    hsx_items items;
+    hsx_cbor_item pid;
+    hsx_items_open(&c->arg[K_pid_lock], hsx_request_end, &items);
+    if (!HAS(c, pid_lock))
+        return hsx_fail_field(c, K_pid);
+    if (lock && s->observer)
+        return hsx_fail(c, K_read_only);
+    for (int got; (got = hsx_items_next(&items, &pid)) != 0;) {
+        uint8_t k = 0;
+        if (got < 0 || pid.type != HSX_CBOR_UINT || pid.value > UINT32_MAX)
+            return hsx_fail_field(c, K_pid);
+        while (k < s->nlocks && s->locks[k] != pid.value)
+            k++;
+        if (!lock && k < s->nlocks) {
+            s->locks[k] = s->locks[--s->nlocks];
+        } else if (lock && k == s->nlocks) {
+            if (hsx_control(c, (uint32_t)pid.value) < 0)
+                return -1;
+            if (k == HSX_MAX_LOCKS)
+                return hsx_fail_field(c, K_pid);
+            s->locks[s->nlocks++] = (uint32_t)pid.value;
+        }
+    }
+    hsx_reply_ok(c);
+    hsx_put_key(c->w, K_session);
+    put_session(c->w, c->session, 1);
+    return 0;
+}
+
+int hsx_cmd_session_lock(hsx_call *c) { return lock_or_unlock(c, 1); }
+int hsx_cmd_session_unlock(hsx_call *c) { return lock_or_unlock(c, 0); }
 
 int hsx_cmd_session_list(hsx_call *c)
 {

@@ -1,7 +1,9 @@
 """The executives the conformance tests run against, all through `hsx.client` by URL:
-the Python `hsx execd` (tcp://) and the C executive's host build in each variant
-(socket://, started with `hsx board run --board host`).  What a variant offers decides
-what a test expects: the command, or `unsupported` naming the variant that has it."""
+the Python `hsx execd` (tcp://, `--profile VARIANT`) and the C executive's host build
+(socket://, started as `hsx board run --board host` starts it), each in every variant.
+What a variant offers (docs/variants.md: hsx.kernel.profiles, the one table both
+executives follow) decides what a test expects: the command, or `unsupported` naming
+the variant that has it."""
 from __future__ import annotations
 
 import base64
@@ -14,24 +16,14 @@ from hostboard import host_board
 
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
+from hsx.kernel.profiles import PROFILES, variant_offering
 from hsx.toolchain.build import build_source
-
-# what each variant adds (docs/port.md, "Variants"); the Python executive has it all
-OFFERS = {
-    "minimal": frozenset({"tasks", "memory", "values", "stdio", "mailbox"}),
-    "development": frozenset({"tasks", "memory", "values", "stdio", "mailbox", "debug",
-                              "events", "trace"}),
-    "full": frozenset({"tasks", "memory", "values", "stdio", "mailbox", "debug", "events",
-                       "trace", "observers"}),
-}
-NEEDS = {"debug": "development", "events": "development", "trace": "development",
-         "observers": "full"}
 
 
 @dataclass
 class Executive:
     kind: str                                   # "python" or "c"
-    variant: str                                # the C build's; "full" for the Python one
+    variant: str                                # minimal, development or full
     start: Callable[[], tuple[str, Callable[[], None]]]   # -> (url, stop)
     clients: list = field(default_factory=list)
 
@@ -47,14 +39,15 @@ class Executive:
 
     @property
     def name(self) -> str:
-        return "python" if self.kind == "python" else f"c-{self.variant}"
+        return f"{self.kind}-{self.variant}"
 
     def offers(self, feature: str) -> bool:
-        return feature in OFFERS[self.variant]
+        """Whether the variant offers a session feature (docs/variants.md)."""
+        return PROFILES[self.variant].offers(feature)
 
     def needs(self, feature: str) -> str:
         """The variant a feature needs (what `unsupported` must name)."""
-        return NEEDS[feature]
+        return variant_offering(feature)
 
     def connect(self, **options: Any) -> Client:
         client = Client.connect(self.url, timeout=30, **options)
@@ -67,15 +60,16 @@ class Executive:
         self.stop()
 
 
-def python_executive(root: Path) -> Executive:
+def python_executive(root: Path, variant: str) -> Executive:
+    """`hsx execd --profile VARIANT`, its state (stored values) and files under `root`."""
     from hsx.server import BackgroundServer, ServerConfig
 
     def start() -> tuple[str, Callable[[], None]]:
-        server = BackgroundServer(ServerConfig(port=0, root=root / "fs",
+        server = BackgroundServer(ServerConfig(port=0, root=root / "fs", profile=variant,
                                                state_dir=root / "state"))
         server.__enter__()
         return f"tcp://{server.host}:{server.port}", lambda: server.__exit__(None, None, None)
-    return Executive("python", "full", start)
+    return Executive("python", variant, start)
 
 
 def c_executive(root: Path, variant: str) -> Executive:

@@ -3,6 +3,7 @@ host and port.  The board is the C executive's host build, or hsx execd behind t
 framed link; names, lines, frames and variables come from the client's gateway."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -59,6 +60,28 @@ def test_launch_with_connect_stops_steps_and_shows_variables_on_a_board(board, b
         assert top["name"] == "twice" and top["line"] == line_of(source, "twice body")
         assert dap.ok("evaluate", expression="x * 3", frameId=top["id"],
                       context="watch")["result"] == "30"
+    finally:
+        dap.close()
+
+
+def test_attach_by_connect_shows_the_tasks_output_after_the_attach(board, built):
+    """The adapter subscribes to a task's output with `stdio` after its attach; through
+    the client's gateway that output was dropped (only events.subscribe's types passed)."""
+    from hsx.client import Client
+    with Client.connect(board) as loader:
+        pid = loader.request("load", path=str(built / "ticker.hxe"))["pid"]
+    dap = DapClient.start()
+    try:
+        dap.initialize()
+        seq = dap.send("attach", pid=pid, connect=board)
+        dap.wait_event("initialized")
+        dap.ok("configurationDone")
+        assert dap.response(seq)["success"]
+        # what the task wrote before the attach comes first, in one piece; then its ticks
+        # as it writes them
+        first = dap.wait_event("output", lambda body: "tick " in body["output"])["output"]
+        before = max(int(n) for n in re.findall(r"tick (\d+)", first))
+        dap.wait_output(f"tick {before + 2}\n", timeout=60)
     finally:
         dap.close()
 

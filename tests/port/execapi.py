@@ -81,7 +81,8 @@ class MailboxInfo(C.Structure):
     _fields_ = [("descriptor_id", C.c_uint32), ("target", C.c_char * 48), ("namespace_", C.c_uint8),
                 ("has_owner", C.c_uint8), ("mode", C.c_uint8), ("owner_pid", C.c_uint32),
                 ("capacity", C.c_uint32), ("bytes_used", C.c_uint32), ("queue_depth", C.c_uint32),
-                ("handles", C.c_uint32), ("waiters", C.c_uint32), ("next_seq", C.c_uint32)]
+                ("handles", C.c_uint32), ("waiters", C.c_uint32), ("next_seq", C.c_uint32),
+                ("waiting", C.c_uint32 * 8)]
 
 
 class ValueInfo(C.Structure):

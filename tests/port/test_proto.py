@@ -17,9 +17,9 @@ from hsx.client.link.frames import encode_frame
 
 import cbor2
 
-FEATURES = {"minimal": ["commands", "load_stream", "memory", "stdio", "values"],
-            "development": ["commands", "load_stream", "memory", "stdio", "values", "debug",
-                            "events", "stack", "trace", "watch"]}
+FEATURES = {"minimal": ["commands", "load_stream", "mailbox", "memory", "stdio", "values"],
+            "development": ["commands", "load_stream", "mailbox", "memory", "stdio", "values",
+                            "debug", "events", "stack", "trace", "watch"]}
 FEATURES["full"] = FEATURES["development"] + ["observers"]
 
 

@@ -15,6 +15,7 @@ from hsx.server import BackgroundServer, ServerConfig
 from hsx.tui import DebuggerApp
 from hsx.tui.layout import LayoutStore
 from hsx.tui.target import Target
+from hsx.tui.widgets.source import SourceView
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "link"))
 from simdevice import bridged_device  # noqa: E402
@@ -51,7 +52,16 @@ async def _break_step_and_frames(board, walk, tmp_path):
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
             assert app.target.address == url
-            source = app.query_one("SourceView")
+            # the gateway's features count as the board's; reverse execution is hsx
+            # execd's alone, and says so (it read "needs the development or full variant")
+            assert app.target.lacks("symbols") is None
+            if reset is None:                                    # the C executive
+                assert app.target.lacking("reverse", "Stepping back") == (
+                    "Stepping back is not offered by this executive (development variant)")
+                assert app.check_action("step_back", ()) is None       # greyed out
+            else:                                                # hsx execd behind it
+                assert app.target.lacking("reverse", "Stepping back") is None
+            source = app.query_one(SourceView)
             source.focus()
             source.move_cursor(source.row_of(21))
             await pilot.press("b")

@@ -13,6 +13,7 @@ from hsx.client.launch import launch
 from hsx.tui import DebuggerApp
 from hsx.tui.layout import LayoutStore
 from hsx.tui.target import Target
+from hsx.tui.widgets.source import SourceView
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from mps2kit import mps2_board, requires_qemu  # noqa: E402
@@ -32,7 +33,7 @@ async def _breakpoint_step_and_variables(board, walk, tmp_path):
                           layouts=LayoutStore(tmp_path / "layout.json"))
         async with app.run_test(size=(100, 32)) as pilot:
             await until(pilot, stopped_at(app, 29, "main"), 60, "start at main's first line")
-            source = app.query_one("SourceView")
+            source = app.query_one(SourceView)
             source.focus()
             source.move_cursor(source.row_of(21))
             await pilot.press("b")

@@ -16,42 +16,65 @@ from typing import Any
 from ..drive import adrive, drive
 from ..helpers import install
 from ..wire import subscribe_fields
-from .core import Gateway
+from .core import Gateway, with_host_features
 from .runs import GATEWAY_EVENTS
 
 
 class _Filter:
-    """Which events the front end subscribed to (None: it has not subscribed)."""
+    """What the front end subscribed to: clauses of (categories, pids), None meaning all,
+    as protocol v1 keeps them -- `events.subscribe` sets the subscription's one clause,
+    `stdio` adds one for output (docs/protocol.md); no clause: it has not subscribed."""
+
+    OUTPUT = ["stdout", "stderr"]
 
     def __init__(self) -> None:
-        self.categories: list[str] | None = None
-        self.pids: set[int] | None = None
-        self.on = False
+        self.clauses: list[tuple[list[str] | None, set[int] | None]] = []
+
+    @property
+    def on(self) -> bool:
+        return bool(self.clauses)
+
+    def clear(self) -> None:
+        self.clauses = []
 
     def widened(self, fields: dict[str, Any]) -> dict[str, Any]:
         """The subscription to send for the front end's: with the gateway's types."""
-        self.on = True
         categories = fields.get("categories")
-        self.categories = [categories] if isinstance(categories, str) else categories
-        pids = fields.get("pids", fields.get("pid"))
-        self.pids = None if pids is None else set(pids if isinstance(pids, list) else [pids])
+        categories = [categories] if isinstance(categories, str) else categories
+        self.clauses = [(categories, _pids(fields.get("pids", fields.get("pid"))))]
         out = dict(fields)
-        if self.categories is not None:
-            out["categories"] = list(dict.fromkeys([*self.categories, *GATEWAY_EVENTS]))
+        if categories is not None:
+            out["categories"] = list(dict.fromkeys([*categories, *GATEWAY_EVENTS]))
         out.pop("pids", None)
         out.pop("pid", None)
         return out
 
+    def stdio(self, fields: dict[str, Any]) -> None:
+        """A `stdio` request that subscribes to output (or unsubscribes from it)."""
+        op = fields.get("op") or ("write" if {"data", "data_hex", "data_b64", "eof"} & set(fields)
+                                  else "subscribe")
+        clause = (list(fields.get("streams") or self.OUTPUT), _pids(fields.get("pid")))
+        if op == "subscribe":
+            self.clauses.append(clause)
+        elif op == "unsubscribe" and clause in self.clauses:
+            self.clauses.remove(clause)
+
     def wants(self, event: dict[str, Any]) -> bool:
-        if not self.on:
-            return event.get("type") == "board_reset"
         kind = str(event.get("type"))
-        if self.pids is not None and event.get("pid") not in self.pids:
-            return kind in ("board_reset", "warning") and event.get("pid") is None
-        if self.categories is None:
+        if kind == "board_reset":
             return True
-        return any(kind == c or kind.startswith(c) for c in self.categories) \
-            or kind == "board_reset"
+        return any(self._matches(categories, pids, kind, event)
+                   for categories, pids in self.clauses)
+
+    @staticmethod
+    def _matches(categories, pids, kind: str, event: dict[str, Any]) -> bool:
+        if pids is not None and event.get("pid") not in pids:
+            return kind == "warning" and event.get("pid") is None
+        return categories is None or any(kind == c or kind.startswith(c) for c in categories)
+
+
+def _pids(value: Any) -> set[int] | None:
+    return None if value is None else set(value if isinstance(value, list) else [value])
 
 
 def _is_subscribe(cmd: str) -> bool:
@@ -74,6 +97,19 @@ class _Wrapper:
         if "id" not in reply:
             reply["id"] = f"gateway-{next(self._ids)}"
         return reply
+
+    def _noted(self, cmd: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """What the front end subscribes to, noted before the request goes on (a
+        subscription is widened to the events the gateway needs)."""
+        if _is_subscribe(cmd):
+            self.gateway.subscribed = True
+            return self._filter.widened(fields)
+        if _is_unsubscribe(cmd):                   # nothing for the front end, nor for us
+            self._filter.clear()
+            self.gateway.subscribed = False
+        elif cmd.lower() == "stdio":
+            self._filter.stdio(fields)
+        return fields
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -102,11 +138,7 @@ class GatewayClient(_Wrapper):
         self.inner.close()
 
     def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        if _is_subscribe(cmd):
-            fields = self._filter.widened(fields)
-            self.gateway.subscribed = True
-        elif _is_unsubscribe(cmd):                 # nothing for the front end, nor for us
-            self._filter.on = self.gateway.subscribed = False
+        fields = self._noted(cmd, fields)
         try:
             return self._numbered(drive(self.gateway.request(cmd, fields), self._device))
         finally:
@@ -116,7 +148,8 @@ class GatewayClient(_Wrapper):
         return self.inner.request(cmd, **fields)
 
     def open_session(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        return self.inner.open_session(*args, **kwargs)
+        self.inner.session = with_host_features(self.inner.open_session(*args, **kwargs))
+        return self.inner.session
 
     def close_session(self) -> None:
         self.inner.close_session()
@@ -179,11 +212,7 @@ class AsyncGatewayClient(_Wrapper):
         await self.inner.close()
 
     async def request(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        if _is_subscribe(cmd):
-            fields = self._filter.widened(fields)
-            self.gateway.subscribed = True
-        elif _is_unsubscribe(cmd):
-            self._filter.on = self.gateway.subscribed = False
+        fields = self._noted(cmd, fields)
         async with self._lock:
             try:
                 return self._numbered(await adrive(self.gateway.request(cmd, fields),
@@ -195,7 +224,8 @@ class AsyncGatewayClient(_Wrapper):
         return await self.inner.request(cmd, **fields)
 
     async def open_session(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        return await self.inner.open_session(*args, **kwargs)
+        self.inner.session = with_host_features(await self.inner.open_session(*args, **kwargs))
+        return self.inner.session
 
     async def close_session(self) -> None:
         await self.inner.close_session()

@@ -7,6 +7,7 @@ import base64
 from typing import Any
 
 from hsx.debug import DebugError, parse_condition
+from hsx.debug.stepping import jump_target
 from hsx.image.errors import ImageError
 from hsx.image.hxe import read_hxe, write_hxe
 from hsx.image.sym import SymbolFileError, load_sym
@@ -128,9 +129,15 @@ def run_to(gw: Gateway, fields: dict[str, Any]) -> Steps:
 
 @command("jump")
 def jump(gw: Gateway, fields: dict[str, Any]) -> Steps:
-    raise DebugError("unsupported", "jump is not offered by a board (it has no command that "
-                     "moves the PC)")
-    yield                                  # (a generator, as every command is)
+    """Checked and resolved here as hsx execd does (within the function the task is
+    stopped in); the board moves the pc."""
+    pid = as_pid(fields.get("pid"))
+    entry = yield from gw.view(pid)
+    addr, there = jump_target(gw.symbols, pid, entry.task.ctx, where(fields))
+    yield from gw.cancel_step(pid)
+    reply = yield ("jump", {**session_of(fields), "pid": pid, "addr": addr})
+    gw.changed(pid)
+    return {"result": {**reply["result"], **there}}
 
 
 @command("watch.add", "watch.create")

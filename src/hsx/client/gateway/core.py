@@ -25,6 +25,10 @@ from .runs import WAIT, RunControl
 
 __all__ = ["WAIT", "Gateway", "command"]
 
+# What the gateway answers on the host for a board that has the debugger (development,
+# full): a board's `info` and sessions list these features too, so front ends see what
+# the pair offers, as from `hsx execd` of the same variant.
+HOST_FEATURES = ("disasm", "expressions", "symbols", "variables")
 MAX_RUNS = 64                  # fetch-and-retry rounds of one computation
 JSON_CHUNK = 4096              # bytes one peek reads from an executive without frames
 HANDLERS: dict[str, Callable[["Gateway", dict[str, Any]], Steps]] = {}
@@ -274,6 +278,25 @@ class Gateway(RunControl):
             yield ("poke", {"pid": pid, "addr": addr, "data": data.hex()})
         if writes:
             self.changed(pid)
+
+
+def with_host_features(listing: dict[str, Any]) -> dict[str, Any]:
+    """`info` or a session with the features the gateway adds (or, on a board without
+    the debugger, the variant that has them)."""
+    features = listing.get("features")
+    if not isinstance(features, list):
+        return listing
+    out = dict(listing)
+    required = out.get("variant_required")
+    if "debug" in features:
+        out["features"] = sorted({*features, *HOST_FEATURES})
+        if isinstance(required, dict):
+            out["variant_required"] = {k: v for k, v in required.items()
+                                       if k not in HOST_FEATURES}
+    elif isinstance(required, dict):
+        needed = required.get("debug", "development")
+        out["variant_required"] = {**required, **{f: needed for f in HOST_FEATURES}}
+    return out
 
 
 def as_pid(value: Any) -> int:

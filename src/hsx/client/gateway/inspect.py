@@ -11,11 +11,21 @@ from hsx.debug.disasm import DEFAULT_COUNT, disasm_read
 from hsx.debug.variables import DEFAULT_PAGE
 
 from ..drive import Steps
-from .core import Gateway, as_pid, command
+from .core import Gateway, as_pid, command, with_host_features
 from .fields import integer, text, where
 
 _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
                  "from_addr": "from", "on-demand": "from", "cached": "from"}
+
+
+@command("info")
+def info(gw: Gateway, fields: dict[str, Any]) -> Steps:
+    reply = yield ("info", fields)
+    return {**_payload(reply), "info": with_host_features(reply["info"])}
+
+
+def _payload(reply: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in reply.items() if k not in ("version", "status", "id")}
 
 
 @command("stack.info", "stack", "stack.list")

@@ -118,6 +118,54 @@ def _stdio(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _pid_list(fields: dict[str, Any]) -> dict[str, Any]:
+    """session.lock / unlock: the PIDs as the list a board reads (`pid_lock`)."""
+    pids = fields.pop("pid", None)
+    if pids is not None:
+        fields["pid_lock"] = list(dict.fromkeys(pids if isinstance(pids, list) else [pids]))
+    return fields
+
+
+def _dmesg(fields: dict[str, Any]) -> dict[str, Any]:
+    from hsx.server.dmesg import LEVELS
+
+    if "level" in fields:
+        fields["level"] = LEVELS.index(fields["level"])
+    if fields.pop("filter_session", None) is not None:
+        raise bad_argument("a board's log names no sessions: leave out 'filter_session'")
+    return fields
+
+
+def _mailbox_open(fields: dict[str, Any]) -> dict[str, Any]:
+    from hsx.server.handlers.mailbox import _MODES
+
+    tap = bool(fields.pop("tap", False))
+    mode = fields.pop("mode", "r" if tap else "rw")
+    fields["flags"] = int(_MODES[mode]) | (4 if tap else 0)
+    return fields
+
+
+def _send(fields: dict[str, Any]) -> dict[str, Any]:
+    """The older forms: a target in `channel`, a task's stdin by `pid`."""
+    channel = fields.get("channel")
+    if isinstance(channel, str):
+        if channel.strip().isdigit():
+            fields["channel"] = int(channel)
+        else:
+            fields.setdefault("target", fields.pop("channel"))
+    pid = fields.pop("pid", None)
+    if "handle" not in fields and "target" not in fields and pid is not None:
+        fields["target"] = f"svc:stdio.in@{pid}"
+    return fields
+
+
+def _clock_rate(fields: dict[str, Any]) -> dict[str, Any]:
+    rate = fields.pop("rate", fields.pop("hz", None))
+    if rate is not None:
+        fields["rate"] = int(round(rate))
+    return fields
+
+
 def _val_set(fields: dict[str, Any]) -> dict[str, Any]:
     value = fields.pop("value", None)
     if "f16" not in fields and value is not None:
@@ -136,9 +184,10 @@ def _without(*keys: str):
 
 _FOR_A_BOARD = {
     "bp.set": _located, "bp.clear": _located, "run.to": _located, "watch.add": _located,
-    "load": _load, "session.open": _session_open, "events.subscribe": _subscribe,
-    "stdio": _stdio, "val.set": _val_set, "cmd.call": _without("pin"),
-    "trace.on": _without("size"),
+    "jump": _located, "load": _load, "session.open": _session_open,
+    "events.subscribe": _subscribe, "stdio": _stdio, "val.set": _val_set,
+    "cmd.call": _without("pin"), "session.lock": _pid_list, "session.unlock": _pid_list,
+    "dmesg": _dmesg, "mailbox.open": _mailbox_open, "send": _send, "clock.rate": _clock_rate,
 }
 
 # -- the words of a board's errors ------------------------------------------------------------
@@ -167,6 +216,10 @@ _WORDS = {
     "bad_condition": "a board does not evaluate breakpoint conditions: the host's gateway does",
     "out_of_range": "the watched range is outside the task's memory",
     "static_breakpoint": "the breakpoint is a BRK instruction in the code: disable it instead",
+    "not_stopped": "the task is not paused where it runs: pause it first (a task blocked in "
+                   "a wait cannot jump)",
+    "unknown_handle": "that handle was not opened by this host (mailbox.open)",
+    "too_many_handles": "the board keeps few mailbox handles for the host: close one first",
 }
 _PREFIXED = {
     "pid_locked:": "pid {} is locked by another session",

@@ -7,7 +7,9 @@ whether protocol v1 has it as hex, base64 or (stdin, a message) text in UTF-8: t
 takes bytes and never decodes text.  From the device: byte strings become
 the hex text protocol v1 uses (`data` of `peek`, `old`/`new` of `watch_update`), text
 that arrived as bytes becomes text, and replies get back `version` (and, from the
-client, their `id`).
+client, their `id`).  What a board leaves to the host is added here: a received
+message's `data_hex` beside its text, and the words of a log entry a board keeps as the
+event it was (a task's fault or end), as hsx execd logs it.
 """
 from __future__ import annotations
 
@@ -68,7 +70,22 @@ def decode_message(payload: bytes) -> dict[str, Any]:
         raise PayloadError(f"not CBOR: {error}") from None
     if not isinstance(message, dict) or not all(isinstance(k, str) for k in message):
         raise PayloadError("not a CBOR map with text keys")
+    for received in message.get("messages") or ():       # listen
+        if isinstance(received, dict) and isinstance(received.get("text"), bytes):
+            received["data_hex"] = received["text"].hex()
+    for entry in message.get("logs") or ():              # dmesg
+        if isinstance(entry, dict) and "event" in entry:
+            entry["message"] = _logged(entry)
     return _textual(message)
+
+
+def _logged(entry: dict[str, Any]) -> str:
+    """hsx execd's words for a logged event (hsx.server.dmesg)."""
+    event, pid = entry.pop("event"), entry.get("pid")
+    if event == "fault":
+        return f"task {pid} faulted: {entry.pop('kind', None)}"
+    status = entry.pop("exit_status", None)
+    return f"task {pid} {event}" + (f" (exit status {status})" if status is not None else "")
 
 
 def _textual(value: Any, key: str | None = None) -> Any:

@@ -6,18 +6,14 @@ from typing import Any
 
 class ProtocolError(Exception):
     """An error reply: `code` is the server's stable `error` string (e.g.
-    `pid_locked:3`), `message` its explanation, `reply` the whole reply.  A command a
-    board's variant lacks is `unsupported` with `variant_required` ("development",
-    "full"): the message says which variant has it."""
+    `pid_locked:3`), `message` its explanation, `reply` the whole reply.  A command the
+    executive's variant lacks is `unsupported` with `variant_required` ("development",
+    "full"); its message (hsx execd's, or the client's words for a board's) names it."""
 
     def __init__(self, code: str, message: str, reply: dict[str, Any] | None = None) -> None:
         reply = reply or {}
-        # a board's variant lacks the command: the reply names the variant that has it
         self.variant_required: str | None = reply.get("variant_required") \
             if isinstance(reply.get("variant_required"), str) else None
-        if self.variant_required and "needs the" not in message:
-            needs = f"needs the {self.variant_required} variant of the executive"
-            message = f"{needs} ({message})" if message else needs
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code
         self.message = message

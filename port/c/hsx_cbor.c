@@ -170,6 +170,7 @@ void hsx_cbor_put_bytes_start(hsx_cbor_writer *w, uint32_t len) { put_head(w, MA
 void hsx_cbor_put_text_start(hsx_cbor_writer *w, uint32_t len) { put_head(w, MAJOR_TEXT, len); }
 void hsx_cbor_put_array(hsx_cbor_writer *w, uint32_t items) { put_head(w, MAJOR_ARRAY, items); }
 void hsx_cbor_put_map(hsx_cbor_writer *w, uint32_t pairs) { put_head(w, MAJOR_MAP, pairs); }
+void hsx_cbor_put_tag(hsx_cbor_writer *w, uint32_t tag) { put_head(w, MAJOR_TAG, tag); }
 
 static void put_byte(hsx_cbor_writer *w, uint8_t byte) { put(w, &byte, 1); }
 

@@ -58,6 +58,7 @@ void hsx_cbor_put_text(hsx_cbor_writer *w, const char *text, uint32_t len);
 void hsx_cbor_put_str(hsx_cbor_writer *w, const char *text);   /* NUL-terminated */
 void hsx_cbor_put_array(hsx_cbor_writer *w, uint32_t items);
 void hsx_cbor_put_map(hsx_cbor_writer *w, uint32_t pairs);
+void hsx_cbor_put_tag(hsx_cbor_writer *w, uint32_t tag);      /* the item after it is tagged */
 /* An indefinite-length map or array, ended by hsx_cbor_put_end(): for replies whose
  * length is known only once written. */
 void hsx_cbor_open_map(hsx_cbor_writer *w);

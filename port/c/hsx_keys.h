@@ -1,132 +1,437 @@
-/* HSX C executive: every text the protocol module sends or reads, in one pool.
+/* HSX C executive: the numbered words of the protocol (docs/wire.md, "Payload").
  *
- * Keys and constant values (protocol v1's field names, command names, error codes, the
- * words of replies and events) are listed once below; each becomes an id (K_pid, ...)
- * and one length-prefixed string in one pool (hsx_keys.c), so a reply names a field
- * with a byte and no text is stored twice. The first ids are the fields a request may carry, each with
- * the one CBOR form the board accepts (hsx.client sends canonical requests:
- * docs/wire.md, "Requests"). Names that are not C identifiers take the form
- * S(ident, "text").
+ * GENERATED from hsx.client.link.keys: python -m hsx.client.link.keys > port/c/hsx_keys.h
+ * A map key is a word's number; a word as a value is its number under CBOR tag 39;
+ * the firmware holds no text of them (hsx.client names them).
  */
 #ifndef HSX_KEYS_H
 #define HSX_KEYS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#define HSX_VERSION "0.1.0"         /* hsx.__version__ (a test keeps them equal) */
+#define HSX_VERSION "0.1.0"    /* hsx.__version__ */
+#define HSX_KEYS_DIGEST 0x62558EC9u   /* first in the hello: the host checks it */
+#define HSX_WORD_TAG 39
 
 /* The form of a request field (hsx_call.arg): */
-#define A_UINT 1            /* an unsigned integer (values above 32 bits read as 0xFFFFFFFF) */
+#define A_UINT 1            /* an unsigned integer (above 32 bits: 0xFFFFFFFF) */
 #define A_BOOL 2            /* true or false */
 #define A_TEXT 3            /* a text string: its bytes and length */
 #define A_BYTES 4           /* a byte string: its bytes and length */
 #define A_LIST 5            /* an array (or one item standing for a list of one) */
 
-/* Request fields, with their forms. `cmd` and `session` are the envelope's. */
-#define HSX_REQUEST_KEYS(R) \
-    R(pid, A_UINT) R(addr, A_UINT) R(length, A_UINT) R(space, A_TEXT) R(data, A_BYTES) \
-    R(count, A_UINT) R(name, A_TEXT) R(paused, A_BOOL) R(stream, A_UINT) R(quantum, A_UINT) \
-    R(priority, A_UINT) R(limit, A_UINT) R(eof, A_BOOL) R(op, A_TEXT) R(recent, A_BOOL) \
-    R(streams, A_LIST) R(client, A_TEXT) R(observer, A_BOOL) R(pid_lock, A_LIST) \
-    R(heartbeat_ms, A_UINT) R(auth, A_UINT) R(categories, A_LIST) R(pids, A_LIST) \
-    R(since_seq, A_UINT) R(seq, A_UINT) R(oid, A_UINT) R(group, A_UINT) R(f16, A_UINT) \
-    R(async, A_BOOL) R(breakpoint_id, A_UINT) R(temporary, A_BOOL) R(condition, A_TEXT) \
-    R(max_frames, A_UINT) R(stop, A_BOOL) R(watch_id, A_UINT) R(image, A_BYTES) \
-    R(size, A_UINT) R(target, A_TEXT) R(flags, A_UINT) R(handle, A_UINT) R(channel, A_UINT) \
-    R(max_len, A_UINT) R(rate, A_UINT) R(level, A_UINT) R(session, A_TEXT) R(cmd, A_TEXT)
-
-/* Command names (hsx_proto_cmds.c has the table), in the table's order. */
-#define HSX_COMMAND_KEYS(K, S) \
-    K(ping) K(info) K(ps) K(load) S(load_begin, "load.begin") S(load_write, "load.write") \
-    S(load_end, "load.end") S(load_abort, "load.abort") K(kill) K(pause) K(resume) K(sched) \
-    K(step) K(regs) K(peek) K(poke) K(stdio) S(session_open, "session.open") \
-    S(session_keepalive, "session.keepalive") S(session_close, "session.close") \
-    S(session_list, "session.list") S(events_subscribe, "events.subscribe") \
-    S(events_unsubscribe, "events.unsubscribe") S(events_ack, "events.ack") \
-    S(val_list, "val.list") S(val_get, "val.get") S(val_set, "val.set") \
-    S(val_stats, "val.stats") S(cmd_list, "cmd.list") S(cmd_call, "cmd.call") \
-    S(cmd_stats, "cmd.stats") S(bp_set, "bp.set") S(bp_clear, "bp.clear") \
-    S(bp_clear_all, "bp.clear_all") S(bp_enable, "bp.enable") S(bp_disable, "bp.disable") \
-    S(bp_list, "bp.list") S(run_to, "run.to") S(stack_info, "stack.info") \
-    S(watch_add, "watch.add") S(watch_remove, "watch.remove") S(watch_list, "watch.list") \
-    S(trace_on, "trace.on") S(trace_off, "trace.off") S(trace_records, "trace.records") \
-    S(trace_status, "trace.status") K(jump) S(session_lock, "session.lock") \
-    S(session_unlock, "session.unlock") K(dmesg) S(clock_status, "clock.status") \
-    S(clock_start, "clock.start") S(clock_stop, "clock.stop") S(clock_rate, "clock.rate") \
-    S(mailbox_snapshot, "mailbox.snapshot") S(mailbox_open, "mailbox.open") \
-    S(mailbox_close, "mailbox.close") K(send) K(listen)
-
-/* Reply and event keys, constant values, error codes. */
-#define HSX_REPLY_KEYS(K, S) \
-    K(status) K(ok) K(error) K(field) K(variant_required) K(minimal) K(development) K(full) \
-    K(mbx_status) K(val_status) K(cmd_status) K(category) K(last_seq) \
-    K(bad_argument) K(unknown_cmd) K(unsupported) K(session_required) K(read_only) \
-    S(pid_locked, "pid_locked:") K(too_many_sessions) K(not_subscribed) K(seq_evicted) \
-    K(bad_condition) K(out_of_range) K(bad_request) K(bad_frame) K(bad_payload) \
-    K(reply_lost) K(too_long) K(bad_crc) K(unknown_pid) K(task_ended) \
-    S(bad_image, "bad_image:") K(too_many_tasks) K(layout) K(image_too_large) \
-    K(mailbox_limit) K(metadata_mailbox) S(app_exists, "app_exists:") K(unknown_stream) \
-    K(too_many_streams) K(stdin_full) S(mbx_, "mbx_") S(val_, "val_") S(cmd_, "cmd_") \
-    K(unknown_name) K(unknown_breakpoint) K(too_many_breakpoints) K(unknown_watch) \
-    K(too_many_watches) K(bad_address) K(wouldblock) K(invalid_handle) K(no_data) \
-    K(msg_too_large) K(no_descriptor) K(timeout) K(invalid_argument) K(access_denied) \
-    K(static_breakpoint) K(brk) K(enoent) K(eperm) K(enospc) K(einval) K(eexist) K(ebusy) K(enoasync) K(efail) \
-    K(proto) K(window) K(max_frame) K(variant) K(features) K(boot) K(board) K(hsx_version) \
-    K(server) S(hsx_exec, "hsx-exec") S(version_number, HSX_VERSION) K(unknown) \
-    K(commands) K(load_stream) K(memory) K(values) K(debug) K(events) K(stack) K(trace) \
-    K(watch) K(observers) \
-    K(reply) K(pong) K(protocol) K(program) K(profile) K(uptime_s) K(limits) K(max_tasks) \
-    K(task_memory) K(code_arena) K(max_mailboxes) K(max_values) K(max_commands) \
-    K(max_breakpoints) K(max_watches) S(ring_records, "trace_records") K(event_queue) \
-    K(max_sessions) \
-    K(tasks) K(current_pid) K(retained) K(selected_pid) K(selected_registers) \
-    K(app_name) K(app_name_base) K(state) K(pc) K(instructions) K(exit_status) K(turns) \
-    K(waits) K(wakes) K(timeouts) K(sleeps) K(input_dropped) K(reg_base) K(stack_base) \
-    K(stack_top) K(sp) K(locked_by) K(fault) K(kind) K(message) K(wait) K(ms) \
-    K(registers) K(psw) K(steps) K(stack_size) K(code_len) K(symbols) \
-    K(received) K(aborted) K(task) K(scheduler) K(queued) K(result) K(executed) \
-    K(requested) K(running) K(clock) K(mode) K(code) K(written) K(output) K(stdout) \
-    K(stderr) K(text) K(dropped_chars) K(id) K(heartbeat_s) K(max_events) K(created_at) \
-    K(age_s) K(idle_s) K(sessions) K(closed) K(PUBLIC) K(USER) K(ADMIN) K(FACTORY) \
-    K(token) K(max) K(pending) K(coalesce_ms) K(delivered) K(drops) K(high_water) \
-    K(last_ack) K(filters) K(cursor) K(replayed) K(unsubscribed) K(type) K(prev_state) \
-    K(new_state) K(reason) K(how) K(why) K(old) K(new) K(changed_by) \
-    K(descriptor) K(src_pid) K(caller_pid) K(group_id) K(value_id) K(old_f16) \
-    K(new_f16) K(old_value) K(new_value) K(set) K(warning) K(events_dropped) K(dropped) \
-    K(first_seq) K(subscription) K(task_state) K(debug_break) K(mailbox_send) \
-    K(mailbox_recv) K(value_changed) K(watch_update) \
-    K(last_f16) K(last_value) K(persist_mode) K(save) S(volatile_, "volatile") \
-    K(subscribers) K(unit) K(epsilon) K(epsilon_f16) K(rate_ms) K(min) K(min_f16) \
-    K(max_f16) K(persist_key) K(debounce_ms) K(group_name) K(value) K(changed) K(capacity) \
-    K(usage_pct) K(stats) K(command) K(cmd_id) K(owner_pid) K(auth_level) K(handler_addr) K(help) \
-    K(breakpoint) K(breakpoints) K(address) K(symbol) K(offset) K(location) K(file) \
-    K(line) K(hits) K(enabled) K(owner) K(remembered) K(cleared) K(frames) K(index) K(fp) \
-    K(truncated) K(note) K(warnings) K(watches) K(format) S(trace_format, "hsx.trace/1") \
-    K(returned) K(records) K(nan) K(inf) S(minus_inf, "-inf") \
-    S(size_clamped, "size_clamped:") K(mailbox) K(rate_hz) K(stopped) \
-    K(not_stopped) K(logs) K(descriptors) K(descriptor_id) \
-    K(namespace) K(mode_mask) K(queue_depth) K(bytes_used) K(next_seq) K(handles) K(waiters) \
-    K(max_descriptors) K(active_descriptors) K(woke) K(tap) K(event) K(unknown_handle) K(killed) \
-    K(too_many_handles) K(messages) K(overrun)
-
-#define HSX_KEY_ID(name, ...) K_##name,
-#define HSX_KEY_ID1(name) K_##name,
 enum hsx_key {
-    HSX_REQUEST_KEYS(HSX_KEY_ID)
-    HSX_COMMAND_KEYS(HSX_KEY_ID1, HSX_KEY_ID)
-    HSX_REPLY_KEYS(HSX_KEY_ID1, HSX_KEY_ID)
+    /* request fields */
+    K_pid,                       /* 0: pid */
+    K_addr,                      /* 1: addr */
+    K_length,                    /* 2: length */
+    K_space,                     /* 3: space */
+    K_data,                      /* 4: data */
+    K_count,                     /* 5: count */
+    K_name,                      /* 6: name */
+    K_paused,                    /* 7: paused */
+    K_stream,                    /* 8: stream */
+    K_quantum,                   /* 9: quantum */
+    K_priority,                  /* 10: priority */
+    K_limit,                     /* 11: limit */
+    K_eof,                       /* 12: eof */
+    K_op,                        /* 13: op */
+    K_recent,                    /* 14: recent */
+    K_streams,                   /* 15: streams */
+    K_client,                    /* 16: client */
+    K_observer,                  /* 17: observer */
+    K_pid_lock,                  /* 18: pid_lock */
+    K_heartbeat_ms,              /* 19: heartbeat_ms */
+    K_auth,                      /* 20: auth */
+    K_categories,                /* 21: categories */
+    K_pids,                      /* 22: pids */
+    K_since_seq,                 /* 23: since_seq */
+    K_seq,                       /* 24: seq */
+    K_oid,                       /* 25: oid */
+    K_group,                     /* 26: group */
+    K_f16,                       /* 27: f16 */
+    K_async,                     /* 28: async */
+    K_breakpoint_id,             /* 29: breakpoint_id */
+    K_temporary,                 /* 30: temporary */
+    K_condition,                 /* 31: condition */
+    K_max_frames,                /* 32: max_frames */
+    K_stop,                      /* 33: stop */
+    K_watch_id,                  /* 34: watch_id */
+    K_image,                     /* 35: image */
+    K_size,                      /* 36: size */
+    K_target,                    /* 37: target */
+    K_flags,                     /* 38: flags */
+    K_handle,                    /* 39: handle */
+    K_channel,                   /* 40: channel */
+    K_max_len,                   /* 41: max_len */
+    K_rate,                      /* 42: rate */
+    K_level,                     /* 43: level */
+    K_session,                   /* 44: session */
+    K_cmd,                       /* 45: cmd */
+    /* commands */
+    K_ping,                      /* 46: ping */
+    K_info,                      /* 47: info */
+    K_ps,                        /* 48: ps */
+    K_load,                      /* 49: load */
+    K_load_begin,                /* 50: load.begin */
+    K_load_write,                /* 51: load.write */
+    K_load_end,                  /* 52: load.end */
+    K_load_abort,                /* 53: load.abort */
+    K_kill,                      /* 54: kill */
+    K_pause,                     /* 55: pause */
+    K_resume,                    /* 56: resume */
+    K_sched,                     /* 57: sched */
+    K_step,                      /* 58: step */
+    K_regs,                      /* 59: regs */
+    K_peek,                      /* 60: peek */
+    K_poke,                      /* 61: poke */
+    K_stdio,                     /* 62: stdio */
+    K_session_open,              /* 63: session.open */
+    K_session_keepalive,         /* 64: session.keepalive */
+    K_session_close,             /* 65: session.close */
+    K_session_list,              /* 66: session.list */
+    K_events_subscribe,          /* 67: events.subscribe */
+    K_events_unsubscribe,        /* 68: events.unsubscribe */
+    K_events_ack,                /* 69: events.ack */
+    K_val_list,                  /* 70: val.list */
+    K_val_get,                   /* 71: val.get */
+    K_val_set,                   /* 72: val.set */
+    K_val_stats,                 /* 73: val.stats */
+    K_cmd_list,                  /* 74: cmd.list */
+    K_cmd_call,                  /* 75: cmd.call */
+    K_cmd_stats,                 /* 76: cmd.stats */
+    K_bp_set,                    /* 77: bp.set */
+    K_bp_clear,                  /* 78: bp.clear */
+    K_bp_clear_all,              /* 79: bp.clear_all */
+    K_bp_enable,                 /* 80: bp.enable */
+    K_bp_disable,                /* 81: bp.disable */
+    K_bp_list,                   /* 82: bp.list */
+    K_run_to,                    /* 83: run.to */
+    K_stack_info,                /* 84: stack.info */
+    K_watch_add,                 /* 85: watch.add */
+    K_watch_remove,              /* 86: watch.remove */
+    K_watch_list,                /* 87: watch.list */
+    K_trace_on,                  /* 88: trace.on */
+    K_trace_off,                 /* 89: trace.off */
+    K_trace_records,             /* 90: trace.records */
+    K_trace_status,              /* 91: trace.status */
+    K_jump,                      /* 92: jump */
+    K_session_lock,              /* 93: session.lock */
+    K_session_unlock,            /* 94: session.unlock */
+    K_dmesg,                     /* 95: dmesg */
+    K_clock_status,              /* 96: clock.status */
+    K_clock_start,               /* 97: clock.start */
+    K_clock_stop,                /* 98: clock.stop */
+    K_clock_rate,                /* 99: clock.rate */
+    K_mailbox_snapshot,          /* 100: mailbox.snapshot */
+    K_mailbox_open,              /* 101: mailbox.open */
+    K_mailbox_close,             /* 102: mailbox.close */
+    K_send,                      /* 103: send */
+    K_listen,                    /* 104: listen */
+    /* reply and event fields, words, error codes */
+    K_status,                    /* 105: status */
+    K_ok,                        /* 106: ok */
+    K_error,                     /* 107: error */
+    K_field,                     /* 108: field */
+    K_variant_required,          /* 109: variant_required */
+    K_minimal,                   /* 110: minimal */
+    K_development,               /* 111: development */
+    K_full,                      /* 112: full */
+    K_mbx_status,                /* 113: mbx_status */
+    K_val_status,                /* 114: val_status */
+    K_cmd_status,                /* 115: cmd_status */
+    K_category,                  /* 116: category */
+    K_last_seq,                  /* 117: last_seq */
+    K_bad_argument,              /* 118: bad_argument */
+    K_unknown_cmd,               /* 119: unknown_cmd */
+    K_unsupported,               /* 120: unsupported */
+    K_session_required,          /* 121: session_required */
+    K_read_only,                 /* 122: read_only */
+    K_pid_locked,                /* 123: pid_locked: */
+    K_too_many_sessions,         /* 124: too_many_sessions */
+    K_not_subscribed,            /* 125: not_subscribed */
+    K_seq_evicted,               /* 126: seq_evicted */
+    K_bad_condition,             /* 127: bad_condition */
+    K_out_of_range,              /* 128: out_of_range */
+    K_bad_request,               /* 129: bad_request */
+    K_bad_frame,                 /* 130: bad_frame */
+    K_bad_payload,               /* 131: bad_payload */
+    K_reply_lost,                /* 132: reply_lost */
+    K_too_long,                  /* 133: too_long */
+    K_bad_crc,                   /* 134: bad_crc */
+    K_unknown_pid,               /* 135: unknown_pid */
+    K_task_ended,                /* 136: task_ended */
+    K_bad_image,                 /* 137: bad_image: */
+    K_too_many_tasks,            /* 138: too_many_tasks */
+    K_layout,                    /* 139: layout */
+    K_image_too_large,           /* 140: image_too_large */
+    K_mailbox_limit,             /* 141: mailbox_limit */
+    K_metadata_mailbox,          /* 142: metadata_mailbox */
+    K_app_exists,                /* 143: app_exists: */
+    K_unknown_stream,            /* 144: unknown_stream */
+    K_too_many_streams,          /* 145: too_many_streams */
+    K_stdin_full,                /* 146: stdin_full */
+    K_mbx_,                      /* 147: mbx_ */
+    K_val_,                      /* 148: val_ */
+    K_cmd_,                      /* 149: cmd_ */
+    K_unknown_name,              /* 150: unknown_name */
+    K_unknown_breakpoint,        /* 151: unknown_breakpoint */
+    K_too_many_breakpoints,      /* 152: too_many_breakpoints */
+    K_unknown_watch,             /* 153: unknown_watch */
+    K_too_many_watches,          /* 154: too_many_watches */
+    K_bad_address,               /* 155: bad_address */
+    K_wouldblock,                /* 156: wouldblock */
+    K_invalid_handle,            /* 157: invalid_handle */
+    K_no_data,                   /* 158: no_data */
+    K_msg_too_large,             /* 159: msg_too_large */
+    K_no_descriptor,             /* 160: no_descriptor */
+    K_timeout,                   /* 161: timeout */
+    K_invalid_argument,          /* 162: invalid_argument */
+    K_access_denied,             /* 163: access_denied */
+    K_static_breakpoint,         /* 164: static_breakpoint */
+    K_brk,                       /* 165: brk */
+    K_enoent,                    /* 166: enoent */
+    K_eperm,                     /* 167: eperm */
+    K_enospc,                    /* 168: enospc */
+    K_einval,                    /* 169: einval */
+    K_eexist,                    /* 170: eexist */
+    K_ebusy,                     /* 171: ebusy */
+    K_enoasync,                  /* 172: enoasync */
+    K_efail,                     /* 173: efail */
+    K_proto,                     /* 174: proto */
+    K_window,                    /* 175: window */
+    K_max_frame,                 /* 176: max_frame */
+    K_variant,                   /* 177: variant */
+    K_features,                  /* 178: features */
+    K_boot,                      /* 179: boot */
+    K_board,                     /* 180: board */
+    K_hsx_version,               /* 181: hsx_version */
+    K_server,                    /* 182: server */
+    K_hsx_exec,                  /* 183: hsx-exec */
+    K_unknown,                   /* 184: unknown */
+    K_commands,                  /* 185: commands */
+    K_load_stream,               /* 186: load_stream */
+    K_memory,                    /* 187: memory */
+    K_values,                    /* 188: values */
+    K_debug,                     /* 189: debug */
+    K_events,                    /* 190: events */
+    K_stack,                     /* 191: stack */
+    K_trace,                     /* 192: trace */
+    K_watch,                     /* 193: watch */
+    K_observers,                 /* 194: observers */
+    K_reply,                     /* 195: reply */
+    K_pong,                      /* 196: pong */
+    K_protocol,                  /* 197: protocol */
+    K_program,                   /* 198: program */
+    K_profile,                   /* 199: profile */
+    K_uptime_s,                  /* 200: uptime_s */
+    K_limits,                    /* 201: limits */
+    K_max_tasks,                 /* 202: max_tasks */
+    K_task_memory,               /* 203: task_memory */
+    K_code_arena,                /* 204: code_arena */
+    K_max_mailboxes,             /* 205: max_mailboxes */
+    K_max_values,                /* 206: max_values */
+    K_max_commands,              /* 207: max_commands */
+    K_max_breakpoints,           /* 208: max_breakpoints */
+    K_max_watches,               /* 209: max_watches */
+    K_ring_records,              /* 210: trace_records */
+    K_event_queue,               /* 211: event_queue */
+    K_max_sessions,              /* 212: max_sessions */
+    K_tasks,                     /* 213: tasks */
+    K_current_pid,               /* 214: current_pid */
+    K_retained,                  /* 215: retained */
+    K_selected_pid,              /* 216: selected_pid */
+    K_selected_registers,        /* 217: selected_registers */
+    K_app_name,                  /* 218: app_name */
+    K_app_name_base,             /* 219: app_name_base */
+    K_state,                     /* 220: state */
+    K_pc,                        /* 221: pc */
+    K_instructions,              /* 222: instructions */
+    K_exit_status,               /* 223: exit_status */
+    K_turns,                     /* 224: turns */
+    K_waits,                     /* 225: waits */
+    K_wakes,                     /* 226: wakes */
+    K_timeouts,                  /* 227: timeouts */
+    K_sleeps,                    /* 228: sleeps */
+    K_input_dropped,             /* 229: input_dropped */
+    K_reg_base,                  /* 230: reg_base */
+    K_stack_base,                /* 231: stack_base */
+    K_stack_top,                 /* 232: stack_top */
+    K_sp,                        /* 233: sp */
+    K_locked_by,                 /* 234: locked_by */
+    K_fault,                     /* 235: fault */
+    K_kind,                      /* 236: kind */
+    K_message,                   /* 237: message */
+    K_wait,                      /* 238: wait */
+    K_ms,                        /* 239: ms */
+    K_registers,                 /* 240: registers */
+    K_psw,                       /* 241: psw */
+    K_steps,                     /* 242: steps */
+    K_stack_size,                /* 243: stack_size */
+    K_code_len,                  /* 244: code_len */
+    K_symbols,                   /* 245: symbols */
+    K_received,                  /* 246: received */
+    K_aborted,                   /* 247: aborted */
+    K_task,                      /* 248: task */
+    K_scheduler,                 /* 249: scheduler */
+    K_queued,                    /* 250: queued */
+    K_result,                    /* 251: result */
+    K_executed,                  /* 252: executed */
+    K_requested,                 /* 253: requested */
+    K_running,                   /* 254: running */
+    K_clock,                     /* 255: clock */
+    K_mode,                      /* 256: mode */
+    K_code,                      /* 257: code */
+    K_written,                   /* 258: written */
+    K_output,                    /* 259: output */
+    K_stdout,                    /* 260: stdout */
+    K_stderr,                    /* 261: stderr */
+    K_text,                      /* 262: text */
+    K_dropped_chars,             /* 263: dropped_chars */
+    K_id,                        /* 264: id */
+    K_heartbeat_s,               /* 265: heartbeat_s */
+    K_max_events,                /* 266: max_events */
+    K_created_at,                /* 267: created_at */
+    K_age_s,                     /* 268: age_s */
+    K_idle_s,                    /* 269: idle_s */
+    K_sessions,                  /* 270: sessions */
+    K_closed,                    /* 271: closed */
+    K_PUBLIC,                    /* 272: PUBLIC */
+    K_USER,                      /* 273: USER */
+    K_ADMIN,                     /* 274: ADMIN */
+    K_FACTORY,                   /* 275: FACTORY */
+    K_token,                     /* 276: token */
+    K_max,                       /* 277: max */
+    K_pending,                   /* 278: pending */
+    K_coalesce_ms,               /* 279: coalesce_ms */
+    K_delivered,                 /* 280: delivered */
+    K_drops,                     /* 281: drops */
+    K_high_water,                /* 282: high_water */
+    K_last_ack,                  /* 283: last_ack */
+    K_filters,                   /* 284: filters */
+    K_cursor,                    /* 285: cursor */
+    K_replayed,                  /* 286: replayed */
+    K_unsubscribed,              /* 287: unsubscribed */
+    K_type,                      /* 288: type */
+    K_prev_state,                /* 289: prev_state */
+    K_new_state,                 /* 290: new_state */
+    K_reason,                    /* 291: reason */
+    K_how,                       /* 292: how */
+    K_why,                       /* 293: why */
+    K_old,                       /* 294: old */
+    K_new,                       /* 295: new */
+    K_changed_by,                /* 296: changed_by */
+    K_descriptor,                /* 297: descriptor */
+    K_src_pid,                   /* 298: src_pid */
+    K_caller_pid,                /* 299: caller_pid */
+    K_group_id,                  /* 300: group_id */
+    K_value_id,                  /* 301: value_id */
+    K_old_f16,                   /* 302: old_f16 */
+    K_new_f16,                   /* 303: new_f16 */
+    K_old_value,                 /* 304: old_value */
+    K_new_value,                 /* 305: new_value */
+    K_set,                       /* 306: set */
+    K_warning,                   /* 307: warning */
+    K_events_dropped,            /* 308: events_dropped */
+    K_dropped,                   /* 309: dropped */
+    K_first_seq,                 /* 310: first_seq */
+    K_subscription,              /* 311: subscription */
+    K_task_state,                /* 312: task_state */
+    K_debug_break,               /* 313: debug_break */
+    K_mailbox_send,              /* 314: mailbox_send */
+    K_mailbox_recv,              /* 315: mailbox_recv */
+    K_value_changed,             /* 316: value_changed */
+    K_watch_update,              /* 317: watch_update */
+    K_last_f16,                  /* 318: last_f16 */
+    K_last_value,                /* 319: last_value */
+    K_persist_mode,              /* 320: persist_mode */
+    K_save,                      /* 321: save */
+    K_volatile_,                 /* 322: volatile */
+    K_subscribers,               /* 323: subscribers */
+    K_unit,                      /* 324: unit */
+    K_epsilon,                   /* 325: epsilon */
+    K_epsilon_f16,               /* 326: epsilon_f16 */
+    K_rate_ms,                   /* 327: rate_ms */
+    K_min,                       /* 328: min */
+    K_min_f16,                   /* 329: min_f16 */
+    K_max_f16,                   /* 330: max_f16 */
+    K_persist_key,               /* 331: persist_key */
+    K_debounce_ms,               /* 332: debounce_ms */
+    K_group_name,                /* 333: group_name */
+    K_value,                     /* 334: value */
+    K_changed,                   /* 335: changed */
+    K_capacity,                  /* 336: capacity */
+    K_usage_pct,                 /* 337: usage_pct */
+    K_stats,                     /* 338: stats */
+    K_command,                   /* 339: command */
+    K_cmd_id,                    /* 340: cmd_id */
+    K_owner_pid,                 /* 341: owner_pid */
+    K_auth_level,                /* 342: auth_level */
+    K_handler_addr,              /* 343: handler_addr */
+    K_help,                      /* 344: help */
+    K_breakpoint,                /* 345: breakpoint */
+    K_breakpoints,               /* 346: breakpoints */
+    K_address,                   /* 347: address */
+    K_symbol,                    /* 348: symbol */
+    K_offset,                    /* 349: offset */
+    K_location,                  /* 350: location */
+    K_file,                      /* 351: file */
+    K_line,                      /* 352: line */
+    K_hits,                      /* 353: hits */
+    K_enabled,                   /* 354: enabled */
+    K_owner,                     /* 355: owner */
+    K_remembered,                /* 356: remembered */
+    K_cleared,                   /* 357: cleared */
+    K_frames,                    /* 358: frames */
+    K_index,                     /* 359: index */
+    K_fp,                        /* 360: fp */
+    K_truncated,                 /* 361: truncated */
+    K_note,                      /* 362: note */
+    K_warnings,                  /* 363: warnings */
+    K_watches,                   /* 364: watches */
+    K_format,                    /* 365: format */
+    K_trace_format,              /* 366: hsx.trace/1 */
+    K_returned,                  /* 367: returned */
+    K_records,                   /* 368: records */
+    K_nan,                       /* 369: nan */
+    K_inf,                       /* 370: inf */
+    K_minus_inf,                 /* 371: -inf */
+    K_size_clamped,              /* 372: size_clamped: */
+    K_mailbox,                   /* 373: mailbox */
+    K_rate_hz,                   /* 374: rate_hz */
+    K_stopped,                   /* 375: stopped */
+    K_not_stopped,               /* 376: not_stopped */
+    K_logs,                      /* 377: logs */
+    K_descriptors,               /* 378: descriptors */
+    K_descriptor_id,             /* 379: descriptor_id */
+    K_namespace,                 /* 380: namespace */
+    K_mode_mask,                 /* 381: mode_mask */
+    K_queue_depth,               /* 382: queue_depth */
+    K_bytes_used,                /* 383: bytes_used */
+    K_next_seq,                  /* 384: next_seq */
+    K_handles,                   /* 385: handles */
+    K_waiters,                   /* 386: waiters */
+    K_max_descriptors,           /* 387: max_descriptors */
+    K_active_descriptors,        /* 388: active_descriptors */
+    K_woke,                      /* 389: woke */
+    K_tap,                       /* 390: tap */
+    K_event,                     /* 391: event */
+    K_unknown_handle,            /* 392: unknown_handle */
+    K_killed,                    /* 393: killed */
+    K_too_many_handles,          /* 394: too_many_handles */
+    K_messages,                  /* 395: messages */
+    K_overrun,                   /* 396: overrun */
     HSX_KEYS
 };
+
 #define HSX_ARGS K_ping             /* the request fields come first */
 #define HSX_FIRST_COMMAND K_ping
 #define HSX_COMMANDS (K_status - K_ping)
-
-/* A key or value: its length, then its bytes (no NUL). */
-const uint8_t *hsx_key(unsigned id);
-/* The id of the request field or command named text[0..len), or -1. */
-int hsx_key_find(const uint8_t *text, uint32_t len, unsigned first, unsigned end);
-/* The form (A_*) a request field takes. */
-extern const uint8_t hsx_arg_forms[HSX_ARGS];
+/* the forms of the request fields, by number */
+#define HSX_ARG_FORMS { \
+    A_UINT, A_UINT, A_UINT, A_TEXT, A_BYTES, A_UINT, A_TEXT, A_BOOL, A_UINT, A_UINT, \
+    A_UINT, A_UINT, A_BOOL, A_TEXT, A_BOOL, A_LIST, A_TEXT, A_BOOL, A_LIST, A_UINT, \
+    A_UINT, A_LIST, A_LIST, A_UINT, A_UINT, A_UINT, A_UINT, A_UINT, A_BOOL, A_UINT, \
+    A_BOOL, A_TEXT, A_UINT, A_BOOL, A_UINT, A_BYTES, A_UINT, A_TEXT, A_UINT, A_UINT, \
+    A_UINT, A_UINT, A_UINT, A_UINT, A_TEXT, A_UINT, \
+}
 
 #endif

@@ -3,8 +3,9 @@
  * This file is the link's main loop (hsx_exec_poll): frames in, the hello, a request's
  * fields read into hsx_call.arg and dispatched by the command table (hsx_proto_cmds.c),
  * the reply streamed out (and the last one kept for a retry), events after replies,
- * then a slice of the tasks. Its writers put keys from the pool (hsx_keys.h), rows of
- * fields by table, and error replies: a code and the fields hsx.client words them from.
+ * then a slice of the tasks. Its writers put names as numbers (hsx_keys.h: keys, words
+ * under tag 39), rows of fields by table, and error replies: a code and the fields
+ * hsx.client words them from.
  */
 #include <stddef.h>
 
@@ -31,6 +32,7 @@ static uint32_t cache_len;
 static uint8_t cache_seq, cache_whole;
 
 static uint32_t open_streams[MAX_STREAMS];  /* streamed loads of this host (0: free) */
+static const uint8_t hsx_arg_forms[HSX_ARGS] = HSX_ARG_FORMS;
 const uint8_t *hsx_request_end;
 
 uint32_t hsx_proto_now(void) { return hsx_exec_hal()->now_ms(); }
@@ -46,10 +48,21 @@ void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t 
 
 /* -- writers -------------------------------------------------------------------------------- */
 
-void hsx_put_key(hsx_cbor_writer *w, unsigned key)
+void hsx_put_key(hsx_cbor_writer *w, unsigned key) { hsx_cbor_put_uint(w, key); }
+
+void hsx_put_word(hsx_cbor_writer *w, unsigned word)
 {
-    const uint8_t *k = hsx_key(key);
-    hsx_cbor_put_text(w, (const char *)k + 1, *k);
+    hsx_cbor_put_tag(w, HSX_WORD_TAG);
+    hsx_cbor_put_uint(w, word);
+}
+
+/* A code made of a word and a number (`size_clamped:100`): tag 39 over [word, number]. */
+void hsx_put_coded(hsx_cbor_writer *w, unsigned word, uint32_t number)
+{
+    hsx_cbor_put_tag(w, HSX_WORD_TAG);
+    hsx_cbor_put_array(w, 2);
+    hsx_cbor_put_uint(w, word);
+    hsx_cbor_put_uint(w, number);
 }
 
 void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
@@ -61,7 +74,7 @@ void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
 void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value)
 {
     hsx_put_key(w, key);
-    hsx_put_key(w, value);
+    hsx_put_word(w, value);
 }
 
 void hsx_field_null(hsx_cbor_writer *w, unsigned key)
@@ -110,7 +123,7 @@ void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len)
 void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits)
 {
     if ((bits & 0x7C00) == 0x7C00)
-        hsx_put_key(w, bits & 0x3FF ? K_nan : bits & 0x8000 ? K_minus_inf : K_inf);
+        hsx_put_word(w, bits & 0x3FF ? K_nan : bits & 0x8000 ? K_minus_inf : K_inf);
     else
         hsx_cbor_put_half(w, bits);
 }
@@ -155,7 +168,7 @@ void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const 
         case R_ZERO: hsx_cbor_put_uint(w, 0); break;
         case R_EMPTY_MAP: hsx_cbor_put_map(w, 0); break;
         case R_EMPTY_LIST: hsx_cbor_put_array(w, 0); break;
-        case R_WORD: hsx_put_key(w, row->arg); break;
+        case R_WORD: hsx_put_word(w, row->arg); break;
         case R_F16: hsx_put_f16(w, *(const uint16_t *)(const void *)at); break;
         default: hsx_put_session_handle(w, hsx_owner(*(const uint32_t *)(const void *)at)); break;
         }
@@ -164,20 +177,9 @@ void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const 
 
 /* -- errors ------------------------------------------------------------------------------------- */
 
-static void set_error(hsx_call *c, unsigned prefix, const char *suffix, uint32_t suffix_len)
-{
-    const uint8_t *k = hsx_key(prefix);
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < *k && n + 1 < sizeof c->error; i++)
-        c->error[n++] = (char)k[1 + i];
-    for (uint32_t i = 0; i < suffix_len && suffix[i] && n + 1 < sizeof c->error; i++)
-        c->error[n++] = suffix[i];
-    c->error[n] = 0;
-}
-
 int hsx_fail(hsx_call *c, unsigned code)
 {
-    set_error(c, code, 0, 0);
+    c->error = (uint16_t)code;
     return -1;
 }
 
@@ -188,19 +190,14 @@ int hsx_fail_field(hsx_call *c, unsigned key)
     return hsx_fail(c, K_bad_argument);
 }
 
+/* A code with a detail the client joins to it: a number, or a text (`suffix`, which
+ * must last until the reply is written: the executive's last detail does). */
 int hsx_fail_with(hsx_call *c, unsigned prefix, const char *suffix, uint32_t number)
 {
-    char digits[12], *p = digits + sizeof digits - 1;
-    if (!suffix) {
-        *p = 0;
-        do {
-            *--p = (char)('0' + number % 10);
-            number /= 10;
-        } while (number);
-        suffix = p;
-    }
-    set_error(c, prefix, suffix, 40);
-    return -1;
+    c->detail_text = suffix;
+    c->detail = number;
+    c->detailed = 1;
+    return hsx_fail(c, prefix);
 }
 
 int hsx_fail_variant(hsx_call *c, unsigned variant)
@@ -255,15 +252,14 @@ int hsx_fail_status(hsx_call *c, hsx_status status)
                              : status == HSX_ERR_VALUE ? K_val_status : K_cmd_status);
         c->extra_number = n;
         if (name) {
-            const uint8_t *k = hsx_key(name);
-            set_error(c, code, (const char *)k + 1, *k);
-            return -1;
+            c->detail_word = (uint16_t)name;
+            c->detailed = 1;
+            return hsx_fail(c, code);
         }
     } else if (status != HSX_ERR_BAD_IMAGE && status != HSX_ERR_APP_EXISTS) {
         return hsx_fail(c, code);
     }
-    set_error(c, code, detail, 40);
-    return -1;
+    return hsx_fail_with(c, code, detail, 0);
 }
 
 /* -- a request's fields -------------------------------------------------------------------------- */
@@ -286,8 +282,9 @@ int hsx_items_next(hsx_items *items, hsx_cbor_item *item)
     return hsx_cbor_read(&items->r, item) < 0 ? -1 : 1;
 }
 
-/* Read the (checked) request map's fields into c->arg: each known key whose value has
- * the key's form; another form is bad_argument naming it; unknown keys are passed over. */
+/* Read the (checked) request map's fields into c->arg: each known key (its number) whose
+ * value has the key's form; another form is bad_argument naming it; other keys are
+ * passed over. */
 static int read_fields(hsx_call *c, const uint8_t *map, uint32_t len)
 {
     hsx_cbor_reader r = {map, map + len};
@@ -299,8 +296,8 @@ static int read_fields(hsx_call *c, const uint8_t *map, uint32_t len)
         int key = -1;
         if (hsx_cbor_read(&r, &item) < 0)
             return -1;
-        if (item.type == HSX_CBOR_TEXT)
-            key = hsx_key_find(item.data, (uint32_t)item.value, 0, HSX_ARGS);
+        if (item.type == HSX_CBOR_UINT && item.value < HSX_ARGS)
+            key = (int)item.value;
         else if ((r.p = at, hsx_cbor_skip(&r)) < 0)
             return -1;
         at = r.p;
@@ -339,11 +336,11 @@ static int dispatch(hsx_call *c, const uint8_t *map, uint32_t len)
         return -1;
     if (!HAS(c, cmd))
         return hsx_fail(c, K_bad_request);
-    int key = hsx_key_find(c->arg[K_cmd].p, ARG(c, cmd), K_ping, K_status);
-    if (key < 0)
+    uint32_t key = ARG(c, cmd);
+    if (key < HSX_FIRST_COMMAND || key >= HSX_FIRST_COMMAND + HSX_COMMANDS)
         return hsx_fail(c, K_unknown_cmd);
     c->cmd = (uint8_t)key;
-    const hsx_command *cmd = &hsx_commands[key - K_ping];
+    const hsx_command *cmd = &hsx_commands[key - HSX_FIRST_COMMAND];
     uint8_t flags = cmd->flags;
     if (!cmd->handler)
         return hsx_fail_variant(c, flags & CMD_FULL ? K_full : K_development);
@@ -405,11 +402,23 @@ static void put_error(hsx_call *c)
     hsx_cbor_open_map(w);
     hsx_field_k(w, K_status, K_error);
     hsx_put_key(w, K_error);
-    hsx_cbor_put_str(w, c->error);
+    if (!c->detailed) {
+        hsx_put_word(w, c->error);
+    } else {                            /* `pid_locked:3`, `mbx_wouldblock`, `bad_image:...` */
+        hsx_cbor_put_tag(w, HSX_WORD_TAG);
+        hsx_cbor_put_array(w, 2);
+        hsx_cbor_put_uint(w, c->error);
+        if (c->detail_word)
+            hsx_put_word(w, c->detail_word);
+        else if (c->detail_text)
+            hsx_cbor_put_str(w, c->detail_text);
+        else
+            hsx_cbor_put_uint(w, c->detail);
+    }
     if (c->extra) {
         hsx_put_key(w, c->extra);
         if (c->extra_word)
-            hsx_put_key(w, c->extra_word - 1u);
+            hsx_put_word(w, c->extra_word - 1u);
         else
             hsx_cbor_put_uint(w, c->extra_number);
     }
@@ -519,6 +528,8 @@ static void hello(void)
     hsx_cbor_writer w;
     const hsx_hal *hal = hsx_exec_hal();
     hsx_cbor_writer_init(&w, buf, sizeof buf);
+    hsx_cbor_put_array(&w, 2);          /* the key table's digest first: the host checks it */
+    hsx_cbor_put_uint(&w, HSX_KEYS_DIGEST);
     hsx_cbor_put_map(&w, 9);
     hsx_field_u(&w, K_proto, 1);
     hsx_field_u(&w, K_window, HSX_RX_WINDOW);
@@ -528,7 +539,7 @@ static void hello(void)
     hsx_put_features(&w);
     hsx_field_u(&w, K_boot, boot_number);
     hsx_field_s(&w, K_board, hal->board ? hal->board : "unknown");
-    hsx_field_k(&w, K_hsx_version, K_version_number);
+    hsx_field_s(&w, K_hsx_version, HSX_VERSION);
     hsx_field_k(&w, K_server, K_hsx_exec);
     hsx_link_frame('H', 0, buf, (uint32_t)(w.p - buf));
 }

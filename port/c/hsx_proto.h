@@ -12,7 +12,7 @@
  * The board takes canonical requests only (docs/wire.md, "Requests"): hsx.client
  * resolves aliases, checks every field as hsx execd does and composes the words of an
  * error from its code and fields, so the board's error replies carry no message. The
- * dispatcher reads a request's fields into hsx_call.arg by their key (hsx_keys.h),
+ * dispatcher reads a request's fields into hsx_call.arg by their number (hsx_keys.h),
  * finds the command in the table, checks the session, the task `pid` names and the
  * caller's right to change it as the command's flags say, and calls its handler. A
  * handler checks what is left, calls hsx_reply_ok() and writes its fields; nothing
@@ -46,9 +46,13 @@ typedef struct hsx_call {
     uint8_t writes;                 /* the command changes something (the reply cache) */
     uint8_t replied;                /* hsx_reply_ok was called */
     uint16_t extra;                 /* a field of the error reply (a key), or 0 */
-    uint16_t extra_word;            /* its value is the text of key extra_word - 1, else */
+    uint16_t extra_word;            /* its value is the word extra_word - 1, else */
     uint32_t extra_number;          /* this number */
-    char error[40];                 /* the error code; empty: none */
+    uint16_t error;                 /* the error code (a word) */
+    uint8_t detailed;               /* the code has a detail the client joins to it: */
+    uint16_t detail_word;           /* a word (mbx_ + wouldblock), */
+    const char *detail_text;        /* a text (bad_image: + crc_mismatch), or */
+    uint32_t detail;                /* a number (pid_locked: + 3) */
 } hsx_call;
 
 #define HAS(c, key) ((c)->arg[K_##key].p != 0)
@@ -76,13 +80,15 @@ extern const hsx_command hsx_commands[HSX_COMMANDS];   /* by key, from K_ping */
 void hsx_reply_ok(hsx_call *c);
 int hsx_fail(hsx_call *c, unsigned code);            /* -1 */
 int hsx_fail_field(hsx_call *c, unsigned key);       /* bad_argument naming the field: -1 */
-/* An error code made of a key's text and a suffix ("pid_locked:" "3"): -1. */
+/* An error code made of a word and a detail: a text (suffix), else `number`: -1. */
 int hsx_fail_with(hsx_call *c, unsigned prefix, const char *suffix, uint32_t number);
 int hsx_fail_status(hsx_call *c, hsx_status status);  /* an hsx_exec status: 0 or -1 */
 int hsx_fail_variant(hsx_call *c, unsigned variant); /* unsupported, variant_required */
 
 /* -- writing ---------------------------------------------------------------------------- */
-void hsx_put_key(hsx_cbor_writer *w, unsigned key);    /* a key's text as a CBOR text */
+void hsx_put_key(hsx_cbor_writer *w, unsigned key);    /* a map key: the key's number */
+void hsx_put_word(hsx_cbor_writer *w, unsigned word);  /* a word as a value: tag 39, number */
+void hsx_put_coded(hsx_cbor_writer *w, unsigned word, uint32_t number);  /* `word` + number */
 void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value);
 void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value);   /* a word as value */
 void hsx_field_null(hsx_cbor_writer *w, unsigned key);

@@ -115,7 +115,7 @@ static int cmd_ping(hsx_call *c)
     hsx_field_k(c->w, K_reply, K_pong);
     hsx_field_u(c->w, K_protocol, 1);
     hsx_field_k(c->w, K_server, K_hsx_exec);
-    hsx_field_k(c->w, K_hsx_version, K_version_number);
+    hsx_field_s(c->w, K_hsx_version, HSX_VERSION);
     return 0;
 }
 
@@ -133,8 +133,7 @@ static const hsx_row limit_row[] = {
     ROW_CONST(max_frame, R_U32, 48),
 };
 static const hsx_row info_row[] = {
-    ROW_CONST(program, R_WORD, K_hsx_exec), ROW_CONST(hsx_version, R_WORD, K_version_number),
-    ROW_CONST(variant, R_WORD, K_minimal - 1 + HSX_VARIANT),
+    ROW_CONST(program, R_WORD, K_hsx_exec), ROW_CONST(variant, R_WORD, K_minimal - 1 + HSX_VARIANT),
     ROW_CONST(profile, R_WORD, K_minimal - 1 + HSX_VARIANT),
 };
 
@@ -158,7 +157,8 @@ static int cmd_info(hsx_call *c)
     hsx_reply_ok(c);
     hsx_put_key(w, K_info);
     hsx_cbor_open_map(w);
-    hsx_put_row(w, info_row, 4, limits);
+    hsx_put_row(w, info_row, 3, limits);
+    hsx_field_s(w, K_hsx_version, HSX_VERSION);
     hsx_field_u(w, K_protocol, 1);
     hsx_field_s(w, K_board, board ? board : "unknown");
     hsx_put_key(w, K_uptime_s);

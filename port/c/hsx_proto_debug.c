@@ -424,17 +424,9 @@ static int trace_switch(hsx_call *c, int on)
     hsx_cbor_open_map(c->w);
     put_trace_status(c->w, c->t.pid, 0);
     if (on && size > HSX_TRACE_RECORDS) {
-        char warning[24];
-        const uint8_t *k = hsx_key(K_size_clamped);
-        uint32_t n = *k, records = HSX_TRACE_RECORDS;
-        for (uint32_t i = 0; i < n; i++)
-            warning[i] = (char)k[1 + i];
-        for (uint32_t d = 10000; d; d /= 10)          /* "size_clamped:100" */
-            if (records >= d || d == 1)
-                warning[n++] = (char)('0' + records / d % 10);
         hsx_put_key(c->w, K_warnings);
         hsx_cbor_put_array(c->w, 1);
-        hsx_cbor_put_text(c->w, warning, n);
+        hsx_put_coded(c->w, K_size_clamped, HSX_TRACE_RECORDS);
     }
     hsx_cbor_put_end(c->w);
     return 0;

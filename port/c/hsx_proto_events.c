@@ -386,7 +386,8 @@ static int arg_pids(hsx_call *c, clause *cl)
     return got ? hsx_fail_field(c, K_pids) : 0;
 }
 
-/* The board's types the text items of `key` name (a type, or a prefix of types). */
+/* The board's types the items of `key` name (words: hsx.client sends the types a
+ * category matches). */
 static uint32_t arg_types(hsx_call *c, unsigned key)
 {
     hsx_items items;
@@ -394,14 +395,9 @@ static uint32_t arg_types(hsx_call *c, unsigned key)
     uint32_t types = 0;
     hsx_items_open(&c->arg[key], hsx_request_end, &items);
     while (hsx_items_next(&items, &name) > 0)
-        for (uint32_t t = 0; t < TYPES && name.type == HSX_CBOR_TEXT; t++) {
-            const uint8_t *k = hsx_key(type_keys[t]);
-            uint32_t i = 0;
-            while (i < name.value && i < *k && k[1 + i] == name.data[i])
-                i++;
-            if (i == name.value)
+        for (uint32_t t = 0; t < TYPES; t++)
+            if (name.type == HSX_CBOR_UINT && name.value == type_keys[t])
                 types |= 1u << t;
-        }
     return types;
 }
 
@@ -435,7 +431,7 @@ static void put_stats(hsx_call *c)
         hsx_cbor_open_array(w);
         for (uint32_t t = 0; t < TYPES; t++)
             if (cl->types >> t & 1)
-                hsx_put_key(w, type_keys[t]);
+                hsx_put_word(w, type_keys[t]);
         hsx_cbor_put_end(w);
     }
 }
@@ -466,8 +462,7 @@ int hsx_cmd_events_subscribe(hsx_call *c)
         c->extra_number = seq;
         return hsx_fail(c, K_seq_evicted);
     }
-    cl.types = HAS(c, categories) && ARG(c, categories) ? arg_types(c, K_categories)
-                                                       : (1u << TYPES) - 1;
+    cl.types = HAS(c, categories) ? arg_types(c, K_categories) : (1u << TYPES) - 1;
     start(c, 1);
     sub.clauses[0] = cl;
     sub.nclauses = 1;

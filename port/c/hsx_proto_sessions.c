@@ -30,7 +30,7 @@ void hsx_put_features(hsx_cbor_writer *w)
 {
     hsx_cbor_put_array(w, OFFERED);
     for (uint32_t i = 0; i < OFFERED; i++)
-        hsx_put_key(w, features[i]);
+        hsx_put_word(w, features[i]);
 }
 
 void hsx_put_variant_required(hsx_cbor_writer *w)

@@ -23,6 +23,7 @@ import cbor2
 
 from hsx.client import Client, ProtocolError
 from hsx.client.link.frames import BadFrame, FrameDecoder, encode_frame
+from hsx.client.link.payload import decode_request
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -85,7 +86,7 @@ class SimDevice:
         if self.last is not None and self.last[0] == frame.seq:
             return self.last[1]
         try:
-            request = cbor2.loads(frame.payload)
+            request = decode_request(frame.payload)
         except Exception:
             request = None
         if not isinstance(request, dict):

@@ -42,7 +42,12 @@ def test_fields_take_their_canonical_forms():
 
 def test_a_nested_filter_is_flattened_and_categories_are_checked():
     request = board_request({"cmd": "subscribe", "filters": {"pid": [5], "categories": "debug"}})
-    assert request == {"cmd": "events.subscribe", "pids": [5], "categories": ["debug"]}
+    assert request == {"cmd": "events.subscribe", "pids": [5], "categories": ["debug_break"]}
+    # a category is the board's types it names (a prefix: both mailbox types); none given
+    # is hsx execd's default set
+    mailbox = board_request({"cmd": "events.subscribe", "categories": ["mailbox", "fault"]})
+    assert mailbox["categories"] == ["fault", "mailbox_send", "mailbox_recv"]
+    assert "debug_break" in board_request({"cmd": "events.subscribe"})["categories"]
     error = refused({"cmd": "events.subscribe", "categories": ["task_state", "nonsense"]})
     assert (error.code, error.fields) == ("unsupported_category", {"category": "nonsense"})
 

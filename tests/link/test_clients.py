@@ -8,11 +8,14 @@ import base64
 import socket
 import threading
 
+import cbor2
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
+from hsx.client.link import keys
+from hsx.client.link.frames import encode_frame
 from hsx.client.url import URLError, parse_url
 from hsx.image.hxe import write_hxe
 from hsx.server import BackgroundServer, ServerConfig
@@ -125,6 +128,18 @@ def test_no_hello_is_a_clear_connection_error():
             Client.connect(url, timeout=1)
 
 
+def test_a_board_built_with_another_key_table_is_refused_with_what_to_do(monkeypatch):
+    """Its hello's digest is not this hsx's: its numbers would read as other words."""
+    with FakeDevice() as device:
+        hello = {keys.NUMBERS[k]: v for k, v in device.device.hello().items()}
+        monkeypatch.setattr(device.device, "hello_frame", lambda: encode_frame(
+            "H", 0, cbor2.dumps([keys.DIGEST ^ 1, hello]), lead=True))
+        for connect in (Client.connect, lambda url: asyncio.run(AsyncClient.connect(url))):
+            with pytest.raises(ConnectionClosed, match="built by another version of hsx; "
+                               "build it again with this one"):
+                connect(device.url)
+
+
 def test_a_streamed_load_reports_progress_and_the_program_runs(board):
     seen = []
     with Client.connect(board.url, timeout=10,
@@ -189,7 +204,7 @@ def test_the_asyncio_client_sends_concurrent_requests_one_at_a_time():
         async def main():
             client = await AsyncClient.connect(device.url, timeout=5)
             try:
-                replies = await asyncio.gather(*(client.request("ping", n=n) for n in range(20)))
+                replies = await asyncio.gather(*(client.request("ping", count=n) for n in range(20)))
             finally:
                 await client.close()
             return replies
@@ -245,9 +260,9 @@ def test_over_a_socket_that_loses_answers_every_request_runs_once(lost, count):
             device.fates = list(lost)
             for nonce in range(count):
                 try:
-                    assert client.request("ping", nonce=nonce)["runs"] == 1
+                    assert client.request("ping", count=nonce)["runs"] == 1
                 except ProtocolError as error:
                     assert error.code == "link_timeout"
-        nonces = [r.get("nonce") for _, r in device.device.executed if r.get("cmd") == "ping"]
+        nonces = [r.get("count") for _, r in device.device.executed if r.get("cmd") == "ping"]
         assert len(nonces) == len(set(nonces))
         assert device.device.overruns == 0

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from hsx.client.errors import ProtocolError
 from hsx.client.link.frames import (BadFrame, Frame, FrameDecoder, cobs_decode, cobs_encode,
                                     encode_frame, wire_size)
-from hsx.client.link.payload import PayloadError, decode_message, encode_request
+from hsx.client.link import keys
+from hsx.client.link.payload import (PayloadError, TableMismatch, decode_hello, decode_message,
+                                     decode_request, encode_request)
 
 KINDS = st.sampled_from("HQRENZ")
 frames = st.builds(Frame, KINDS, st.integers(0, 255), st.binary(max_size=700))
@@ -71,9 +73,7 @@ def test_garbage_costs_at_most_the_frame_it_hits(first, garbage, second):
 def test_a_corrupted_frame_is_bad_and_the_next_one_is_fine(frame, data):
     wire = bytearray(encode_frame(frame.kind, frame.seq, frame.payload))
     at = data.draw(st.integers(0, len(wire) - 2))
-    flip = data.draw(st.integers(1, 255))
-    if wire[at] ^ flip == 0:
-        flip ^= 1
+    flip = data.draw(st.integers(1, 255).filter(lambda f: f != wire[at]))   # no 0x00 made
     wire[at] ^= flip
     decoder = FrameDecoder()
     got = decoder.feed(bytes(wire) + encode_frame("R", 1, b"next"))
@@ -97,13 +97,47 @@ def test_an_unknown_kind_or_short_body_is_bad_frame():
 # -- payloads ---------------------------------------------------------------------------
 
 def test_requests_lose_id_and_version_and_carry_binary_data_as_bytes():
-    payload = cbor2.loads(encode_request({"version": 1, "id": 9, "cmd": "poke", "pid": 1,
-                                          "addr": 16, "data": "01ff"}))
+    payload = decode_request(encode_request({"version": 1, "id": 9, "cmd": "poke", "pid": 1,
+                                             "addr": 16, "data": "01ff"}))
     assert payload == {"cmd": "poke", "pid": 1, "addr": 16, "data": b"\x01\xff"}
-    payload = cbor2.loads(encode_request({"cmd": "load.write", "stream": 1, "data": "AAE="}))
+    payload = decode_request(encode_request({"cmd": "load.write", "stream": 1, "data": "AAE="}))
     assert payload["data"] == b"\x00\x01"
-    payload = cbor2.loads(encode_request({"cmd": "stdio", "pid": 2, "data": "hé"}))
+    payload = decode_request(encode_request({"cmd": "stdio", "pid": 2, "data": "hé"}))
     assert payload["data"] == "hé".encode()
+
+
+def test_a_request_names_its_keys_command_and_categories_by_number():
+    """What a board reads: the table's numbers (hsx.client.link.keys), never the text."""
+    raw = cbor2.loads(encode_request({"cmd": "events.subscribe", "pids": [2],
+                                      "categories": ["stdout", "fault"], "unread": 1}))
+    number = keys.NUMBERS
+    assert raw == {number["cmd"]: number["events.subscribe"], number["pids"]: [2],
+                   number["categories"]: [cbor2.CBORTag(39, number["stdout"]),
+                                          cbor2.CBORTag(39, number["fault"])]}
+    with pytest.raises(ProtocolError) as unknown:
+        encode_request({"cmd": "nosuch"})
+    assert unknown.value.code == "unknown_cmd"
+
+
+def test_a_boards_numbered_reply_reads_as_protocol_v1():
+    number, word = keys.NUMBERS, lambda text: cbor2.CBORTag(39, keys.NUMBERS[text])
+    reply = {number["status"]: word("error"),
+             number["error"]: cbor2.CBORTag(39, [number["pid_locked:"], 3]),
+             number["field"]: word("pid")}
+    assert decode_message(cbor2.dumps(reply)) == {"status": "error", "error": "pid_locked:3",
+                                                  "field": "pid"}
+    coded = {number["error"]: cbor2.CBORTag(39, [number["mbx_"], word("wouldblock")])}
+    assert decode_message(cbor2.dumps(coded)) == {"error": "mbx_wouldblock"}
+    with pytest.raises(PayloadError):
+        decode_message(cbor2.dumps({100_000: 1}))
+
+
+def test_a_hello_from_another_key_table_is_refused_with_what_to_do():
+    hello = {keys.NUMBERS["proto"]: 1, keys.NUMBERS["board"]: "host"}
+    assert decode_hello(cbor2.dumps([keys.DIGEST, hello])) == {"proto": 1, "board": "host"}
+    with pytest.raises(TableMismatch) as other:
+        decode_hello(cbor2.dumps([keys.DIGEST ^ 1, hello]))
+    assert "built by another version of hsx" in str(other.value)
 
 
 def test_bad_hex_is_the_executives_bad_argument():

@@ -16,8 +16,8 @@ RETRY_S = 0.5
 
 def counting_device(**options) -> SimDevice:
     def handler(request):
-        return ok(echo=request.get("nonce"), runs=sum(1 for _, r in device.executed
-                                                     if r.get("nonce") == request.get("nonce")))
+        return ok(echo=request.get("count"), runs=sum(1 for _, r in device.executed
+                                                     if r.get("count") == request.get("count")))
     device = SimDevice(handler, **options)
     return device
 
@@ -76,7 +76,7 @@ def test_every_request_gets_one_outcome_and_runs_at_most_once(fates, count, wind
     plan = iter(fates)
     channel = Channel(link, device, lambda: next(plan, "deliver"))
     for nonce in range(count):
-        channel.outcomes += link.submit(nonce, {"cmd": "ping", "nonce": nonce}, channel.now)
+        channel.outcomes += link.submit(nonce, {"cmd": "ping", "count": nonce}, channel.now)
     channel.run()
     by_key = {}
     for outcome in channel.outcomes:
@@ -97,7 +97,7 @@ def test_resets_fail_what_was_in_flight_and_nothing_runs_twice(fates, resets, co
     channel = Channel(link, device, lambda: next(plan, "deliver"))
     channel.resets = list(resets)
     for nonce in range(count):
-        channel.outcomes += link.submit(nonce, {"cmd": "ping", "nonce": nonce}, channel.now)
+        channel.outcomes += link.submit(nonce, {"cmd": "ping", "count": nonce}, channel.now)
     channel.run()
     by_key = {}
     for outcome in channel.outcomes:
@@ -116,7 +116,7 @@ def _every_request_answered_once(by_key: dict, count: int, device: SimDevice) ->
             assert outcome.message["echo"] == nonce and outcome.message["version"] == 1
         else:
             assert outcome.code in ("link_timeout", "board_reset")
-    runs = [r["nonce"] for _, r in device.executed]
+    runs = [r["count"] for _, r in device.executed]
     assert len(runs) == len(set(runs)), "a request ran twice"
     assert device.overruns == 0
 
@@ -125,7 +125,7 @@ def test_a_lost_reply_is_retried_with_the_same_seq_and_not_run_again():
     device = counting_device()
     link = LinkProtocol(lambda n: RETRY_S)
     greet(link, device)
-    link.submit("a", {"cmd": "step", "nonce": 1}, 0.0)
+    link.submit("a", {"cmd": "step", "count": 1}, 0.0)
     device.feed(link.output())                      # ran; the reply is lost
     assert link.expire(RETRY_S - 0.01) == [] and link.output() == b""
     assert link.expire(RETRY_S) == []
@@ -153,7 +153,7 @@ def test_an_n_frame_for_the_request_resends_it_at_once():
     device = counting_device()
     link = LinkProtocol(lambda n: RETRY_S)
     greet(link, device)
-    link.submit("a", {"cmd": "ping", "nonce": 5}, 0.0)
+    link.submit("a", {"cmd": "ping", "count": 5}, 0.0)
     wire = bytearray(link.output())
     wire[3] ^= 0xFF                                 # the device sees a bad CRC ...
     nack = device.feed(bytes(wire))
@@ -165,11 +165,11 @@ def test_an_n_frame_for_the_request_resends_it_at_once():
 def test_requests_wait_for_the_hello_and_go_one_at_a_time():
     device = counting_device(window=100, max_frame=90)
     link = LinkProtocol(lambda n: RETRY_S)
-    link.submit("a", {"cmd": "ping", "nonce": 1}, 0.0)
+    link.submit("a", {"cmd": "ping", "count": 1}, 0.0)
     assert link.output() == b""                     # no hello yet: nothing is sent
     link.say_hello()
     outcomes = link.received(device.feed(link.output()), 0.0)
-    link.submit("b", {"cmd": "ping", "nonce": 2}, 0.0)
+    link.submit("b", {"cmd": "ping", "count": 2}, 0.0)
     first = link.output()
     assert first and device.feed(first)            # only "a" went out
     assert len(device.executed) == 1 and outcomes == []
@@ -196,7 +196,7 @@ def test_a_new_boot_fails_what_was_in_flight_and_is_reported():
     assert {o.key for o in outcomes[:2]} == {"a", "b"}
     assert all(o.code == "board_reset" for o in outcomes[:2])
     assert outcomes[2].hello["boot"] == 2
-    link.submit("c", {"cmd": "ping", "nonce": 3}, 0.2)
+    link.submit("c", {"cmd": "ping", "count": 3}, 0.2)
     [reply] = link.received(device.feed(link.output()), 0.2)
     assert reply.key == "c"
 
@@ -205,7 +205,7 @@ def test_events_between_replies_are_passed_on_and_stale_replies_dropped():
     device = counting_device()
     link = LinkProtocol(lambda n: RETRY_S)
     greet(link, device)
-    link.submit("a", {"cmd": "ping", "nonce": 1}, 0.0)
+    link.submit("a", {"cmd": "ping", "count": 1}, 0.0)
     answer = device.feed(link.output())
     event = device.event({"seq": 4, "type": "stdout", "pid": 1, "data": {"text": b"hi"}})
     before = time.time()
@@ -220,7 +220,7 @@ def test_a_reply_the_device_no_longer_has_fails_the_request_without_retrying():
     device = counting_device()
     link = LinkProtocol(lambda n: RETRY_S)
     greet(link, device)
-    link.submit("a", {"cmd": "poke", "nonce": 1}, 0.0)
+    link.submit("a", {"cmd": "poke", "count": 1}, 0.0)
     seq = link._in_flight.seq
     link.output()
     gone = SimDevice._nack("reply_lost", seq)

@@ -4,7 +4,8 @@ library's framed transport (hsx.client) is the real one; this one stays small an
 so that the tests can also send what a correct client never would (`send_request`,
 `send_raw`). `call` and `request` do what hsx.client does around a board: the request in
 its canonical form (hsx.client.link.canonical, a refusal as an error reply), the reply
-with `version`, the request's `id` and an error's words; byte strings stay bytes."""
+with `version`, the request's `id` and an error's words; byte strings stay bytes; the
+board's numbered keys and words are named (hsx.client.link.keys)."""
 from __future__ import annotations
 
 import os
@@ -16,8 +17,9 @@ from typing import Any
 import cbor2
 
 from hsx.client.link.frames import BadFrame, FrameDecoder, encode_frame
+from hsx.client.link import keys
 from hsx.client.link.canonical import board_request, explain
-from hsx.client.link.payload import encode_request
+from hsx.client.link.payload import decode_hello, decode_names, encode_request
 from hsx.server.errors import RequestError
 
 DEADLINE = 30.0                  # seconds: generous, for a loaded machine
@@ -93,7 +95,8 @@ class FramedClient:
             kind, seq, payload = got.kind.encode(), got.seq, got.payload
             if kind == b"R":
                 self.raw[seq] = payload
-            self.inbox.append((kind, seq, cbor2.loads(payload) if payload else None))
+            decode = decode_hello if kind == b"H" else decode_names
+            self.inbox.append((kind, seq, decode(payload) if payload else None))
 
     def wait_for(self, match, deadline: float = DEADLINE) -> tuple[bytes, int, Any]:
         end = time.monotonic() + deadline
@@ -118,8 +121,14 @@ class FramedClient:
         return self.seq
 
     def send_request(self, fields: dict[str, Any], seq: int | None = None) -> int:
+        """`fields` as they are (no checks, no conversions), keys by their numbers; a
+        command the table does not have goes as a number that is not a command."""
         seq = self.next_seq() if seq is None else seq
-        self.send_raw(encode_frame("Q", seq, cbor2.dumps(fields)))
+        numbered = {keys.NUMBERS[k]: v for k, v in fields.items() if k in keys.NUMBERS}
+        if "cmd" in fields:
+            numbered[keys.NUMBERS["cmd"]] = (keys.command_number(fields["cmd"])
+                                             or keys.NUMBERS["status"])
+        self.send_raw(encode_frame("Q", seq, cbor2.dumps(numbered)))
         return seq
 
     def reply(self, seq: int, deadline: float = DEADLINE) -> tuple[bytes, Any]:

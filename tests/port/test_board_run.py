@@ -139,13 +139,13 @@ def test_the_executive_serves_its_stdio():
     host's H); the end of stdin ends it cleanly."""
     from hsx.board.build import find_or_build
     from hsx.client.link.frames import FrameDecoder, encode_frame
-    import cbor2
+    from hsx.client.link.payload import decode_hello, decode_message, encode_request
     process = subprocess.Popen([str(find_or_build("full")), "--stdio"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    host = encode_frame("H", 0, lead=True) + encode_frame("Q", 1, cbor2.dumps({"cmd": "ping"}))
+    host = encode_frame("H", 0, lead=True) + encode_frame("Q", 1, encode_request({"cmd": "ping"}))
     out, err = process.communicate(host, timeout=DEADLINE)   # then stdin ends
     frames = [(f.kind, f.seq, f.payload) for f in FrameDecoder().feed(out)]
-    hellos = [cbor2.loads(p) for k, _, p in frames if k == "H"]
+    hellos = [decode_hello(p) for k, _, p in frames if k == "H"]
     assert len(hellos) == 2 and hellos[0]["variant"] == "full"
-    assert [cbor2.loads(p)["reply"] for k, s, p in frames if k == "R" and s == 1] == ["pong"]
+    assert [decode_message(p)["reply"] for k, s, p in frames if k == "R" and s == 1] == ["pong"]
     assert process.returncode == 0 and b"serving on stdio" in err

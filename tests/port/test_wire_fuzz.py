@@ -7,13 +7,13 @@ from __future__ import annotations
 import socket
 import time
 
-import cbor2
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from boardkit import connect, serving
 from framedclient import DEADLINE, FramedClient
 
 from hsx.client.link.frames import encode_frame
+from hsx.client.link.payload import encode_request
 
 FUZZ = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -24,7 +24,7 @@ def ping_answered(host: FramedClient, tries: int = 3) -> None:
     when its frame was lost (a flood that ignored the window loses the frames behind it)."""
     seq = host.next_seq()
     for attempt in range(tries):
-        host.send_raw(encode_frame("Q", seq, cbor2.dumps({"cmd": "ping"}), lead=True))
+        host.send_raw(encode_frame("Q", seq, encode_request({"cmd": "ping"}), lead=True))
         try:        # (N frames for the bad input may name any seq: only the reply counts)
             _, _, reply = host.wait_for(lambda k, s, p: k == b"R" and s == seq,
                                         DEADLINE if attempt == tries - 1 else 2.0)
@@ -56,7 +56,7 @@ def test_truncated_and_corrupted_requests_never_run(board, built):
     host = connect(board)
     try:
         pid = host.load(built("spin"), paused=True)["pid"]
-        step = encode_frame("Q", 77, cbor2.dumps({"cmd": "step", "pid": pid, "count": 1}))
+        step = encode_frame("Q", 77, encode_request({"cmd": "step", "pid": pid, "count": 1}))
 
         @FUZZ
         @given(st.integers(1, len(step) - 2), st.integers(0, 7), st.booleans())
@@ -79,7 +79,7 @@ def test_truncated_and_corrupted_requests_never_run(board, built):
 def test_a_damaged_request_is_answered_with_n_naming_its_seq(board):
     host = connect(board)
     try:
-        wire = bytearray(encode_frame("Q", 42, cbor2.dumps({"cmd": "ping"})))
+        wire = bytearray(encode_frame("Q", 42, encode_request({"cmd": "ping"})))
         wire[5] ^= 0x10
         host.send_raw(bytes(wire))
         kind, reply = host.reply(42)
@@ -93,7 +93,7 @@ def test_an_oversized_frame_is_too_long_and_dropped_whole(board):
     try:
         hello = host.hello_info
         size = hello["max_frame"] + 20
-        payload = cbor2.dumps({"cmd": "ping", "pad": "x" * size})
+        payload = encode_request({"cmd": "ping", "name": "x" * size})
         host.send_raw(encode_frame("Q", 43, payload))
         kind, reply = host.reply(43)
         assert kind == b"N" and reply["error"] == "too_long"
@@ -118,7 +118,7 @@ def test_a_host_vanishing_mid_transfer(board, built):
     first = connect(board)
     stream = first.request("load.begin")["stream"]
     first.request("load.write", stream=stream, data=image[:200])
-    half = encode_frame("Q", first.next_seq(), cbor2.dumps({"cmd": "load.write", "stream": stream,
+    half = encode_frame("Q", first.next_seq(), encode_request({"cmd": "load.write", "stream": stream,
                                                             "data": image[200:400]}))
     first.send_raw(half[:len(half) // 2])           # ... and the host is gone
     first.close()

@@ -53,14 +53,12 @@ async def _break_step_and_frames(board, walk, tmp_path):
             await until(pilot, stopped_at(app, 29, "main"), what="start at main's first line")
             assert app.target.address == url
             # the gateway's features count as the board's; reverse execution is hsx
-            # execd's alone, and says so (it read "needs the development or full variant")
+            # execd's alone (no framed link carries it), and says so (it read "needs the
+            # development or full variant", the variant the board runs)
             assert app.target.lacks("symbols") is None
-            if reset is None:                                    # the C executive
-                assert app.target.lacking("reverse", "Stepping back") == (
-                    "Stepping back is not offered by this executive (development variant)")
-                assert app.check_action("step_back", ()) is None       # greyed out
-            else:                                                # hsx execd behind it
-                assert app.target.lacking("reverse", "Stepping back") is None
+            assert app.target.lacking("reverse", "Stepping back") == (
+                "Stepping back is not offered by this executive (development variant)")
+            assert app.check_action("step_back", ()) is None             # greyed out
             source = app.query_one(SourceView)
             source.focus()
             source.move_cursor(source.row_of(21))

@@ -23,7 +23,7 @@ DEFAULT_VARIANT = "development"
 EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "hsx_inspect.c",
              "hsx_hxe.c", "hsx_loader.c", "hsx_mailbox.c", "hsx_mailbox_calls.c", "hsx_svc.c",
              "hsx_registry.c", "hsx_values.c", "hsx_commands.c", "hsx_store.c", "hsx_debug.c")
-LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_keys.c", "hsx_proto.c", "hsx_proto_sessions.c",
+LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_sessions.c",
         "hsx_proto_cmds.c", "hsx_proto_values.c", "hsx_proto_debug.c", "hsx_proto_events.c",
         "hsx_proto_system.c")
 HOST_BOARD = ("boards/host/host_hal.c", "boards/host/link.c", "boards/host/main.c")

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cbor2
-
 from hsx.client.link.frames import Frame, FrameDecoder, encode_frame
+from hsx.client.link.payload import TableMismatch, decode_hello
 from hsx.client.url import Endpoint, URLError, parse_url
 
 from .build import BOARDS, VARIANTS, BuildError, find_or_build
@@ -196,7 +195,10 @@ def probe_hello(url: str, deadline: float,
                 break
             for got in decoder.feed(data):
                 if isinstance(got, Frame) and got.kind == "H":
-                    return cbor2.loads(got.payload)
+                    try:
+                        return decode_hello(got.payload)
+                    except TableMismatch as error:
+                        raise BoardError(url, str(error)) from None
     finally:
         close()
     raise BoardError(url, f"the board did not answer a hello within {deadline:.0f} s")

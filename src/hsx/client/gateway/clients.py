@@ -148,7 +148,8 @@ class GatewayClient(_Wrapper):
         return self.inner.request(cmd, **fields)
 
     def open_session(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        self.inner.session = with_host_features(self.inner.open_session(*args, **kwargs))
+        self.inner.session = with_host_features(self.inner.open_session(*args, **kwargs),
+                                                bool(self.gateway.hello))
         return self.inner.session
 
     def close_session(self) -> None:
@@ -224,7 +225,8 @@ class AsyncGatewayClient(_Wrapper):
         return await self.inner.request(cmd, **fields)
 
     async def open_session(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        self.inner.session = with_host_features(await self.inner.open_session(*args, **kwargs))
+        self.inner.session = with_host_features(
+            await self.inner.open_session(*args, **kwargs), bool(self.gateway.hello))
         return self.inner.session
 
     async def close_session(self) -> None:

@@ -29,6 +29,9 @@ __all__ = ["WAIT", "Gateway", "command"]
 # full): a board's `info` and sessions list these features too, so front ends see what
 # the pair offers, as from `hsx execd` of the same variant.
 HOST_FEATURES = ("disasm", "expressions", "symbols", "variables")
+# What a framed link cannot carry: its key table (hsx.client.link.keys) has no reverse
+# execution commands, as no board offers it.
+LINK_LACKS = ("reverse",)
 MAX_RUNS = 64                  # fetch-and-retry rounds of one computation
 JSON_CHUNK = 4096              # bytes one peek reads from an executive without frames
 HANDLERS: dict[str, Callable[["Gateway", dict[str, Any]], Steps]] = {}
@@ -280,14 +283,20 @@ class Gateway(RunControl):
             self.changed(pid)
 
 
-def with_host_features(listing: dict[str, Any]) -> dict[str, Any]:
+def with_host_features(listing: dict[str, Any], framed: bool = True) -> dict[str, Any]:
     """`info` or a session with the features the gateway adds (or, on a board without
-    the debugger, the variant that has them)."""
+    the debugger, the variant that has them); on a framed link, without those the link
+    cannot carry."""
     features = listing.get("features")
     if not isinstance(features, list):
         return listing
-    out = dict(listing)
+    if framed:
+        features = [f for f in features if f not in LINK_LACKS]
+    out = {**listing, "features": features}
     required = out.get("variant_required")
+    if framed and isinstance(required, dict):
+        required = {k: v for k, v in required.items() if k not in LINK_LACKS}
+        out["variant_required"] = required
     if "debug" in features:
         out["features"] = sorted({*features, *HOST_FEATURES})
         if isinstance(required, dict):

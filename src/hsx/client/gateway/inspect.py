@@ -21,7 +21,7 @@ _DISASM_MODES = {"around": "around", "around_pc": "around", "from": "from",
 @command("info")
 def info(gw: Gateway, fields: dict[str, Any]) -> Steps:
     reply = yield ("info", fields)
-    return {**_payload(reply), "info": with_host_features(reply["info"])}
+    return {**_payload(reply), "info": with_host_features(reply["info"], bool(gw.hello))}
 
 
 def _payload(reply: dict[str, Any]) -> dict[str, Any]:

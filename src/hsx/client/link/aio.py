@@ -63,8 +63,10 @@ class FramedAsyncClient(AsyncClient):
 
     async def _greet(self) -> None:
         deadline = time.monotonic() + self.timeout
-        while not self._greeted.is_set():
+        while not self._greeted.is_set() or self._link.refused:
             left = deadline - time.monotonic()
+            if self._link.refused:
+                raise ConnectionClosed(f"{self.endpoint}: {self._link.refused}")
             if left <= 0 or self._closed is not None:
                 raise ConnectionClosed(f"no hello from {self.endpoint} within {self.timeout:g} s: "
                                        "is it running the HSX executive?")
@@ -119,7 +121,7 @@ class FramedAsyncClient(AsyncClient):
             if not chunk:
                 raise ConnectionClosed("the device closed the connection")
             self._apply(self._link.received(chunk, time.monotonic()))
-            if self._link.hello is not None:
+            if self._link.hello is not None or self._link.refused:
                 self._greeted.set()
             self._flush()
             await asyncio.sleep(0)

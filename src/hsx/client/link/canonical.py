@@ -98,7 +98,15 @@ def _session_open(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+# the event types a board emits (port/c/hsx_proto_events.c)
+BOARD_EVENTS = ("task_state", "debug_break", "fault", "stdout", "stderr", "mailbox_send",
+                "mailbox_recv", "value_changed", "watch_update", "dmesg")
+
+
 def _subscribe(fields: dict[str, Any]) -> dict[str, Any]:
+    """The board's event types each category names (a type, or a prefix of types, as
+    hsx execd matches them; none given: execd's default set)."""
+    from hsx.kernel.events import type_matches
     from hsx.server.subscriptions import check_categories
 
     nested = fields.pop("filters", None) or {}
@@ -106,8 +114,8 @@ def _subscribe(fields: dict[str, Any]) -> dict[str, Any]:
         value = nested.get(key, nested.get("pid") if key == "pids" else None)
         if value is not None:
             fields[key] = value
-    if fields.get("categories"):
-        fields["categories"] = list(check_categories(fields["categories"]))
+    categories = check_categories(fields.get("categories"))
+    fields["categories"] = [t for t in BOARD_EVENTS if type_matches(t, categories)]
     fields.pop("coalesce_ms", None)
     return fields
 

@@ -26,7 +26,7 @@ from hsx.server.errors import RequestError
 
 from .canonical import board_request, explain
 from .frames import BadFrame, Frame, FrameDecoder, encode_frame
-from .payload import PayloadError, decode_message, encode_request
+from .payload import PayloadError, TableMismatch, decode_hello, decode_message, encode_request
 
 ATTEMPTS = 4                   # the first send and 3 retries (wire.md)
 HELLO_FIELDS = ("proto", "window", "max_frame", "variant", "features", "boot", "board",
@@ -100,6 +100,7 @@ class LinkProtocol:
 
     attempt_timeout: Callable[[int], float]
     hello: dict[str, Any] | None = None
+    refused: str | None = None          # why the device's hello could not be taken
     _decoder: FrameDecoder = field(default_factory=FrameDecoder)
     _queue: deque = field(default_factory=deque)
     _in_flight: _Request | None = None
@@ -220,7 +221,10 @@ class LinkProtocol:
 
     def _hello(self, frame: Frame, now: float) -> list[Outcome]:
         try:
-            hello = decode_message(frame.payload)
+            hello = decode_hello(frame.payload)
+        except TableMismatch as error:
+            self.refused = str(error)
+            return []
         except PayloadError:
             return []
         previous, self.hello = self.hello, hello

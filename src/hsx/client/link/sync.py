@@ -58,13 +58,15 @@ class FramedClient(Client):
         wait = self._link.attempt_timeout(8) if self.endpoint.retry_s else self.timeout / HELLO_TRIES
         while self._link.hello is None:
             left = deadline - time.monotonic()
+            if self._link.refused:
+                raise ConnectionClosed(f"{self.endpoint}: {self._link.refused}")
             if left <= 0:
                 raise ConnectionClosed(f"no hello from {self.endpoint} within {self.timeout:g} s: "
                                        "is it running the HSX executive?")
             self._link.say_hello()
             self._flush()
             until = time.monotonic() + min(wait, left)
-            while self._link.hello is None and time.monotonic() < until:
+            while self._link.hello is None and not self._link.refused and time.monotonic() < until:
                 self._pump(until)
 
     # ------------------------------------------------------------------ requests

@@ -24,7 +24,7 @@ code in flash, no decoded copy in RAM), and prints:
   budget is "besides task memory".
 
 --functions N lists the N largest functions and objects of each variant's image with
-their part and file; --files gives each file's share.
+their part and file, and its N largest objects in RAM; --files gives each file's share.
 """
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def measure_variant(variant: str, cpu: str, tmp: Path) -> dict:
     ram = {part: 0 for part in PARTS}
     files: dict[str, list[int]] = {}
     task_memory: dict[str, int] = {}
-    listing = []
+    listing, ram_listing = [], []
     seen: set[tuple[int, int]] = set()
     current_file = ""
     for symbol in table:
@@ -206,6 +206,7 @@ def measure_variant(variant: str, cpu: str, tmp: Path) -> dict:
         if sec["flags"] & SHF_WRITE:
             ram[part] += symbol["size"]
             entry[1] += symbol["size"]
+            ram_listing.append((symbol["size"], symbol["name"], part, source))
             if sec["type"] == SHT_NOBITS:
                 continue
         flash[part] += symbol["size"]
@@ -216,13 +217,16 @@ def measure_variant(variant: str, cpu: str, tmp: Path) -> dict:
     counted_flash = sum(flash[p] for p in COUNTED)
     counted_ram = sum(ram[p] for p in COUNTED)
     listing.sort(key=lambda row: (-row[0], row[1]))
+    ram_listing.sort(key=lambda row: (-row[0], row[1]))
     return {"parts": {p: {"flash": flash[p], "ram": ram[p]} for p in PARTS},
             "flash_bytes": counted_flash, "static_ram_bytes": counted_ram,
             "total_flash": total_flash, "task_memory": task_memory,
             "flash_budget": FLASH_BUDGET.get(variant), "ram_budget": RAM_BUDGET.get(variant),
             "files": {name: {"flash": f, "ram": r} for name, (f, r) in
                       sorted(files.items(), key=lambda item: -item[1][0])},
-            "functions": [{"size": s, "name": n, "part": p, "file": f} for s, n, p, f in listing]}
+            "functions": [{"size": s, "name": n, "part": p, "file": f} for s, n, p, f in listing],
+            "ram_objects": [{"size": s, "name": n, "part": p, "file": f}
+                            for s, n, p, f in ram_listing]}
 
 
 def measure(cpu: str) -> dict:
@@ -289,6 +293,10 @@ def print_report(report: dict, functions: int, files: bool) -> None:
             for name, sizes in v["files"].items():
                 print(f"{'':12}   {name:26} {sizes['flash']:>7,} {sizes['ram']:>9,}")
         for row in v["functions"][:functions]:
+            print(f"{'':12}   {row['size']:>6,}  {row['name']:36} {row['part']:14} {row['file']}")
+        if functions:
+            print(f"{'':12}   static RAM:")
+        for row in v["ram_objects"][:functions]:
             print(f"{'':12}   {row['size']:>6,}  {row['name']:36} {row['part']:14} {row['file']}")
 
 

@@ -23,7 +23,10 @@ static struct watch {
     uint8_t old[HSX_WATCH_BYTES];
 } watches[HSX_MAX_WATCHES];
 
-static struct trace { uint32_t pid, pc; uint64_t steps; } ring[HSX_TRACE_RECORDS];
+/* A traced instruction in 8 bytes: its task by slot (+1; 0: none), its pc (code is at
+ * most 64 KiB) and the low half of the task's instruction count (the high half is the
+ * task's now, or one less: a record is never 2^32 instructions old while it is read). */
+static struct trace { uint32_t steps; uint16_t pc; uint8_t slot; } ring[HSX_TRACE_RECORDS];
 static uint32_t ring_next, ring_count, next_bp_id = 1, next_watch_id = 1;
 /* the change that stopped a task: the watch, the instruction, old then new bytes */
 static uint32_t stop_watch, stop_addr, stop_pc, stop_len;
@@ -352,9 +355,9 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
 int hsx_k_debug_after_step(hsx_tcb *t, uint32_t pc)
 {
     if (t->traced) {
-        ring[ring_next].pid = t->pid;
-        ring[ring_next].pc = pc;
-        ring[ring_next].steps = t->vm.steps;
+        ring[ring_next].slot = (uint8_t)(t - hsx_k_tasks + 1);
+        ring[ring_next].pc = (uint16_t)pc;
+        ring[ring_next].steps = (uint32_t)t->vm.steps;
         ring_next = (ring_next + 1) % HSX_TRACE_RECORDS;
         if (ring_count < HSX_TRACE_RECORDS)
             ring_count++;
@@ -375,22 +378,26 @@ hsx_status hsx_exec_trace(uint32_t pid, int on)
 
 uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max)
 {
+    hsx_tcb *t = hsx_k_task(pid);
     uint32_t n = 0, matching = 0, i, skip;
-    for (i = 0; i < ring_count; i++)
-        matching += ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS].pid == pid;
+    uint8_t slot = t ? (uint8_t)(t - hsx_k_tasks + 1) : 0;
+    for (i = 0; slot && i < ring_count; i++)
+        matching += ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS].slot == slot;
     if (!out)
         return matching;
     skip = matching > max ? matching - max : 0;      /* the newest `max`, oldest first */
     for (i = 0; i < ring_count && n < max; i++) {
         const struct trace *r = &ring[(ring_next + HSX_TRACE_RECORDS - ring_count + i) % HSX_TRACE_RECORDS];
-        if (r->pid != pid)
+        if (r->slot != slot)
             continue;
         if (skip) {
             skip--;
             continue;
         }
         out[n].pc = r->pc;
-        out[n].steps = r->steps;
+        out[n].steps = (t->vm.steps & ~(uint64_t)0xFFFFFFFFu) | r->steps;
+        if (out[n].steps > t->vm.steps)
+            out[n].steps -= (uint64_t)1 << 32;
         n++;
     }
     return n;
@@ -406,8 +413,8 @@ void hsx_k_debug_release(hsx_tcb *t)
         if (watches[i].used && watches[i].pid == t->pid)
             watches[i].used = 0;
     for (i = 0; i < HSX_TRACE_RECORDS; i++)
-        if (ring[i].pid == t->pid)
-            ring[i].pid = 0;
+        if (ring[i].slot == t - hsx_k_tasks + 1)
+            ring[i].slot = 0;
 }
 
 #else /* minimal: no debug services */

@@ -97,6 +97,7 @@ def measure_variant(variant: str, tmp: Path) -> dict:
     ram = {part: 0 for part in PARTS}
     task_memory: dict[str, int] = {}
     current_file = ""
+    seen: set[tuple[int, int]] = set()
     for symbol in table:
         if symbol["type"] == STT_FILE:
             current_file = symbol["name"]
@@ -105,8 +106,11 @@ def measure_variant(variant: str, tmp: Path) -> dict:
                 or not 0 < symbol["shndx"] < len(secs):
             continue
         sec = secs[symbol["shndx"]]
-        if not sec["flags"] & SHF_ALLOC:
+        address = symbol["value"] & ~1 if symbol["type"] == STT_FUNC else symbol["value"]
+        where = (symbol["shndx"], address)    # (a function's odd address is its Thumb bit)
+        if not sec["flags"] & SHF_ALLOC or where in seen:      # an alias of one already seen
             continue
+        seen.add(where)
         part = part_of_file(current_file) if symbol["bind"] == STB_LOCAL else \
             owners.get(symbol["name"], "runtime")
         if symbol["name"] in TASK_MEMORY:

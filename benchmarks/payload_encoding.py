@@ -8,8 +8,8 @@ Weighs the two choices of issue 24 for a device:
   json_codec.c, compiled only here), both for a Cortex-M3 at -Os;
 - bytes and messages per second at 115,200 baud and 1 Mbaud for a typical debugging mix:
   step, regs, peek 64, ps (two tasks) round trips and a debug_break event. The CBOR
-  messages are what the host board really sends and receives (a development board is
-  started and driven); the JSON ones are the same messages as hsx execd writes them
+  messages are what the host board really sends and receives, names as numbers
+  (docs/wire.md; a development board is started and driven); the JSON ones are the same messages as hsx execd writes them
   (compact, binary data as hex). Both are framed as docs/wire.md says (COBS, kind, seq,
   CRC, delimiter) and a byte on a UART takes 10 bits. The figures are the link's ceiling:
   the device's own time per message is left out.
@@ -23,16 +23,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import cbor2
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "port"))
 
-from port_size import PORT, compile_object, flash_and_ram  # noqa: E402
+from port_size import PORT, compile_object, object_sizes  # noqa: E402
 
 from hsx.client.link.frames import encode_frame  # noqa: E402
+from hsx.client.link.payload import decode_message, encode_request  # noqa: E402
 
 BAUDS = (115_200, 1_000_000)
 
@@ -43,7 +43,7 @@ def codec_flash(cpu: str) -> dict[str, int]:
         for name, source in (("cbor", PORT / "hsx_cbor.c"), ("json", HERE / "payload" / "json_codec.c")):
             obj = Path(tmp) / f"{name}.o"
             compile_object(source, obj, cpu)
-            sizes[name] = flash_and_ram([obj])["flash"]
+            sizes[name] = object_sizes([obj])["flash"]
     return sizes
 
 
@@ -89,7 +89,8 @@ def typical_mix() -> list[tuple[str, dict, dict | None, bytes]]:
         host.request("bp.set", pid=pid, addr=pc)
         host.request("resume", pid=pid)
         event = host.wait_event(lambda e: e["type"] == "debug_break")
-        mix.append(("debug_break event", None, event, cbor2.dumps(event)))
+        raw = next(p for p in host.raw_events if decode_message(p)["type"] == "debug_break")
+        mix.append(("debug_break event", None, event, raw))
         host.close()
     return mix
 
@@ -97,7 +98,7 @@ def typical_mix() -> list[tuple[str, dict, dict | None, bytes]]:
 def measure(cpu: str) -> dict[str, Any]:
     rows = []
     for name, request, reply, raw in typical_mix():
-        cbor = (on_wire(cbor2.dumps(request)) if request else 0) + on_wire(raw)
+        cbor = (on_wire(encode_request(request)) if request else 0) + on_wire(raw)
         # an event on the JSON link would carry `ts` as hsx execd's do
         text = (on_wire(as_json(request)) if request else 0) + on_wire(
             as_json(reply if request else {**reply, "ts": 1715000000.123456}))

@@ -192,7 +192,8 @@ def measure_variant(variant: str, cpu: str, tmp: Path) -> dict:
                 or not 0 < symbol["shndx"] < len(secs):
             continue
         sec = secs[symbol["shndx"]]
-        where = (symbol["shndx"], symbol["value"] & ~1)
+        address = symbol["value"] & ~1 if symbol["type"] == STT_FUNC else symbol["value"]
+        where = (symbol["shndx"], address)    # (a function's odd address is its Thumb bit)
         if not sec["flags"] & SHF_ALLOC or where in seen:      # an alias of one already seen
             continue
         seen.add(where)

@@ -40,6 +40,7 @@ class FramedClient:
         self.decoder = FrameDecoder()
         self.inbox: list[tuple[bytes, int, Any]] = []      # (kind, seq, decoded payload)
         self.raw: dict[int, bytes] = {}                     # seq -> the last reply's bytes
+        self.raw_events: list[bytes] = []                   # the events' bytes, as sent
         self.damaged = 0
         self.seq = 0
         self.hello_info: dict[str, Any] | None = None
@@ -95,6 +96,8 @@ class FramedClient:
             kind, seq, payload = got.kind.encode(), got.seq, got.payload
             if kind == b"R":
                 self.raw[seq] = payload
+            elif kind == b"E":
+                self.raw_events.append(payload)
             decode = decode_hello if kind == b"H" else decode_names
             self.inbox.append((kind, seq, decode(payload) if payload else None))
 

@@ -8,7 +8,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hsx.client.link.protocol import ATTEMPTS, Event, Failed, LinkProtocol, Reply, Reset
+from hsx.client.link.protocol import ATTEMPTS, Failed, LinkProtocol, Reply, Reset
 from simdevice import SimDevice, ok
 
 RETRY_S = 0.5

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ctypes as C
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from shimkit import PORT, build_shim
 

@@ -4,7 +4,6 @@ image hsx.image accepts loads. Hand-made defects for each code, the mailbox sect
 JSON forms, and random damage behind a correct CRC."""
 from __future__ import annotations
 
-import ctypes as C
 import json
 import random
 import struct

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from framedclient import FramedClient, ReplyError
+from framedclient import FramedClient
 from boardkit import clear
 
 from hsx import __version__

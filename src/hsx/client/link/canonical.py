@@ -18,7 +18,7 @@ import functools
 from typing import Any
 
 from hsx.isa.f16 import float_to_f16
-from hsx.server.errors import RequestError, bad_argument
+from hsx.server.errors import bad_argument
 from hsx.server.schema import ENVELOPE
 
 BOARD_STEPS = 10_000             # a board steps at most this many instructions per request

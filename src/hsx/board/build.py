@@ -15,9 +15,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hsx.kernel.profiles import PROFILES
 from hsx.vm.native.build import BuildError, cache_dir, source_dir, source_digest, zig_cc
 
-VARIANTS = {"minimal": 1, "development": 2, "full": 3}
+# the variants of docs/variants.md, numbered as port/c/hsx_config.h's HSX_VARIANT_*
+VARIANTS = {name: number for number, name in enumerate(PROFILES, 1)}
 DEFAULT_VARIANT = "development"
 # the executive's sources, then the link's: frames, CBOR and protocol v1 on them
 EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "hsx_inspect.c",

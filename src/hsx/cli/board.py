@@ -8,9 +8,11 @@ import signal
 
 import click
 
+from hsx.kernel.profiles import PROFILES
+
 from .errors import EXIT_FAILED, fail
 
-VARIANT_NAMES = ("minimal", "development", "full")
+VARIANT_NAMES = tuple(PROFILES)         # the variants of docs/variants.md
 
 
 @click.group("board")

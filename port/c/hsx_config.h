@@ -118,6 +118,12 @@
 #ifndef HSX_MAX_SESSIONS
 #define HSX_MAX_SESSIONS (HSX_VARIANT == HSX_VARIANT_FULL ? 4 : 1)
 #endif
+#ifndef HSX_DMESG_KEEP                /* log entries dmesg keeps */
+#define HSX_DMESG_KEEP 8
+#endif
+#ifndef HSX_HOST_HANDLES              /* mailbox handles the host may hold open (mailbox.open) */
+#define HSX_HOST_HANDLES 4
+#endif
 #ifndef HSX_OUTPUT_KEEP               /* stdio recent: bytes of output kept per task */
 #define HSX_OUTPUT_KEEP 128u
 #endif

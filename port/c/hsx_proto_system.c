@@ -8,10 +8,6 @@
 
 #include "hsx_proto.h"
 
-#ifndef HSX_DMESG_KEEP                  /* log entries kept for dmesg */
-#define HSX_DMESG_KEEP 8
-#endif
-#define HOST_HANDLES 4                  /* mailbox handles the host may hold open */
 #define LISTEN_MAX 16                   /* messages one listen takes at most */
 
 /* -- the clock --------------------------------------------------------------------------------- */
@@ -154,11 +150,11 @@ void hsx_proto_listener(const hsx_event *event)
 
 /* -- the host's mailboxes ------------------------------------------------------------------------- */
 
-static uint32_t host_handles[HOST_HANDLES];     /* opened by mailbox.open (0: free) */
+static uint32_t host_handles[HSX_HOST_HANDLES];     /* opened by mailbox.open (0: free) */
 
 static uint32_t *host_slot(uint32_t handle)
 {
-    for (int i = 0; i < HOST_HANDLES; i++)
+    for (int i = 0; i < HSX_HOST_HANDLES; i++)
         if (host_handles[i] == handle)
             return &host_handles[i];
     return NULL;
@@ -167,7 +163,7 @@ static uint32_t *host_slot(uint32_t handle)
 /* A new host: the handles the previous one opened close, as at a disconnect. */
 void hsx_mailboxes_host_gone(void)
 {
-    for (int i = 0; i < HOST_HANDLES; i++)
+    for (int i = 0; i < HSX_HOST_HANDLES; i++)
         if (host_handles[i]) {
             hsx_exec_mbx_close(host_handles[i]);
             host_handles[i] = 0;

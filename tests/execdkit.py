@@ -33,9 +33,9 @@ def readline(stream: IO[AnyStr], timeout: float = LINE_TIMEOUT_S) -> AnyStr:
 
 
 def execd_child(root: Path, *options: str):
-    """Start `hsx execd` (with `options`, e.g. "--profile", "minimal") on a free port with
-    ROOT as its file system; yield (host, port), then stop it. A generator, so a fixture
-    can `yield from` it."""
+    """Start `hsx execd` on a free port with ROOT as its file system (and `options`, e.g.
+    "--engine", "python" or "--profile", "minimal"); yield (host, port), then stop it. A
+    generator, so a fixture can `yield from` it."""
     proc = subprocess.Popen([sys.executable, "-m", "hsx", "execd", "--port", "0",
                              "--root", str(root), *options], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)

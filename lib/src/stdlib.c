@@ -36,9 +36,19 @@ void quick_exit(int status) {
     _Exit(status);
 }
 
-/* No environment and no command processor. */
+/* The environment the executive passed ("NAME=VALUE" strings, crt0 keeps the list in
+ * __hsx_environ; docs/abi.md, "Program start").  No command processor. */
+extern char **__hsx_environ;
+
 char *getenv(const char *name) {
-    (void)name;
+    size_t length = 0;
+    while (name[length] && name[length] != '=')
+        length++;
+    if (!__hsx_environ || name[length] == '=' || length == 0)
+        return NULL;
+    for (char **entry = __hsx_environ; *entry; entry++)
+        if (strncmp(*entry, name, length) == 0 && (*entry)[length] == '=')
+            return *entry + length + 1;
     return NULL;
 }
 

@@ -10,7 +10,9 @@
 #include "hsx_f16.h"
 #include "hsx_fp.h"
 
-/* Handlers beyond the opcode numbers (opcodes are 0x00..0xFF). */
+/* Handlers beyond the opcode numbers (opcodes are 0x00..0xFF; 0x00 is no opcode, so an
+ * all-zero record is one the host left for the core to decode when it first runs). */
+#define HSX_H_UNDECODED 0
 enum {
     HSX_H_ILLEGAL = 0x100,  /* not an instruction */
     HSX_H_OFF_END,          /* the entry after the last code word */
@@ -171,11 +173,21 @@ int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out)
     return 0;
 }
 
-/* The record of the instruction at pc: pre-decoded, or (HSX_DECODE_AT_FETCH, for
- * targets whose RAM cannot hold a decoded copy of the code) decoded now from the code
- * bytes, with breakpoints taken from the task's bitmap. */
+#ifndef HSX_DECODE_AT_FETCH
+/* The record of code word i, decoded now if the host left it zero. */
+static inline hsx_insn *decoded(hsx_task *t, uint32_t i)
+{
+    hsx_insn *in = &t->code[i];
+    if (in->handler == HSX_H_UNDECODED)
+        decode_one(t->code_bytes, t->code_len, i, in);
+    return in;
+}
+#endif
+
+/* The record of the instruction at pc: pre-decoded (or decoded on its first run), or
+ * (HSX_DECODE_AT_FETCH, for targets whose RAM cannot hold a decoded copy of the code)
+ * decoded now from the code bytes, with breakpoints taken from the task's bitmap. */
 #ifdef HSX_DECODE_AT_FETCH
-#define CODE_OF(t) (void)0
 #define FETCH(t, pc, slot) fetch(t, pc, slot)
 static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *slot)
 {
@@ -188,9 +200,7 @@ static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *sl
     return slot;
 }
 #else
-/* the decoded code, read once per run (see struct hot) */
-#define CODE_OF(t) const hsx_insn *const code = (t)->code
-#define FETCH(t, pc, slot) ((void)(slot), &code[(pc) >> 2])
+#define FETCH(t, pc, slot) ((void)(slot), (const hsx_insn *)decoded(t, (pc) >> 2))
 #endif
 
 /* ---- memory: little-endian, any alignment ----------------------------------------- */
@@ -397,7 +407,6 @@ int hsx_run(hsx_task *t, uint32_t budget)
     int skip = t->skip_breakpoint == pc;
     const struct hot h = hot_of(t);
     const hsx_insn *in = 0;
-    CODE_OF(t);
     t->skip_breakpoint = HSX_NO_SKIP;
     t->fault = HSX_FAULT_NONE;
     while (n) {
@@ -433,7 +442,7 @@ int hsx_run(hsx_task *t, uint32_t budget)
         HSX_OPCODES(LABEL_ROW)
         [HSX_H_ILLEGAL] = &&L_H_ILLEGAL, [HSX_H_OFF_END] = &&L_H_OFF_END,
         [HSX_H_LITERAL] = &&L_H_LITERAL, [HSX_H_BREAKPOINT] = &&L_H_BREAKPOINT,
-        [HSX_H_GUARD_SP] = &&L_H_GUARD_SP,
+        [HSX_H_GUARD_SP] = &&L_H_GUARD_SP, [HSX_H_UNDECODED] = &&L_H_UNDECODED,
     };
 #pragma GCC diagnostic pop
 #undef LABEL_ROW
@@ -469,6 +478,11 @@ int hsx_run(hsx_task *t, uint32_t budget)
     goto *labels[op];
 out_of_budget:
     return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
+L_H_UNDECODED:                          /* first run of this word: decode, then run it */
+    in = decoded(t, pc >> 2);
+    op = in->handler;
+    npc = pc + in->size;
+    goto *labels[op];
 L_H_BREAKPOINT:
     t->skip_breakpoint = pc;
     return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
@@ -493,7 +507,6 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
         for (i = 0; i < count; i++) {
             hsx_task *t = tasks[i];
             hsx_insn slot;
-            CODE_OF(t);
             const hsx_insn *in = FETCH(t, t->pc, &slot);
             uint32_t npc;
             if (in->handler == HSX_H_BREAKPOINT
@@ -522,7 +535,7 @@ int hsx_breakpoint(hsx_task *t, uint32_t addr, int on)
         t->breakpoints[addr >> 5] &= (uint8_t)~(1u << ((addr >> 2) & 7));
 #else
     {
-        hsx_insn *in = &t->code[addr >> 2];
+        hsx_insn *in = decoded(t, addr >> 2);
         if (on && in->handler != HSX_H_BREAKPOINT) {
             in->saved = in->handler;
             in->handler = HSX_H_BREAKPOINT;

@@ -15,7 +15,7 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 3                 /* bumped when a struct or signature below changes */
+#define HSX_VM_ABI 4                 /* bumped when a struct, signature or contract below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
 /* One pre-decoded code word. */
@@ -56,8 +56,11 @@ enum hsx_fault {
 typedef struct hsx_task {
     uint8_t *mem;
     uint64_t mem_size;
-    hsx_insn *code;             /* code_len / 4 + 1 decoded entries (the last: off the end) */
-    const uint8_t *code_bytes;  /* HSX_DECODE_AT_FETCH: the code itself (flash) ... */
+    hsx_insn *code;             /* code_len / 4 + 1 decoded entries (the last: off the end);
+                                   an all-zero entry is decoded from code_bytes when it
+                                   first runs */
+    const uint8_t *code_bytes;  /* the code itself (flash), for HSX_DECODE_AT_FETCH and
+                                   for entries left zero ... */
     uint8_t *breakpoints;       /* ... and a bitmap of breakpoints, one bit per word */
     uint32_t code_len;          /* bytes */
     uint32_t reg_base, stack_base, stack_top;
@@ -72,9 +75,12 @@ typedef struct hsx_task {
 } hsx_task;
 
 /* Decode `code_len` bytes of big-endian code words into `out` (code_len / 4 + 1
- * entries). Returns 0, or -1 when code_len is not a positive multiple of 4. Builds with
- * HSX_DECODE_AT_FETCH decode each instruction when it runs instead (no RAM for a decoded
- * copy: set code_bytes and, for breakpoints, a bitmap of code_len / 32 bytes). */
+ * entries). Returns 0, or -1 when code_len is not a positive multiple of 4. A host may
+ * instead hand the core zeroed entries and set code_bytes: each entry is then decoded
+ * the first time it runs (or gets a breakpoint), so a large image costs time and touched
+ * memory only for the code that runs. Builds with HSX_DECODE_AT_FETCH decode each
+ * instruction when it runs instead (no RAM for a decoded copy: set code_bytes and, for
+ * breakpoints, a bitmap of code_len / 32 bytes). */
 int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out);
 
 /* Run up to `budget` instructions; returns an hsx_stop and sets executed/stop_pc/... */

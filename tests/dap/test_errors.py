@@ -34,8 +34,10 @@ def test_bad_launches(dap, built, execd, tmp_path):
                                        host=host, port=port)
     assert ".c, .mvasm and .hxe" in dap.fails("launch", program=str(tmp_path / "x.txt"),
                                               host=host, port=port)
-    assert "no command-line arguments" in dap.fails(
-        "launch", program=str(built / "prog.hxe"), args=["-v"], host=host, port=port)
+    assert "\"args\" must be a list of strings" in dap.fails(
+        "launch", program=str(built / "prog.hxe"), args="-v", host=host, port=port)
+    assert "\"env\" must be an object" in dap.fails(
+        "launch", program=str(built / "prog.hxe"), env=["A=1"], host=host, port=port)
     assert "TCP port" in dap.fails("launch", program=str(built / "prog.hxe"), port="x")
     broken = tmp_path / "broken.c"
     broken.write_text("int main(void) { return nosuch; }\n")

@@ -122,3 +122,14 @@ def test_restart_builds_again_and_keeps_the_breakpoints(dap, execd, tmp_path):
     dap.ok("setBreakpoints", source={"path": str(source)}, breakpoints=[])
     dap.ok("continue", threadId=stop["threadId"])
     assert dap.wait_event("exited")["exitCode"] == 9              # the new build ran
+
+
+def test_launch_args_and_env_reach_main_and_getenv(dap, execd, tmp_path):
+    source = tmp_path / "show.c"
+    source.write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                      'int main(int argc, char **argv) {\n'
+                      '    for (int i = 1; i < argc; i++) printf("[%s]", argv[i]);\n'
+                      '    printf(" %s\\n", getenv("MODE"));\n    return argc;\n}\n')
+    pid = dap.launch(source, execd, args=["in.txt", "two words"], env={"MODE": "fast"})
+    assert dap.wait_event("exited")["exitCode"] == 3
+    assert f"[show {pid}] [in.txt][two words] fast\n" in dap.output("stdout")

@@ -36,10 +36,14 @@ READ_CASES = [
     ("bad_app_name", "non-ASCII", lambda r: r.patch(r.V2_VECTOR, 0x20, "4s", b"v\xc3\xa9c")),
     ("bad_app_name", "control character", lambda r: r.patch(r.V2_VECTOR, 0x20, "3s", b"v\x01c")),
     ("bad_app_name", "no NUL", lambda r: r.patch(r.V2_VECTOR, 0x20, "32s", b"a" * 32)),
-    ("code_too_large", "0x10004", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 0x10004)),
-    ("rodata_too_large", "0x10001", lambda r: r.patch(r.V2_VECTOR, 0x10, "I", 0x10001)),
-    ("bss_too_large", "0x10001", lambda r: r.patch(r.V2_VECTOR, 0x14, "I", 0x10001)),
+    ("code_too_large", "32 MiB + 4", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 0x2000004)),
+    ("rodata_too_large", "4 GiB - 16 KiB + 1",
+     lambda r: r.patch(r.V2_VECTOR, 0x10, "I", 0xFFFFC001)),
+    ("bss_too_large", "4 GiB - 16 KiB + 1", lambda r: r.patch(r.V2_VECTOR, 0x14, "I", 0xFFFFC001)),
     ("code_misaligned", "6 bytes", lambda r: r.patch(r.V2_VECTOR, 0x0C, "I", 6)),
+    ("bad_task_size", "stack 6", lambda r: r.patch(r.V2_VECTOR, 0x48, "I", 6, fix_crc=False)),
+    ("bad_task_size", "memory 0x10008",
+     lambda r: r.patch(r.V2_VECTOR, 0x4C, "I", 0x10008, fix_crc=False)),
     ("entry_misaligned", "entry 1", lambda r: r.patch(r.V2_VECTOR, 0x08, "I", 1)),
     ("entry_outside_code", "entry = code_len", lambda r: r.patch(r.V2_VECTOR, 0x08, "I", 8)),
     ("entry_outside_code", "no code", lambda r: r.patch(r.V1_RET, 0x0C, "I", 0)),
@@ -175,9 +179,9 @@ WRITE_CASES = [
         r, commands=[CommandSpec(1, 0, handler_offset=8)])),
     ("entry_outside_code", "no code", lambda r: _vector(r, code=b"")),
     ("code_misaligned", "3 bytes", lambda r: _vector(r, code=b"\0\0\0")),
-    ("code_too_large", "too much code", lambda r: _vector(r, code=bytes(0x10004))),
-    ("rodata_too_large", "too much rodata", lambda r: _vector(r, rodata=bytes(0x10001))),
-    ("bss_too_large", "too much bss", lambda r: _vector(r, bss_size=0x10001)),
+    ("code_too_large", "too much code", lambda r: _vector(r, code=bytes(0x2000004))),
+    ("bss_too_large", "too much bss", lambda r: _vector(r, bss_size=0xFFFFC001)),
+    ("bad_task_size", "stack 2", lambda r: _vector(r, stack_size=2)),
 ]
 
 
@@ -234,3 +238,11 @@ def test_image_error_is_a_value_error_and_pickles():
 def test_image_error_rejects_unknown_codes():
     with pytest.raises(ValueError):
         ImageError("no_such_code", "x")
+
+
+def test_stack_and_memory_sizes_round_trip_outside_the_crc(raw):
+    image = read_hxe(raw.V2_VECTOR)
+    sized = read_hxe(write_hxe(dataclasses.replace(image, stack_size=0x20000, mem_size=0x100000)))
+    assert (sized.stack_size, sized.mem_size) == (0x20000, 0x100000)
+    assert sized.crc == image.crc                     # like the name: not covered
+    assert write_hxe(dataclasses.replace(sized, stack_size=0, mem_size=0)) == write_hxe(image)

@@ -41,10 +41,10 @@ T36 = [
     ("version 3", 0x04, "H", 3, "unsupported_version"),
     ("entry 40", 0x08, "I", 40, "entry_outside_code"),
     ("code_len 2", 0x0C, "I", 2, "code_misaligned"),
-    ("code_len 0x10004", 0x0C, "I", 0x10004, "code_too_large"),
+    ("code_len 0x2000004", 0x0C, "I", 0x2000004, "code_too_large"),
     ("ro_len 32", 0x10, "I", 32, "truncated"),
     ("entry 2", 0x08, "I", 2, "entry_misaligned"),
-    ("bss 0x10004", 0x14, "I", 0x10004, "bss_too_large"),
+    ("bss 0xFFFFC004", 0x14, "I", 0xFFFFC004, "bss_too_large"),
 ]
 
 

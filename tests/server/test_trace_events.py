@@ -10,7 +10,7 @@ from hsx.client import Client
 from hsx.image.hxe import write_hxe
 from hsx.server import BackgroundServer, ServerConfig
 from hsx.toolchain.build import build_source
-from hsx.vm import Machine
+from hsx.kernel.executive import Kernel
 
 PROGRAM = """
 .entry start
@@ -31,11 +31,12 @@ buf: .zero 64
 """
 
 
-def expected_steps(image, count: int) -> list[tuple]:
-    """(pc, {reg: new}, [(addr, old, new)]) of the first `count` instructions, from a
-    local machine's register and memory diffs."""
-    machine = Machine(engine="python")
-    ctx = machine.create_context(image)
+def expected_steps(image, count: int, root) -> list[tuple]:
+    """(pc, {reg: new}, [(addr, old, new)]) of the first `count` instructions, from the
+    register and memory diffs of a task a local executive started (R1..R3 hold argc,
+    argv and envp as for every task) and its machine steps."""
+    kernel = Kernel(fs_root=root, engine="python")
+    machine, ctx = kernel.machine, kernel.load(image).ctx
     out = []
     for _ in range(count):
         pc, regs, mem = ctx.pc, ctx.regs.tolist(), bytes(ctx.mem)
@@ -52,7 +53,7 @@ def expected_steps(image, count: int) -> list[tuple]:
 
 def test_trace_step_events_match_a_register_diff(tmp_path):
     image = build_source(PROGRAM, filename="sq.mvasm", app_name="sq")
-    want = expected_steps(image, 40)
+    want = expected_steps(image, 40, tmp_path / "local")
     with BackgroundServer(ServerConfig(port=0, root=tmp_path / "fs")) as server:
         c = Client(server.host, server.port, timeout=10)
         pid = c.request("load", image=base64.b64encode(write_hxe(image)).decode(),

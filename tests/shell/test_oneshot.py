@@ -6,6 +6,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -68,6 +69,8 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("print 3 *p", "result"), ("expand {ref}", "variables"), ("finish 3", "result"),
         ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"), ("list 3", "source"),
         ("list 3 add", "source"), ("jump 3 main", "result"),
+        ("timeline start", "timeline"), ("timeline", "timeline"), ("timeline stop", "timeline"),
+        (f"timeline export {p['dir'] / 'run.pftrace'}", "timeline"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
         ("grant 2 1", "granted"), ("output 1", "recent"),
@@ -168,3 +171,27 @@ def test_list_shows_the_source_around_a_place_with_its_line_marked(server, progr
     refused = CliRunner().invoke(shell_command, ["--port", str(server.port), "list", pid,
                                                  "nosuch"])
     assert refused.exit_code != 0 and "nosuch" in refused.stderr
+
+
+def test_load_passes_arguments_environment_and_sizes(server, tmp_path):
+    """`load prog.c stack_size=… memory=… env=… -- ARGS` (what follows `--` is the
+    program's command line, also in one-shot form, where hsx shell's own options end
+    before the command)."""
+    source = tmp_path / "show.c"
+    source.write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                      'int main(int argc, char **argv) {\n'
+                      '    for (int i = 1; i < argc; i++) printf("[%s]", argv[i]);\n'
+                      '    printf(" %s\\n", getenv("MODE"));\n    return 0;\n}\n')
+    code, docs, err = one_shot(server, f"load {source} stack_size=16K memory=128K "
+                                       f"env=MODE=slow env=X=1 -- a 'b c' --paused",
+                               "--timeout", "120")
+    assert code == 0, err
+    pid = docs[0]["pid"]
+    row = docs[0]["task"]
+    assert row["stack_top"] - row["stack_base"] == 16 << 10
+    deadline = time.monotonic() + 60
+    while one_shot(server, f"ps {pid}")[1][0]["tasks"]["tasks"][0]["state"] != "returned":
+        assert time.monotonic() < deadline, "the task did not end"
+        time.sleep(0.05)
+    code, docs, err = one_shot(server, f"output {pid}")
+    assert "[a][b c][--paused] slow\\n" in json.dumps(docs), docs

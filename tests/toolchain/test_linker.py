@@ -11,6 +11,7 @@ from hsx.image.hxe import write_hxe
 from hsx.image.hxo import read_hxo, write_hxo
 from hsx.image.model import RODATA_BASE
 from hsx.image.sym import read_sym, write_sym
+from hsx.isa import decode
 from hsx.toolchain.build import assemble_source, link_modules, link_objects
 from hsx.toolchain.diagnostics import ToolchainError
 
@@ -145,24 +146,41 @@ def test_local_labels_of_other_modules_are_not_visible():
     assert link_errors(a, b) == ["b.mvasm:1:6: undefined symbol 'g' (referenced by b.mvasm)"]
 
 
-@pytest.mark.parametrize("source, message", [
-    ("JMP far\n.org 4096\nfar: RET",
-     "m.mvasm:1:5: JMP target 0x1000 is outside 0..4095 (JMP takes an absolute 12-bit address); "
-     "use BR, BEQ or BNE, which reach the whole code space (symbol 'far' in m.mvasm)"),
-    ("LDI R1, far\n.org 2048\nfar: RET",
-     "m.mvasm:1:9: LDI: immediate 2048 (0x800) does not fit signed 12 bits (-2048..2047); "
-     "use LDI32 (symbol 'far' in m.mvasm)"),
-])
-def test_range_errors_name_symbol_module_and_value(source, message):
-    assert link_errors(module(source, "m.mvasm")) == [message]
+def test_range_errors_name_symbol_module_and_value():
+    source = "LDI R1, far\n.org 2048\nfar: RET"
+    assert link_errors(module(source, "m.mvasm")) == [
+        "m.mvasm:1:9: LDI: immediate 2048 (0x800) does not fit signed 12 bits (-2048..2047); "
+        "use LDI32 (symbol 'far' in m.mvasm)"]
 
 
-def test_call_out_of_range_across_modules_suggests_lcall():
+def test_short_branches_beyond_their_reach_become_the_relative_forms():
+    """JMP/JZ/JNZ reach bytes 0..4095 and CALL ±2048 words: a target further away gets
+    BR/BEQ/BNE/LCALL (same meaning, same size); a near one keeps the short form."""
+    source = """\
+        JMP near
+        JMP far
+        JZ far
+        JNZ far
+        CALL far
+        CALL near
+        near: RET
+        .org 0x20000
+        far: RET
+    """
+    image, _ = link_objects([module(source, "m.mvasm")])
+    words = image.code_words
+    names = [decode(w).op.mnemonic for w in words[:6]]
+    assert names == ["JMP", "BR", "BEQ", "BNE", "LCALL", "CALL"]
+    for at in range(1, 5):
+        assert decode(words[at]).branch_target(4 * at) == 0x20000
+
+
+def test_call_out_of_range_across_modules_becomes_lcall():
     a = module(".export far\nfar: RET", "a.mvasm")
     b = module(".org 8196\nCALL far", "b.mvasm")
-    (message,) = link_errors(a, b)
-    assert message.startswith("b.mvasm:2:6: CALL target 0x0 is -2050 words away")
-    assert "use LCALL" in message and "symbol 'far' in b.mvasm" in message
+    image, _ = link_objects([a, b])
+    assert decode(image.code_words[-1]).op.mnemonic == "LCALL"
+    assert image.code_words[-1] & 0xFFFFFF == (-2050) & 0xFFFFFF
     c = module(".org 8196\nLCALL far", "c.mvasm")
     image, _ = link_objects([a, c])
     assert image.code_words[-1] & 0xFFFFFF == (-2050) & 0xFFFFFF

@@ -133,9 +133,9 @@ async def _mvasm_program_without_symbols(execd, tmp_path):
         row = disasm.row_of(0)
         assert "▶" in disasm.render_row(row).plain and "LDI" in disasm.render_row(row).plain
 
-        await pilot.press("i")                                   # LDI R1, 0: R1 was 0
-        await until(pilot, lambda: stopped_at(app)() and app.location.pc == 4)
-        assert app.registers.changed == {"PC"}
+        await pilot.press("i")                  # LDI R1, 0: R1 held argc (1), R2 and R3
+        await until(pilot, lambda: stopped_at(app)() and app.location.pc == 4)  # keep theirs
+        assert app.registers.changed == {"PC", "R1"}
         assert app.query_one(RegistersView).render().plain.endswith("\n1 instruction")
         await pilot.press("i")                                   # ADDI R1, R1, 1
         await until(pilot, lambda: stopped_at(app)() and app.location.pc == 8)

@@ -17,9 +17,9 @@ msg: .ascii "hello\\n"
 .text
 .entry start
 start:
+    LDI R3, 6
     LDI R1, 1
     LDI32 R2, msg
-    LDI R3, 6
     SVC MOD=4, FN=2
     LDI R0, 3
     SVC MOD=1, FN=0
@@ -52,9 +52,9 @@ async def _minimal(execd, tmp_path, pid: int):
         assert app.check_action("step_instruction", ()) is True
         assert "this executive runs the minimal variant" in "".join(app.output.rows)
 
-        await pilot.press("i")                                    # LDI R1, 1
+        await pilot.press("i")                  # LDI R3, 6 (R3 held envp, R1 argc: 1)
         await until(pilot, lambda: app.registers.pc == 4, what="one instruction stepped")
-        assert app.registers.regs[1] == 1 and "R1" in app.registers.changed
+        assert app.registers.regs[3] == 6 and "R3" in app.registers.changed
         assert "1 instruction" in app.query_one(RegistersView).render().plain
         await pilot.press("c")
         await until(pilot, lambda: app.task.state == "returned", what="the end")

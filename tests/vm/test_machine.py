@@ -375,3 +375,52 @@ def test_blocks_are_compiled_only_once_they_are_hot():
     assert ctx.blocks == {}
     stop = machine.run(ctx, 10_000)
     assert ctx.blocks and stop.status == 0 and ctx.regs[1] == 1000
+
+
+# --- code beyond 64 KiB, decoded as it first runs ------------------------------------------
+
+def _far_program(tr, gap_words: int = 0x20000):
+    """`main` at 0 calls `far` 512 KiB away (LCALL), which loops 3 times; the words
+    between are never run (zero words: illegal instructions)."""
+    far = 4 * (3 + gap_words)
+    words = asm("LDI R1, 0", f"LCALL {(far - 4) // 4}", "RET") + [0] * gap_words + asm(
+        "ADDI R1, R1, 1", "CMPI R1, 3", "BNE -2", "MOV R0, R1", "RET")   # offsets in words
+    m = machine(tr)
+    return m, m.create_context(image(words)), far
+
+
+def _decoded_words(ctx) -> int:
+    """How many code words the engine has decoded (built an entry for)."""
+    if hasattr(ctx, "insns"):                            # the native core's records
+        return sum(1 for insn in ctx.insns if insn.handler != 0)
+    from hsx.vm.interp import undecoded
+    return sum(1 for op in ctx.ops[:-1] if op is not undecoded)
+
+
+def test_calls_and_branches_far_beyond_64_kib(tr):
+    m, ctx, far = _far_program(tr)
+    m.add_breakpoint(ctx, far + 8)           # never run yet: decoded for the breakpoint
+    stop = m.run(ctx, 1000)
+    assert stop.reason is StopReason.BREAKPOINT and stop.pc == far + 8
+    assert m.registers(ctx)[1] == 1
+    m.remove_breakpoint(ctx, far + 8)
+    stop = m.run(ctx, 1000)
+    assert stop.reason is StopReason.RETURNED and stop.status == 3
+
+
+@pytest.mark.parametrize("mode", [False, "native"], ids=["python", "native"])
+def test_code_is_decoded_when_it_first_runs(mode):
+    """A task costs nothing for code it never runs: of 128 Ki words, the 8 that run."""
+    m, ctx, far = _far_program(mode)
+    assert _decoded_words(ctx) == 0
+    assert m.run(ctx, 1000).status == 3
+    assert _decoded_words(ctx) == 8
+
+
+def test_every_instruction_of_the_interpreter_compiles():
+    """The exact interpreter compiles an instruction's closure factory when a program
+    first uses it (not all at import: start-up); every one of them compiles."""
+    from hsx.vm import interp
+    for mnemonic in interp.BODIES:
+        for variant in interp._variants(interp.BY_MNEMONIC[mnemonic].form):
+            assert callable(interp.factory(mnemonic, variant))

@@ -15,7 +15,9 @@ FS_HELP = ("The guests' file system: host:DIR, fat:IMAGE (an SD card image) or c
 
 def backend_options(command):
     @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
-                  help="Backends from a TOML file: [fs], [persist], [can] (docs/backends.md).")
+                  help="A TOML file (hsx.toml): backends in [fs], [persist], [can] "
+                       "(docs/backends.md), the stack and memory tasks get in [task] "
+                       "(docs/machine.md).")
     @click.option("--fs", "fs_spec", metavar="SPEC", help=FS_HELP)
     @functools.wraps(command)
     def wrapper(*args, **kwargs):

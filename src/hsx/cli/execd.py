@@ -23,6 +23,7 @@ from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 from .backends import backend_options, build_backends, choose_backends, list_backends_option
 from .engine import engine_option, resolve_engine
 from .errors import fail, input_file, port_in_use
+from .sizes import configured_profile
 
 
 @click.command("execd")
@@ -79,15 +80,16 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
         fail("--token", "the token is blank",
              "give a secret with at least one visible character (a blank one would let "
              "anyone in)")
-    from hsx.kernel.profiles import get_profile
-
     from .sandbox import default_root
+    defaults = configured_profile(profile, config_file)      # checks the file's [task] now
     fallback = default_root() if state_dir is None else Path(state_dir) / "fs"
     chosen = choose_backends(config_file, fs_spec, root, fallback)
-    backends = build_backends(chosen, get_profile(profile).max_handles_per_task)
+    backends = build_backends(chosen, defaults.max_handles_per_task)
     config = ServerConfig(host=host, port=port, token=token, profile=profile,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
-                          engine=resolve_engine(engine), backends=backends)
+                          engine=resolve_engine(engine), backends=backends,
+                          task_defaults={"stack_size": defaults.stack_size,
+                                         "task_memory": defaults.task_memory})
     from hsx.server.loop import ENV, loop_name, run
     try:
         loop = loop_name()

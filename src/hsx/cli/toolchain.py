@@ -20,6 +20,7 @@ from hsx.toolchain.diagnostics import ToolchainError
 from hsx.toolchain.disassembler import listing, to_mvasm
 
 from .errors import EXIT_FAILED, cannot_write, fail, input_file
+from .sizes import task_size_options, with_task_sizes
 
 
 def _fail(lines: list[str]) -> None:
@@ -36,13 +37,14 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _link_and_write(modules, out: Path, sym: Path | None, *, entry: str | None,
-                    app_name: str | None, single_instance: bool, req_cap: int) -> None:
+                    app_name: str | None, single_instance: bool, req_cap: int,
+                    stack_size: int | None = None, memory: int | None = None) -> None:
     result = link_modules(modules, entry=entry,
                           app_name=app_name or normalize_app_name(out.stem),
                           allow_multiple=not single_instance, req_caps=req_cap)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    _write(out, write_hxe(result.image))
+    _write(out, write_hxe(with_task_sizes(result.image, stack_size, memory)))
     _write(sym or out.with_suffix(".sym"), write_sym(result.symbols))
 
 
@@ -101,9 +103,10 @@ def asm_command(source: Path, output: Path | None, include_dirs: tuple[Path, ...
 @click.option("--entry", help="Start at this symbol (default: _start, else the first .entry).")
 @click.option("--req-cap", default="0", metavar="N",
               help="Capability mask written to the header (decimal or 0x…).")
+@task_size_options
 def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
                  app_name: str | None, single_instance: bool, entry: str | None,
-                 req_cap: str) -> None:
+                 req_cap: str, stack_size: int | None, memory: int | None) -> None:
     """Link .hxo objects, in the order given, into an .hxe image and its .sym file."""
     try:
         caps = int(req_cap, 0)
@@ -115,7 +118,8 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
     def action() -> None:
         modules = [_object(path) for path in objects]
         _link_and_write(modules, output, sym, entry=entry, app_name=app_name,
-                        single_instance=single_instance, req_cap=caps)
+                        single_instance=single_instance, req_cap=caps, stack_size=stack_size,
+                        memory=memory)
 
     _run(action)
 

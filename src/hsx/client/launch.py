@@ -22,7 +22,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from .errors import ProtocolError
 from .progress import ShownProgress
@@ -71,9 +71,11 @@ class Launch:
 
 
 def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
-           optimise: int = 0, progress: Callable[[str], None] | None = None) -> Launch:
+           optimise: int = 0, progress: Callable[[str], None] | None = None,
+           args: Sequence[str] = (), env: Sequence[str] = ()) -> Launch:
     """Build `path` if it is source, make sure an executive listens on host:port, and
-    load the program there, paused before its first instruction.  Raises LaunchError
+    load the program there, paused before its first instruction, with `args` as its
+    argv[1:] and `env` ("NAME=VALUE" each) as its environment.  Raises LaunchError
     (nothing left running, nothing left on disk)."""
     say = progress or (lambda text: None)
     source = Path(path)
@@ -89,14 +91,17 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         if build_dir is not None:
             say(f"building {source.name} ({'-g -O%d' % optimise if suffix == '.c' else 'MVASM'})…")
             image = _build(source, build_dir, optimise)
+        command_line = {"args": list(args)} if args else {}
+        if env:
+            command_line["env"] = list(env)
         if "://" in host:
-            reply = _load_on(host, image, token, say)
+            reply = _load_on(host, image, token, say, command_line)
         else:
             if not listening(host, port):
                 say(f"starting an executive on {host}:{port}…")
                 daemon = start_executive(host, port)
             with Client(host, port, token=token) as client:
-                reply = client.request("load", path=str(image), paused=True)
+                reply = client.request("load", path=str(image), paused=True, **command_line)
         return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir,
                       source if build_dir is not None else None, optimise)
     except ProtocolError as error:
@@ -111,16 +116,17 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         raise
 
 
-def _load_on(url: str, image: Path, token: str | None, say: Callable[[str], None]) -> dict:
+def _load_on(url: str, image: Path, token: str | None, say: Callable[[str], None],
+             command_line: dict) -> dict:
     """Load the image on the executive at `url` (a board: sent in chunks, with progress
-    after a second)."""
+    after a second), with the program's `command_line` (args, env)."""
     say(f"loading {image.name} on {url}…")
     try:
         client = Client.connect(url, token=token, progress=ShownProgress(say))
     except URLError as error:
         raise LaunchError(str(error)) from None
     with client:
-        return client.request("load", path=str(image), paused=True)
+        return client.request("load", path=str(image), paused=True, **command_line)
 
 
 def listening(host: str, port: int) -> bool:

@@ -10,7 +10,7 @@ ERROR_CODES = frozenset({
     "unreadable", "too_small", "header_truncated", "bad_magic", "unsupported_version",
     "reserved_nonzero", "bad_app_name", "code_too_large", "rodata_too_large",
     "bss_too_large", "code_misaligned", "entry_misaligned", "entry_outside_code",
-    "field_out_of_range",
+    "field_out_of_range", "bad_task_size",
     # layout and integrity
     "truncated", "crc_mismatch", "trailing_bytes", "metadata_table_missing",
     "metadata_overlap", "metadata_out_of_bounds",

@@ -19,11 +19,11 @@ from .model import (APP_NAME_MAX, FLAG_ALLOW_MULTIPLE, HEADER_SIZE_V1, HEADER_SI
                     HxeImage)
 
 _V1_HEADER = struct.Struct(">IHHIIIIII")
-_V2_HEADER = struct.Struct(">IHHIIIIII32sII24s")
+_V2_HEADER = struct.Struct(">IHHIIIIII32sIIII16s")
 _TABLE_ENTRY = struct.Struct(">IIII")
 _CRC_OFFSET = 0x1C
 _APP_NAME_OFFSET = 0x20
-_RESERVED_OFFSET = 0x48
+_RESERVED_OFFSET = 0x50
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class HeaderInfo:
     app_name: str | None = None
     meta_offset: int = 0
     meta_count: int = 0
+    stack_size: int = 0             # bytes of stack the app asks for (0: the executive's)
+    mem_size: int = 0               # bytes of task memory the app asks for (0: likewise)
 
     @property
     def header_size(self) -> int:
@@ -103,13 +105,15 @@ def parse_header(prefix: bytes) -> HeaderInfo:
         if len(prefix) < HEADER_SIZE_V2:
             raise ImageError("header_truncated", f"v2 header needs {HEADER_SIZE_V2} bytes, "
                                                  f"only {len(prefix)} present")
-        *_, raw_name, meta_offset, meta_count, reserved = _V2_HEADER.unpack(prefix)
+        *_, raw_name, meta_offset, meta_count, stack_size, mem_size, reserved = \
+            _V2_HEADER.unpack(prefix)
         if any(reserved):
             at = _RESERVED_OFFSET + next(i for i, b in enumerate(reserved) if b)
             raise ImageError("reserved_nonzero", f"reserved header byte at 0x{at:02X} is "
                                                  f"0x{prefix[at]:02X}; reserved bytes must be 0")
         info = HeaderInfo(version, flags, entry, code_len, ro_len, bss_size, req_caps, crc,
-                          _decode_app_name(raw_name), meta_offset, meta_count)
+                          _decode_app_name(raw_name), meta_offset, meta_count, stack_size,
+                          mem_size)
     _check_header(info)
     return info
 
@@ -133,6 +137,10 @@ def _check_header(info: HeaderInfo) -> None:
                                     ("bss_too_large", "bss", info.bss_size, MAX_BSS_SIZE)):
         if size > limit:
             raise ImageError(code, f"{what} section is {size} bytes; the limit is {limit}")
+    if info.stack_size % 4:
+        raise ImageError("bad_task_size", f"stack size {info.stack_size} is not a multiple of 4")
+    if info.mem_size % 16:
+        raise ImageError("bad_task_size", f"task memory {info.mem_size} is not a multiple of 16")
     if info.code_len % 4:
         raise ImageError("code_misaligned", f"code section is {info.code_len} bytes, "
                                             f"not a multiple of 4")
@@ -171,7 +179,8 @@ def read_hxe(data: bytes) -> HxeImage:
     return HxeImage(code=data[code_start:rodata_start], rodata=data[rodata_start:info.rodata_end],
                     entry=info.entry, bss_size=info.bss_size, req_caps=info.req_caps,
                     flags=info.flags, app_name=info.app_name, metadata=metadata,
-                    version=info.version, crc=info.crc)
+                    version=info.version, crc=info.crc, stack_size=info.stack_size,
+                    mem_size=info.mem_size)
 
 
 def read_hxe_file(path: str | os.PathLike) -> HxeImage:
@@ -267,7 +276,9 @@ def write_hxe(image: HxeImage) -> bytes:
                       bss_size=check_uint("bss_size", image.bss_size, 32),
                       req_caps=check_uint("req_caps", image.req_caps, 32), crc=0,
                       app_name=image.app_name,
-                      meta_offset=rodata_end if sections else 0, meta_count=len(sections))
+                      meta_offset=rodata_end if sections else 0, meta_count=len(sections),
+                      stack_size=check_uint("stack_size", image.stack_size, 32),
+                      mem_size=check_uint("mem_size", image.mem_size, 32))
     _check_header(info)
     _check_handlers(image.metadata.commands, len(code))
     body = bytearray(code + rodata)
@@ -280,7 +291,8 @@ def write_hxe(image: HxeImage) -> bytes:
         body += section.payload
     header = _V2_HEADER.pack(HXE_MAGIC, 2, flags, info.entry, info.code_len, info.ro_len,
                              info.bss_size, info.req_caps, 0, _encode_app_name(image.app_name),
-                             info.meta_offset, info.meta_count, bytes(24))
+                             info.meta_offset, info.meta_count, info.stack_size,
+                             info.mem_size, bytes(16))
     crc = zlib.crc32(body, zlib.crc32(header[:_CRC_OFFSET]))
     return header[:_CRC_OFFSET] + crc.to_bytes(4, "big") + header[_APP_NAME_OFFSET:] + body
 

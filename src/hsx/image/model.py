@@ -7,10 +7,14 @@ from dataclasses import dataclass, field
 HXE_MAGIC = 0x48535845            # "HSXE"
 HEADER_SIZE_V1 = 32
 HEADER_SIZE_V2 = 96
-MAX_CODE_LEN = 0x10000
-MAX_RODATA_LEN = 0x10000
-MAX_BSS_SIZE = 0x10000
 RODATA_BASE = 0x4000              # data address where rodata is mapped in a task
+# Code: what BR and LCALL reach from anywhere in it (a signed 24-bit word offset spans
+# 2**23 words), so every branch and call the tools write reaches its target.
+MAX_CODE_LEN = 4 << 23
+# Rodata and bss: what the 32-bit data address space holds above RODATA_BASE; whether
+# they fit a task's memory (with its stack) is the loader's check.
+MAX_RODATA_LEN = (1 << 32) - RODATA_BASE
+MAX_BSS_SIZE = (1 << 32) - RODATA_BASE
 APP_NAME_MAX = 31
 
 FLAG_MANIFEST = 0x0001
@@ -112,6 +116,8 @@ class HxeImage:
     metadata: Metadata = field(default_factory=Metadata)
     version: int = 2
     crc: int = 0                  # as read from (or written to) the header
+    stack_size: int = 0           # bytes of stack the app asks for; 0: the executive's
+    mem_size: int = 0             # bytes of task memory it asks for; 0: the executive's
 
     @property
     def allow_multiple_instances(self) -> bool:

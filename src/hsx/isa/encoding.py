@@ -73,7 +73,7 @@ class Instruction:
         if form is Form.REL24:
             return (pc + 4 * self.imm) & WORD_MASK
         if form is Form.CALL12 and self.rs1 == 0:
-            return (pc + 4 * self.imm) & 0xFFFF
+            return (pc + 4 * self.imm) & WORD_MASK
         return None
 
 

@@ -3,6 +3,7 @@
     [fs]        backend = "host" | "fat" | "can"        (the guests' file system)
     [persist]   backend = "none" | "sqlite" | "fram" | "flash"   (persistent values)
     [can]       interface, channel                       (the CAN bus, SVC module 0x02)
+    [task]      stack_size, memory     (what a task gets; read by hsx.kernel.taskconfig)
 
 docs/backends.md has every key and a complete example.  Relative paths in a file are
 relative to the file.  `hsx run` and `hsx execd` also take `--fs host:DIR`,
@@ -11,15 +12,13 @@ relative to the file.  `hsx run` and `hsx execd` also take `--fs host:DIR`,
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .blockdev import ImageBlockDevice
-from .bus import Bus, PythonCanBus
+from .bus import Bus
 from .filesystems import FileSystem, SandboxFS
-from .registry import PersistenceStore, PersistError, PersistStore
+from .registry import PersistenceStore, PersistError
 
 
 class BackendError(ValueError):
@@ -67,6 +66,7 @@ DEFAULT_BACKEND = {"fs": "host", "persist": "none", "can": "python-can"}
 FRAM_SIZE = 2048              # the prior design's FRAM budget (≤ 2 KiB on AVR)
 FLASH_SIZE, FLASH_PAGE = 16 * 1024, 4096
 CAN_TIMEOUT_MS = 1000
+TASK_TABLE = "task"           # the same file's task defaults: hsx.kernel.taskconfig reads it
 
 
 @dataclass
@@ -89,6 +89,7 @@ def list_backends() -> list[str]:
 
 def load_config(path: str | os.PathLike[str]) -> BackendConfig:
     """Read and check a configuration file (BackendError says what is wrong, and where)."""
+    import tomllib
     path = Path(path)
     try:
         with path.open("rb") as file:
@@ -99,9 +100,11 @@ def load_config(path: str | os.PathLike[str]) -> BackendConfig:
         raise BackendError(str(path), f"not valid TOML: {error}") from None
     tables = {}
     for kind, table in data.items():
+        if kind == TASK_TABLE:
+            continue
         if kind not in CATALOGUE:
-            raise BackendError(f"{path}: [{kind}]", "no such table",
-                               f"the tables are {', '.join(f'[{k}]' for k in CATALOGUE)}")
+            raise BackendError(f"{path}: [{kind}]", "no such table", "the tables are "
+                               f"{', '.join(f'[{k}]' for k in (*CATALOGUE, TASK_TABLE))}")
         if not isinstance(table, dict):
             raise BackendError(f"{path}: {kind}", "must be a table ([" + kind + "])")
         tables[kind] = _checked(f"{path}: [{kind}]", kind, dict(table), path.parent)
@@ -172,6 +175,7 @@ def _build_fs(config: BackendConfig, max_open: int) -> FileSystem | None:
         if name == "host":
             return SandboxFS(table["root"], max_open_per_task=max_open)
         if name == "fat":
+            from .blockdev import ImageBlockDevice
             from .filesystems.fat import FatFileSystem
             device = ImageBlockDevice(table["image"])
             try:
@@ -203,6 +207,7 @@ def _build_store(config: BackendConfig) -> PersistenceStore | None:
     name = table["backend"]
     try:
         if name == "sqlite":
+            from .registry.persist import PersistStore
             return PersistStore(table["path"])
         from .persistdev import FlashImage, FramImage
         from .registry.logstore import LogStore
@@ -219,4 +224,5 @@ def _build_bus(config: BackendConfig) -> Bus | None:
     table = config.get("can")
     if table is None:
         return None
+    from .bus import PythonCanBus
     return PythonCanBus(table.get("channel", "hsx"), table.get("interface", "virtual"))

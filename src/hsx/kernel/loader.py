@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 
 from hsx.image.errors import ImageError
 from hsx.image.hxe import parse_header
-from hsx.image.model import APP_NAME_MAX, HEADER_SIZE_V1, HEADER_SIZE_V2
+from hsx.image.model import APP_NAME_MAX, HEADER_SIZE_V1, HEADER_SIZE_V2, MAX_CODE_LEN
 
 from .errors import KernelError
 
-MAX_IMAGE_BYTES = 4 * 0x10000        # header + code + rodata + generous metadata
+MAX_IMAGE_BYTES = 2 * MAX_CODE_LEN   # the largest code, and as much again of rodata and metadata
 
 
 def instance_name(base: str, allow_multiple: bool, taken: set[str]) -> str:
@@ -48,7 +48,7 @@ class StreamLoad:
     def write(self, chunk: bytes) -> None:
         if len(self.data) + len(chunk) > MAX_IMAGE_BYTES:
             raise KernelError("image_too_large",
-                              f"streamed image exceeds {MAX_IMAGE_BYTES} bytes")
+                              f"streamed image exceeds {MAX_IMAGE_BYTES >> 20} MiB")
         self.data += chunk
         if self.expected is None and self._header_complete():
             try:

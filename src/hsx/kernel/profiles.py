@@ -21,8 +21,8 @@ from dataclasses import dataclass, fields, replace
 MINIMAL_FEATURES = frozenset({"commands", "load_stream", "mailbox", "memory", "stdio",
                               "values"})
 DEVELOPMENT_FEATURES = MINIMAL_FEATURES | {"debug", "disasm", "events", "expressions",
-                                           "reverse", "stack", "symbols", "trace",
-                                           "variables", "watch"}
+                                           "reverse", "stack", "symbols", "timeline",
+                                           "trace", "variables", "watch"}
 FULL_FEATURES = DEVELOPMENT_FEATURES | {"observers"}
 
 
@@ -30,8 +30,9 @@ FULL_FEATURES = DEVELOPMENT_FEATURES | {"observers"}
 class Profile:
     name: str
     max_tasks: int
-    task_memory: int           # bytes of data address space per task
-    stack_size: int            # bytes of stack arena per task
+    task_memory: int           # bytes of data address space per task (the default)
+    stack_size: int            # bytes of stack arena per task (the default)
+    max_task_memory: int       # the most a load or an image may ask for
     max_descriptors: int       # mailbox descriptors in the whole executive
     max_handles_per_task: int
     mailbox_capacity: int      # default mailbox capacity in bytes
@@ -61,6 +62,9 @@ class Profile:
             raise ValueError(
                 f"profile {self.name}: stack_size {self.stack_size} does not fit in "
                 f"task_memory {self.task_memory} above rodata at 0x4000")
+        if self.task_memory > self.max_task_memory:
+            raise ValueError(f"profile {self.name}: task_memory {self.task_memory} is more "
+                             f"than max_task_memory {self.max_task_memory}")
         if self.task_memory % 4 or self.stack_size % 4:
             raise ValueError(f"profile {self.name}: task_memory and stack_size must be multiples of 4")
 
@@ -74,21 +78,23 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "minimal": Profile(
-        name="minimal", max_tasks=4, task_memory=0x8000, stack_size=0x800, max_descriptors=32,
+        name="minimal", max_tasks=4, task_memory=0x8000, stack_size=0x800,
+        max_task_memory=0x10000, max_descriptors=32,
         max_handles_per_task=8, mailbox_capacity=256, max_message_size=128, max_values=32,
         max_commands=16, trace_records=0, scheduler_trace=64, event_queue=64,
         event_history=256, features=MINIMAL_FEATURES),
     "development": Profile(
         name="development", max_tasks=128, task_memory=0x10000, stack_size=0x2000,
-        max_descriptors=1024, max_handles_per_task=32, mailbox_capacity=1024,
-        max_message_size=512, max_values=256, max_commands=128, trace_records=100,
-        scheduler_trace=256, event_queue=1024, event_history=4096,
+        max_task_memory=64 << 20, max_descriptors=1024, max_handles_per_task=32,
+        mailbox_capacity=1024, max_message_size=512, max_values=256, max_commands=128,
+        trace_records=100, scheduler_trace=256, event_queue=1024, event_history=4096,
         features=DEVELOPMENT_FEATURES),
     "full": Profile(
         name="full", max_tasks=1024, task_memory=0x40000, stack_size=0x8000,
-        max_descriptors=8192, max_handles_per_task=256, mailbox_capacity=8192,
-        max_message_size=4096, max_values=4096, max_commands=1024, trace_records=16384,
-        scheduler_trace=4096, event_queue=8192, event_history=65536, features=FULL_FEATURES),
+        max_task_memory=1 << 30, max_descriptors=8192, max_handles_per_task=256,
+        mailbox_capacity=8192, max_message_size=4096, max_values=4096, max_commands=1024,
+        trace_records=16384, scheduler_trace=4096, event_queue=8192, event_history=65536,
+        features=FULL_FEATURES),
 }
 DEFAULT_PROFILE = "development"
 

@@ -10,6 +10,7 @@ from hsx.vm import Context, Fault
 
 from .scheduler import DEFAULT_PRIORITY
 from .states import TaskState
+from .taskargs import TaskOptions
 
 
 @dataclass
@@ -81,6 +82,7 @@ class Task:
     source: str | None = None                   # path the image came from, if any
     symbols_path: Path | None = None
     build_flags: tuple[str, ...] = ()           # `hsx cc` options it was built with (.c)
+    options: TaskOptions = field(default_factory=TaskOptions)   # what the load asked for
     restarting: bool = False                    # a `restart` of it is building the new image
     restarted_as: int | None = None             # the PID a `restart` replaced it with
     accounting: Accounting = field(default_factory=Accounting)

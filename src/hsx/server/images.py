@@ -29,12 +29,13 @@ from hsx.image.model import HxeImage
 from hsx.image.sym import write_sym
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
+from hsx.kernel.taskargs import TaskOptions
 
 from .errors import RequestError
 
 
 LOADABLE = (".hxe", ".mvasm", ".c")
-MAX_PROGRAM_FILE = 16 << 20          # bytes of an .hxe, .mvasm or .c named by `load`
+MAX_PROGRAM_FILE = 64 << 20          # bytes of an .hxe, .mvasm or .c named by `load`
 OPT_LEVELS = ("0", "1", "2", "3", "s", "z")
 MAX_DIAGNOSTICS = 64 * 1024          # characters of compiler output in a reply
 _MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=.*)?\Z", re.S)
@@ -150,15 +151,17 @@ def needs_thread(path: str | os.PathLike) -> bool:
 
 
 def load_program(kernel: Kernel, program: Program, path: str | os.PathLike,
-                 name: str | None = None, flags: tuple[str, ...] = ()) -> Task:
+                 name: str | None = None, flags: tuple[str, ...] = (),
+                 options: TaskOptions | None = None) -> Task:
     """Load a program read from `path`, remembering the file, its symbols and the
     compiler flags it was built with (a restart builds it the same way)."""
-    task = kernel.load(program.image, name=name)
+    task = kernel.load(program.image, name=name, options=options)
     task.source = os.fspath(path)
     task.symbols_path = program.symbols
     task.build_flags = flags
     return task
 
 
-def load_file(kernel: Kernel, path: str | os.PathLike, name: str | None = None) -> Task:
-    return load_program(kernel, read_program(path), path, name)
+def load_file(kernel: Kernel, path: str | os.PathLike, name: str | None = None,
+              options: TaskOptions | None = None) -> Task:
+    return load_program(kernel, read_program(path), path, name, options=options)

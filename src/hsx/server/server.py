@@ -22,6 +22,7 @@ from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.task import Task
 from hsx.kernel.profiles import get_profile
+from hsx.kernel.taskconfig import with_task_defaults
 from hsx.vm import MachineError
 
 from .auth import MAX_FAILURES_PER_CONNECTION, AuthLimiter, is_loopback, same_secret
@@ -61,6 +62,7 @@ class ServerConfig:
     engine: str | None = None           # "native" | "python" | None (see hsx.vm.Machine)
     echo: bool = False                  # print task output on the daemon's stdout too
     max_connections: int = MAX_CONNECTIONS
+    task_defaults: dict[str, int] = field(default_factory=dict)  # a config's [task]
     backends: Backends | None = None    # built from --config / --fs (hsx.kernel.backends)
 
 
@@ -103,7 +105,8 @@ class Server:
         if root is None and config.state_dir is not None:
             root = Path(config.state_dir) / "fs"
         chosen = config.backends
-        return Kernel(profile=get_profile(config.profile), fs_root=root,
+        profile = with_task_defaults(get_profile(config.profile), config.task_defaults)
+        return Kernel(profile=profile, fs_root=root,
                       fs=chosen.fs if chosen else None, store=chosen.store if chosen else None,
                       can_bus=chosen.bus if chosen else None, state_dir=config.state_dir,
                       pin=config.pin, engine=config.engine)

@@ -8,26 +8,44 @@
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
 import click
 
-from hsx.client import DEFAULT_HOST, DEFAULT_PORT, ConnectionClosed, ProtocolError
 from hsx.client.commands import UsageError, parse
+from hsx.client.errors import ConnectionClosed, ProtocolError
 from hsx.client.render import event_lines
-from hsx.client.url import URLError, parse_url
+from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
 from .core import EXIT_ERROR, EXIT_OK, EXIT_USAGE, QUIT, Shell
+from .immediate import finish_now
 from .output import Printer, refusal, wants_color
-from .spawn import Address, NoExecutive, connect_or_spawn
+from .spawn import Address, NoExecutive, connect_immediately, connect_or_spawn
 
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
+NEEDS_EVENTS = FOLLOW | {"wait"}
 
 
-@click.command("shell", context_settings={"ignore_unknown_options": True,
-                                          "help_option_names": ["-h", "--help"]})
+_DOUBLE_DASH = "\0--"        # a `--` of the COMMAND, kept from click's own reading of it
+
+
+class _CommandKeepsDoubleDash(click.Command):
+    """`hsx shell load prog.c -- a b`: a `--` after a word of the COMMAND belongs to
+    the command (load's program arguments); click would take it as its own end of
+    options and drop it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        kept, seen_word = [], False
+        for arg in args:
+            kept.append(_DOUBLE_DASH if arg == "--" and seen_word else arg)
+            seen_word = seen_word or not arg.startswith("-")
+        return super().parse_args(ctx, kept)
+
+
+@click.command("shell", cls=_CommandKeepsDoubleDash,
+               context_settings={"ignore_unknown_options": True,
+                                 "help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option("--connect", "url", metavar="URL",
@@ -59,6 +77,7 @@ def shell_command(host: str, port: int, url: str | None, token: str | None, as_j
         click.echo("hsx: give a COMMAND or -f SCRIPT, not both", err=True)
         sys.exit(EXIT_USAGE)
     if url is not None:
+        from hsx.client.url import URLError, parse_url
         try:
             parse_url(url)
         except URLError as error:
@@ -70,11 +89,19 @@ def shell_command(host: str, port: int, url: str | None, token: str | None, as_j
             sys.exit(EXIT_USAGE)
     printer = Printer(wants_color(no_color), as_json)
     line = None
+    command = tuple("--" if word == _DOUBLE_DASH else word for word in command)
     if command:     # a JSON request is one word (or several, if the shell split it)
         line = " ".join(command) if command[0].lstrip().startswith("{") else join_words(command)
+    # A command that needs no events runs without an event loop (immediate.py).
+    at_once = line is not None and not spawn and url is None and _name(line) not in NEEDS_EVENTS
+    main = _main(connect_immediately if at_once else connect_or_spawn, Address(host, port, url),
+                 token, timeout, printer, line, script, keep_going, force, spawn)
     try:
-        code = asyncio.run(_main(Address(host, port, url), token, timeout, printer, line,
-                                 script, keep_going, force, spawn))
+        if at_once:
+            code = finish_now(main)
+        else:
+            import asyncio
+            code = asyncio.run(main)
     except KeyboardInterrupt:
         code = EXIT_OK
     sys.exit(code)
@@ -89,11 +116,12 @@ def join_words(words: tuple[str, ...]) -> str:
     return " ".join(quote(w) for w in words)
 
 
-async def _main(where: Address, token: str | None, timeout: float, printer: Printer,
-                line: str | None, script: Path | None, keep_going: bool, force: bool,
-                spawn: bool) -> int:
+async def _main(connect, where: Address, token: str | None, timeout: float,
+                printer: Printer, line: str | None, script: Path | None, keep_going: bool,
+                force: bool, spawn: bool) -> int:
+    """The console: `connect` (spawn.py) gives the client and the executive it started."""
     try:
-        client, daemon = await connect_or_spawn(where, token, timeout, spawn, printer)
+        client, daemon = await connect(where, token, timeout, spawn, printer)
     except NoExecutive as why:
         printer.error(str(why))
         return EXIT_USAGE

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, NoReturn
 
 from hsx.image.hxo import LineEntry, ObjectModule, Relocation, SymbolDef
+from hsx.image.model import MAX_BSS_SIZE, MAX_CODE_LEN
 from hsx.isa.encoding import IMM_RANGE, Instruction as Encoded, encode
 from hsx.isa.opcodes import BY_MNEMONIC, Form, Opcode
 
@@ -341,7 +342,7 @@ class Assembler:
         elif isinstance(stmt.args[0], Name) and stmt.args[0].name not in self.equs:
             self.entry = (stmt.args[0].name, stmt.args[0].loc)
         else:
-            offset = self._constant(stmt.args[0], "entry offset", 0, 0xFFFF)
+            offset = self._constant(stmt.args[0], "entry offset", 0, MAX_CODE_LEN - 4)
             if offset % 4:
                 self._fail(f"entry offset 0x{offset:X} is not a multiple of 4", stmt.args[0].loc)
             self.entry = (offset, stmt.args[0].loc)
@@ -350,7 +351,7 @@ class Assembler:
         self._need_section(stmt, "text")
         if len(stmt.args) != 1:
             self._fail(".org takes one operand (a byte offset)", stmt.loc)
-        target = self._constant(stmt.args[0], ".org offset", 0, 0xFFFF)
+        target = self._constant(stmt.args[0], ".org offset", 0, MAX_CODE_LEN - 4)
         here = len(self.code) * 4
         if target % 4:
             self._fail(f".org offset 0x{target:X} is not a multiple of 4", stmt.args[0].loc)
@@ -380,7 +381,7 @@ class Assembler:
         self._need_section(stmt, "data", "bss")
         if len(stmt.args) != 1:
             self._fail(f"'{stmt.name}' takes one operand (a byte count)", stmt.loc)
-        count = self._constant(stmt.args[0], "byte count", 0, 0x10000)
+        count = self._constant(stmt.args[0], "byte count", 0, MAX_BSS_SIZE)
         if self.section == "data":
             self.data.extend(bytes(count))
         else:

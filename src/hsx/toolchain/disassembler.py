@@ -122,6 +122,10 @@ def _header(image: HxeImage, title: str) -> str:
               f"bss {image.bss_size} bytes"]
     if image.req_caps:
         parts.append(f"req_caps 0x{image.req_caps:X}")
+    if image.stack_size:
+        parts.append(f"stack {image.stack_size} bytes")
+    if image.mem_size:
+        parts.append(f"memory {image.mem_size} bytes")
     return "  ".join(parts)
 
 

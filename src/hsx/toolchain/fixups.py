@@ -1,5 +1,8 @@
 """How a resolved value is written into a code word or data bytes, with range checks.
 
+A JMP, JZ, JNZ or CALL whose target lies beyond its 12-bit reach is written as BR, BEQ,
+BNE or LCALL, which mean the same, take the same word and reach the whole code space.
+
 The assembler (for constants and same-module PC-relative targets) and the linker
 (for relocations) patch through these functions, so a value that does not fit is
 rejected with the same message, naming the instruction and a remedy, wherever it is
@@ -8,11 +11,17 @@ found.  Nothing here truncates silently.
 from __future__ import annotations
 
 from hsx.image.model import RODATA_BASE
-from hsx.isa.opcodes import BY_CODE
+from hsx.isa.opcodes import BY_CODE, BY_MNEMONIC
 
 CODE_TYPES = frozenset({"imm12", "mem", "jump", "rel24", "imm32"})
 DATA_SIZES = {"data_byte": 1, "data_half": 2, "data_word": 4}
 KINDS = frozenset({"symbol", "lo16", "hi16", "off16"})
+
+
+# A target beyond the 12-bit reach of JMP, JZ, JNZ (absolute) or CALL (relative) is
+# reached by the relative form with the same meaning and size: the whole code space.
+_RELATIVE_FORM = {"JMP": BY_MNEMONIC["BR"].code, "JZ": BY_MNEMONIC["BEQ"].code,
+                  "JNZ": BY_MNEMONIC["BNE"].code, "CALL": BY_MNEMONIC["LCALL"].code}
 
 
 class FixupError(ValueError):
@@ -45,19 +54,21 @@ def patch_code(word: int, rtype: str, value: int, pc: int, pc_relative: bool = F
         return value & 0xFFFFFFFF
     mnemonic = _mnemonic(word)
     if rtype == "rel24":
-        return (word & 0xFF000000) | (_word_offset(mnemonic, value, pc, 23, "") & 0xFFFFFF)
+        return _with_rel24(word, _word_offset(mnemonic, value, pc, 23, ""))
     if rtype == "jump" and pc_relative:
+        offset = _word_offset(mnemonic, value, pc, 23, "")
+        if not -2048 <= offset <= 2047 and mnemonic == "CALL" and not word >> 16 & 0xF:
+            return _with_rel24(_RELATIVE_FORM["CALL"] << 24, offset)   # no base register
         offset = _word_offset(mnemonic, value, pc, 11, "; use LCALL, which reaches the whole "
                                                        "code space")
         return (word & ~0xFFF) | (offset & 0xFFF)
-    if rtype == "jump":
+    if rtype == "jump":                 # JMP, JZ, JNZ: an absolute byte address
         if value % 4:
             raise FixupError(f"{mnemonic} target 0x{value:X} is not a multiple of 4")
-        if not 0 <= value <= 4095:
-            raise FixupError(f"{mnemonic} target 0x{value:X} is outside 0..4095 "
-                             f"({mnemonic} takes an absolute 12-bit address); "
-                             f"use BR, BEQ or BNE, which reach the whole code space")
-        return (word & ~0xFFF) | value
+        if 0 <= value <= 4095:
+            return (word & ~0xFFF) | value
+        return _with_rel24(_RELATIVE_FORM[mnemonic] << 24,
+                           _word_offset(mnemonic, value, pc, 23, ""))
     if rtype in ("imm12", "mem"):
         if not -2048 <= value <= 2047:
             if rtype == "mem":
@@ -70,6 +81,10 @@ def patch_code(word: int, rtype: str, value: int, pc: int, pc_relative: bool = F
                              f"(-2048..2047); {hint}")
         return (word & ~0xFFF) | (value & 0xFFF)
     raise FixupError(f"unknown code relocation type '{rtype}'")
+
+
+def _with_rel24(word: int, offset: int) -> int:
+    return (word & 0xFF000000) | (offset & 0xFFFFFF)
 
 
 def patch_data(data: bytearray, offset: int, rtype: str, value: int) -> None:

@@ -8,12 +8,13 @@ many contexts exist.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
+from typing import Any, Callable
 
 from hsx.image.model import HxeImage
-from hsx.isa import Instruction, decode_code
+from hsx.isa import Instruction, decode
 
 from .errors import Fault, LoadError
 from .layout import REGISTER_WINDOW, Layout
@@ -29,6 +30,34 @@ class ContextState(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class DecodedCode(Sequence):
+    """The instruction at each code word (None: an illegal word), decoded when first
+    asked for: creating a task for a large image costs nothing for code it never runs
+    or shows."""
+
+    __slots__ = ("_code", "_cache")
+
+    _UNREAD = object()
+
+    def __init__(self, code: bytes) -> None:
+        self._code = code
+        self._cache: list = [self._UNREAD] * (len(code) // 4)
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        ins = self._cache[index]
+        if ins is self._UNREAD:
+            index %= len(self._cache)
+            pair = self._code[4 * index:4 * index + 8]        # the word and LDI32's literal
+            ins = self._cache[index] = decode(int.from_bytes(pair[:4], "big"),
+                                              int.from_bytes(pair[4:], "big"))
+        return ins
 
 
 @dataclass(frozen=True)
@@ -61,6 +90,13 @@ class Context:
         "history",
     )
 
+    @property
+    def step_counter(self) -> Any:
+        """What holds `steps` as a plain attribute (here the context itself; the native
+        engine's task struct): read by a timeline recorder inside system calls, where
+        a property's two Python calls would be the dear part."""
+        return self
+
     def __init__(self, image: HxeImage, layout: Layout) -> None:
         code_len = len(image.code)
         if code_len == 0 or code_len % 4:
@@ -76,19 +112,18 @@ class Context:
         self.words = word_view(mem, 0, layout.mem_size // 4)
         self.regs = word_view(mem, layout.reg_base, REGISTER_WINDOW // 4)
         self.regs[15] = layout.stack_top
-        words = image.code_words
         # decoded[i]: the instruction at byte address 4*i (None: illegal opcode word).
-        self.decoded: list[Instruction | None] = [decode_code(words, i)
-                                                  for i in range(len(words))]
+        self.decoded: Sequence[Instruction | None] = DecodedCode(image.code)
         self.pc = image.entry
         self.psw = 0
         self.steps = 0
         self.state = ContextState.READY
         self.exit_status: int | None = None
         self.fault: Fault | None = None
-        # Filled by the machine: pristine interpreter closures (one per word plus the
-        # fall-off-the-end sentinel), the dispatch tables breakpoints patch, and the
-        # translated blocks {entry pc: code addresses they cover}.
+        # Filled by the machine: pristine interpreter closures (one per word, built when
+        # the word first runs, plus the fall-off-the-end sentinel), the dispatch tables
+        # breakpoints patch, and the translated blocks {entry pc: code addresses they
+        # cover}.
         self.ops: list[Callable[[], int]] = []
         self.itab: list[Callable[[], int]] = []
         self.btab: list[Callable[[int], tuple[int, int]]] = []

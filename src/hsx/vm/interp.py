@@ -1,4 +1,5 @@
-"""The exact interpreter: every code word pre-decoded once into a specialised closure.
+"""The exact interpreter: every code word decoded once, when it first runs, into a
+specialised closure.
 
 `op()` executes one instruction and returns the next PC; faults, stops and SVCs are
 exceptions (signals.py). No decoding, dict lookup or register copy happens per step.
@@ -15,6 +16,7 @@ literal); `pc`, `nxt` (following instruction), `T` (static branch target); bound
 from __future__ import annotations
 
 import struct
+from functools import cache
 from textwrap import indent
 from typing import Callable
 
@@ -23,9 +25,9 @@ from hsx.isa.encoding import FORM_FIELDS
 from hsx.isa import fp
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
-from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, divide_fault, illegal_fault,
-                      literal_fault, memory_fault, off_end_fault, pc_fault, sp_fault,
-                      stack_fault)
+from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, divide_fault,
+                      illegal_fault, literal_fault, memory_fault, off_end_fault, pc_fault,
+                      sp_fault, stack_fault)
 
 Op = Callable[[], int]
 
@@ -253,19 +255,15 @@ def _variants(form: Form) -> tuple[str, ...]:
     return ("ok",)
 
 
-def _build_factories() -> dict[tuple[str, str], Callable[..., Op]]:
-    factories = {}
-    for mnemonic, body in BODIES.items():
-        body = body.replace("@WIDTH", str(MEMORY_WIDTH.get(mnemonic, 4)))
-        for variant in _variants(BY_MNEMONIC[mnemonic].form):
-            text = body
-            for key, value in _VARIANTS[variant].items():
-                text = text.replace(key, value)
-            factories[mnemonic, variant] = _compile(f"{mnemonic}/{variant}", text)
-    return factories
+@cache
+def factory(mnemonic: str, variant: str) -> Callable[..., Op]:
+    """The closure factory of one instruction variant, compiled when a program first
+    uses it (all ~120 at import cost every hsx process ~10 ms, the native engine's too)."""
+    text = BODIES[mnemonic].replace("@WIDTH", str(MEMORY_WIDTH.get(mnemonic, 4)))
+    for key, value in _VARIANTS[variant].items():
+        text = text.replace(key, value)
+    return _compile(f"{mnemonic}/{variant}", text)
 
-
-FACTORIES = _build_factories()
 
 _WRITES_RD = frozenset(form for form, fields in FORM_FIELDS.items() if "rd" in fields)
 
@@ -308,7 +306,7 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     if ins.op.form is Form.RD_IMM32 and variant == "bad":
         return _raiser(lambda: literal_fault(pc, cl))
     width = MEMORY_WIDTH.get(ins.op.mnemonic, 4)
-    op = FACTORIES[ins.op.mnemonic, variant](
+    op = factory(ins.op.mnemonic, variant)(
         ctx, ctx.regs, ctx.words, ctx.mem, ins.rd, ins.rs1, ins.rs2, ins.imm,
         ins.imm & 0xFFFFFFFF, pc, nxt, target, lay.mem_size - width, lay.stack_base,
         lay.stack_top, lay.stack_top - 4, lay.mem_size, cl)
@@ -318,10 +316,28 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
 
 
 def build_ops(ctx) -> list[Op]:
-    """One closure per code word, plus a sentinel for running off the end of the code."""
-    ops = [build_op(ctx, 4 * i, ins) for i, ins in enumerate(ctx.decoded)]
+    """The dispatch table: one entry per code word, `undecoded` until the word first
+    runs (`decode_op` builds its closure then), plus a sentinel for running off the end
+    of the code."""
+    ops: list[Op] = [undecoded] * len(ctx.decoded)
     ops.append(_raiser(lambda: off_end_fault(ctx.code_len)))
     return ops
+
+
+def undecoded() -> int:
+    """Dispatch-table filler: tells the run loop to build this word's closure first."""
+    raise Undecoded
+
+
+def decode_op(ctx, index: int) -> Op:
+    """The closure of code word `index`, built now if it was not yet (and put in the
+    interpreter's table too, unless a breakpoint holds that entry)."""
+    op = ctx.ops[index]
+    if op is undecoded:
+        op = ctx.ops[index] = build_op(ctx, 4 * index, ctx.decoded[index])
+        if ctx.itab[index] is undecoded:
+            ctx.itab[index] = op
+    return op
 
 
 def _guard_sp(ctx, pc: int, op: Op) -> Op:

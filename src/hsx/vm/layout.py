@@ -45,13 +45,17 @@ class Layout:
     bss_end: int
     heap_start: int
     heap_end: int
+    args_end: int             # the arguments block (argv and environment) is
+                              # heap_end..args_end, empty when the task has none
     stack_base: int           # lowest legal SP
     stack_top: int            # initial SP; SP == stack_top means "empty stack"
     reg_base: int             # R0 at reg_base, R15 at reg_base + 60
 
     @classmethod
-    def compute(cls, mem_size: int, ro_len: int, bss_size: int, stack_size: int) -> Layout:
-        """Lay out a task; LoadError when the pieces do not fit in `mem_size`."""
+    def compute(cls, mem_size: int, ro_len: int, bss_size: int, stack_size: int,
+                args_size: int = 0) -> Layout:
+        """Lay out a task (with `args_size` bytes for its arguments block, below the
+        stack's low guard); LoadError when the pieces do not fit in `mem_size`."""
         if not isinstance(mem_size, int) or mem_size % 16 or not 0 < mem_size <= MAX_MEM_SIZE:
             raise LoadError(f"mem_size must be a positive multiple of 16 up to 4 GiB, "
                             f"got {mem_size!r}")
@@ -60,18 +64,22 @@ class Layout:
         reg_base = mem_size - REGISTER_WINDOW
         stack_top = reg_base - GUARD
         stack_base = stack_top - stack_size
-        heap_end = stack_base - GUARD
+        args_end = stack_base - GUARD
+        heap_end = args_end - args_size
         rodata_end = RODATA_BASE + ro_len
         bss_start = _align(rodata_end, 4)
         bss_end = bss_start + bss_size
         heap_start = _align(bss_end, 8)
         if heap_start > heap_end:
+            args = f"the {args_size}-byte arguments, " if args_size else ""
+            top = mem_size - heap_end
             raise LoadError(
                 f"image does not fit in 0x{mem_size:X} bytes of memory: rodata and bss end "
-                f"at 0x{bss_end:X} but the 0x{stack_size:X}-byte stack with its guards and "
-                f"the register window need 0x{heap_end:X}..0x{mem_size:X}")
+                f"at 0x{bss_end:X}, and {args}the 0x{stack_size:X}-byte stack with its guards "
+                f"and the register window take 0x{top:X} bytes above them: it needs at "
+                f"least 0x{_align(heap_start + top, 16):X}")
         return cls(mem_size, RODATA_BASE, rodata_end, bss_start, bss_end, heap_start,
-                   heap_end, stack_base, stack_top, reg_base)
+                   heap_end, args_end, stack_base, stack_top, reg_base)
 
     def regions(self) -> list[Region]:
         """Every named range of the address space, in address order, covering it all."""
@@ -83,7 +91,8 @@ class Layout:
             Region("bss", self.bss_start, self.bss_end),
             Region("pad", self.bss_end, self.heap_start),
             Region("heap", self.heap_start, self.heap_end),
-            Region("stack_guard_low", self.heap_end, self.stack_base),
+            Region("args", self.heap_end, self.args_end),
+            Region("stack_guard_low", self.args_end, self.stack_base),
             Region("stack", self.stack_base, self.stack_top),
             Region("stack_guard_high", self.stack_top, self.reg_base),
             Region("registers", self.reg_base, self.mem_size),

@@ -15,9 +15,9 @@ from hsx.image.model import HxeImage
 from . import translate
 from .context import Context, ContextState, SavedContext
 from .errors import MachineError
-from .interp import breakpoint_op, build_ops
+from .interp import breakpoint_op, build_ops, decode_op
 from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
-from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Untranslated
+from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
 from .trace import TraceRecord, run_traced
@@ -54,10 +54,11 @@ class Machine:
     # --- contexts ---
 
     def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
-                       stack_size: int = DEFAULT_STACK_SIZE) -> Context:
-        """A fresh task for `image`: memory laid out, rodata copied, code pre-decoded,
-        PC at the entry, R15 = stack_top, other registers and PSW zero."""
-        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
+                       stack_size: int = DEFAULT_STACK_SIZE, args_size: int = 0) -> Context:
+        """A fresh task for `image`: memory laid out, rodata copied, code to be decoded
+        as it first runs, PC at the entry, R15 = stack_top, other registers and PSW zero."""
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size,
+                                args_size)
         ctx = Context(image, layout)
         self._attach_tables(ctx)
         return ctx
@@ -105,15 +106,25 @@ class Machine:
         tables = [ctx.itab for ctx in contexts]
         pcs = [ctx.pc for ctx in contexts]
         slots = range(len(contexts))
-        done, index = 0, -1
-        try:
-            while done < rounds:
-                for index in slots:
-                    pcs[index] = tables[index][pcs[index] >> 2]()
-                done += 1
-            index = -1
-        except (SvcTrap, GuestFault, Halt, BreakpointHit):
-            pass                   # the interrupted instruction had no effect yet
+        done, index, resume = 0, -1, 0
+        while True:
+            try:
+                if resume:         # the rest of a round a word's first run interrupted
+                    for index in range(resume, len(contexts)):
+                        pcs[index] = tables[index][pcs[index] >> 2]()
+                    done, resume = done + 1, 0
+                while done < rounds:
+                    for index in slots:
+                        pcs[index] = tables[index][pcs[index] >> 2]()
+                    done += 1
+                index = -1
+            except Undecoded:      # decode it and go on where the round was
+                decode_op(contexts[index], pcs[index] >> 2)
+                resume = index
+                continue
+            except (SvcTrap, GuestFault, Halt, BreakpointHit):
+                pass               # the interrupted instruction had no effect yet
+            break
         for i, ctx in enumerate(contexts):
             ctx.pc = pcs[i]
             ctx.steps += done + (i < index)
@@ -168,6 +179,8 @@ class Machine:
                 return Stop(_BUDGET, budget, pc)
             except Untranslated:
                 translate.install(ctx, pc, self.hot_after)
+            except Undecoded:
+                decode_op(ctx, pc >> 2)
             except SvcTrap as trap:
                 n -= 1
                 ctx.pc, ctx.steps = trap.pc + 4, base + budget - n
@@ -319,6 +332,7 @@ class Machine:
         the dispatch entries are swapped for a trampoline, blocks covering it dropped."""
         if not isinstance(addr, int) or addr < 0 or addr & 3 or addr >= ctx.code_len:
             raise MachineError(f"breakpoint address {addr!r} is not an instruction address")
+        decode_op(ctx, addr >> 2)              # resuming from it runs the closure
         ctx.breakpoints.add(addr)
         translate.invalidate(ctx, addr)
         ctx.itab[addr >> 2] = breakpoint_op(addr)

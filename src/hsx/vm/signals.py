@@ -55,6 +55,11 @@ class Untranslated(Exception):
     """The block table has no entry for this PC yet: translate it and retry."""
 
 
+class Undecoded(Exception):
+    """The dispatch table has no closure for this PC yet: build it and retry (code is
+    decoded when it first runs, so a large image costs nothing for code never run)."""
+
+
 # --- fault constructors shared by the interpreter, the translator and SVC handlers ---
 
 def memory_fault(pc: int | None, addr: int, width: int, mem_size: int,
@@ -73,7 +78,7 @@ def stack_fault(pc: int, addr: int, stack_base: int, stack_top: int,
     if addr < stack_base:
         return GuestFault(FaultKind.STACK_OVERFLOW, pc, addr,
                           f"stack overflow: 0x{addr:08X} is below the stack base "
-                          f"0x{stack_base:08X}", remaining)
+                          f"0x{stack_base:08X}{_more_stack(stack_base, stack_top)}", remaining)
     return GuestFault(FaultKind.STACK_UNDERFLOW, pc, addr,
                       f"stack underflow: 0x{addr:08X} is above the stack top "
                       f"0x{stack_top:08X}", remaining)
@@ -82,10 +87,17 @@ def stack_fault(pc: int, addr: int, stack_base: int, stack_top: int,
 def sp_fault(pc: int, value: int, stack_base: int, stack_top: int,
              remaining: int | None = None) -> GuestFault:
     """An instruction would set R15 (SP) outside [stack_base, stack_top]."""
-    kind = FaultKind.STACK_OVERFLOW if value < stack_base else FaultKind.STACK_UNDERFLOW
-    return GuestFault(kind, pc, value,
-                      f"R15 (SP) = 0x{value:08X} would leave the stack "
-                      f"0x{stack_base:08X}..0x{stack_top:08X}", remaining)
+    overflow = value < stack_base
+    hint = _more_stack(stack_base, stack_top) if overflow else ""
+    return GuestFault(FaultKind.STACK_OVERFLOW if overflow else FaultKind.STACK_UNDERFLOW, pc,
+                      value, f"R15 (SP) = 0x{value:08X} would leave the stack "
+                      f"0x{stack_base:08X}..0x{stack_top:08X}{hint}", remaining)
+
+
+def _more_stack(stack_base: int, stack_top: int) -> str:
+    """How to ask for a bigger stack (docs/machine.md, "Stack and memory per program")."""
+    return (f" (the stack is {stack_top - stack_base} bytes; ask for more with "
+            f"--stack-size N: hsx run, hsx cc, hsx link, or the load's stack_size)")
 
 
 def pc_fault(pc: int, target: int, code_len: int, remaining: int | None = None) -> GuestFault:

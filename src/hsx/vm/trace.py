@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
 
-from .interp import MEMORY_WIDTH
+from .interp import MEMORY_WIDTH, decode_op
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap
 from .stop import Stop, StopReason
 
@@ -103,6 +103,7 @@ _NONE, _LOAD, _STORE, _PUSH, _POP, _RET = range(6)
 def _plan(ctx, pc: int) -> tuple[int, int, int, int, int]:
     """(word, access kind, base register, offset, width) of the instruction at `pc`."""
     word = int.from_bytes(ctx.image.code[pc:pc + 4], "big")
+    decode_op(ctx, pc >> 2)                      # the table runs it next
     ins = ctx.decoded[pc >> 2]
     if ins is None:
         return word, _NONE, 0, 0, 0

@@ -36,6 +36,7 @@ from typing import Callable
 
 from .blockgen import BlockCompiler
 from .blockops import BLOCK_GLOBALS
+from .interp import decode_op
 from .signals import BreakpointHit, Untranslated
 from .tracescan import collect_trace
 
@@ -74,7 +75,7 @@ def install(ctx, pc: int, hot_after: int = HOT_AFTER) -> None:
         translate(ctx, pc)
         return
     index = pc >> 2
-    op = ctx.ops[index]
+    op = decode_op(ctx, index)
     warmth = ctx.warmth
     warmth[pc] = hot_after
 
@@ -97,7 +98,7 @@ def translate(ctx, pc: int, hot_after: int = 1) -> None:
     arrival at a time while `pc` warmed up; they start counting again, so that only a
     real entry (a branch target, not a run that happened to stop there) becomes hot."""
     instrs = collect_trace(ctx, pc) if len(ctx.blocks) < MAX_BLOCKS_PER_CONTEXT else []
-    op = ctx.ops[pc >> 2]
+    op = decode_op(ctx, pc >> 2)
     if not instrs:
         def single(n: int) -> tuple[int, int]:
             return op(), n - 1

@@ -24,6 +24,7 @@ from typing import Any
 from .syntax import ANY, PID, Arg, Command, UsageError, Word, parse_format, split_words
 
 GLOBAL_FLAGS = {"--json": "json", "-y": "force", "--yes": "force", "--force": "force"}
+END_OF_OPTIONS = "--"     # a keyword after which every word is the argument's, flags too
 
 
 @dataclass
@@ -213,7 +214,8 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
         word = words[i]
         if word.text in keywords:                       # `if COND`: the rest of the line
             arg = keywords[word.text]
-            end = _rest_end(words, i + 1, keywords, invocation)
+            end = len(words) if word.text == END_OF_OPTIONS else \
+                _rest_end(words, i + 1, keywords, invocation)
             if end <= i + 1:
                 raise UsageError(f"{word.text} needs {arg.name.upper()}", command.usage)
             values[arg.key] = _convert(command, arg, _rest(text, words, i + 1, end))
@@ -233,6 +235,8 @@ def _bind(invocation: Invocation, text: str, words: list[Word],
             arg, key, value = named
             if arg is None:
                 invocation.extra[key] = ANY.convert(value)
+            elif arg.repeat:
+                values.setdefault(arg.key, []).append(_convert(command, arg, value))
             else:
                 values[arg.key] = _convert(command, arg, value)
             i += 1

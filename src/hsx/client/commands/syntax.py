@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
+
 REGISTERS = tuple(f"r{i}" for i in range(16)) + ("sp", "fp", "pc", "psw")
 
 
@@ -224,6 +225,20 @@ REGISTER = Kind("register", str, "registers", help="R0..R15, SP, FP, PC or PSW")
 COMMAND_NAME = Kind("command name", str, "command_names")
 ANY = Kind("value", _value)
 FLAG = Kind("flag", bool)
+WORDS = Kind("words", lambda text: [w.text for w in split_words(text)],
+             help="words, quoted as in the shell")
+
+
+def _bytes(multiple: int):
+    """A size argument's parser (the kernel's own, imported when one is given)."""
+    def parse(text: str) -> int:
+        from hsx.kernel.taskargs import parse_size
+        return parse_size(text, multiple)
+    return parse
+
+
+STACK_BYTES = Kind("size", _bytes(4), help="bytes: 65536, 0x10000, 64K")
+MEMORY_BYTES = Kind("size", _bytes(16), help="bytes: 1048576, 1M")
 
 
 @dataclass(frozen=True)
@@ -239,7 +254,8 @@ class Arg:
     flag: bool = False                   # `--NAME` (or `short`), True when given
     short: str | None = None             # a flag's short spelling (`-n`)
     option: str | None = None            # `-O LEVEL` / `-O2`: an option with a value
-    repeat: bool = False                 # an option given again adds to a list
+    named: bool = False                  # only as NAME=VALUE, never positional
+    repeat: bool = False                 # an option or NAME=VALUE given again adds to a list
     unless: str | None = None            # a required argument a flag makes optional
 
     @property
@@ -253,8 +269,9 @@ class Arg:
 
     @property
     def slot(self) -> bool:
-        """Given by its place among the positional values (not the `if COND` kind)."""
-        return not self.switch and not self.keyword
+        """Given by its place among the positional values (not the `if COND` kind, nor
+        one given only as NAME=VALUE)."""
+        return not self.switch and not self.keyword and not self.named
 
     @property
     def description(self) -> str:
@@ -270,6 +287,8 @@ class Arg:
     def usage(self) -> str:
         if self.flag:
             return f"[{self.short}|--{self.name}]" if self.short else f"[--{self.name}]"
+        if self.named:
+            return f"[{self.name}={self.kind.name.upper()}]" + ("..." if self.repeat else "")
         text = self.name.upper() + ("..." if self.rest and not self.keyword else "")
         if self.choices and not self.option:
             text = "|".join(self.choices)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from . import plans
 from .parse import Table
 from .syntax import (BREAKPOINT, CATEGORY, CODE, COMMAND_ID, COMMAND_NAME, DATA, EXPR, FLAG,
-                     HEX, INT, MAILBOX, NUMBER, PATH, PID, REGISTER, REMOTE_PATH, TARGET,
-                     TEXT, VALUE, WATCH, Arg, Command, Request, UsageError)
+                     HEX, INT, MAILBOX, MEMORY_BYTES, NUMBER, PATH, PID, REGISTER,
+                     REMOTE_PATH, STACK_BYTES, TARGET, TEXT, VALUE, WATCH, WORDS, Arg, Command,
+                     Request, UsageError)
 
 PID_ARG = Arg("pid", PID)
 ANY_PID = Arg("pid", PID, optional=True, help="one task (default: all)")
@@ -36,6 +37,17 @@ def _trace(invocation):
     if op in ("records", "export") and "limit" in invocation.values:
         fields["limit"] = invocation.values["limit"]
     return (yield Request(f"trace.{op}", fields))
+
+
+def _timeline(invocation):
+    """timeline start|stop|status|export PATH -> timeline.*"""
+    op = invocation.values.get("op", "status")
+    fields = dict(invocation.extra)
+    if op == "export":
+        if "path" not in invocation.values:
+            raise UsageError("timeline export needs the file to write", invocation.command.usage)
+        fields["path"] = invocation.values["path"]
+    return (yield Request(f"timeline.{op}", fields))
 
 
 def _stdin(invocation):
@@ -104,9 +116,15 @@ COMMANDS = [
       Arg("macro", TEXT, option="-D", field="define", repeat=True,
           help="a .c: define NAME or NAME=VALUE"),
       Arg("name", TEXT, optional=True, help="app name"),
+      Arg("stack_size", STACK_BYTES, optional=True, named=True, help="bytes of stack"),
+      Arg("memory", MEMORY_BYTES, optional=True, named=True, help="bytes of task memory"),
+      Arg("env", TEXT, optional=True, named=True, repeat=True,
+          help="NAME=VALUE the program's getenv sees (repeatable)"),
+      Arg("args", WORDS, optional=True, keyword="--", help="the program's arguments"),
       plan=_load, aliases=("exec",),
       examples=("load examples/mvasm/hello.mvasm", "load prog.c --paused",
-                "load prog.c -O2 -I include -D LIMIT=8"),
+                "load prog.c -O2 -I include -D LIMIT=8",
+                "load cat.c stack_size=16K -- notes.txt"),
       details="A .c is built as a debugger wants it, with -g -O0: every line has code "
               "and every\nvariable a home. -O1/-O2 debug the optimised build (hsx run "
               "builds -O2).", group=TASKS, view="load"),
@@ -267,6 +285,13 @@ COMMANDS = [
       Arg("limit", INT, optional=True), plan=_trace, extras=("path", "size"),
       examples=("trace 1 on", "trace 1 records 20", "trace 1 export"), group=LOOK,
       view="trace", feature="trace"),
+    C("timeline", "Record what every task does (start/stop), or write it to a file: Perfetto "
+      "(.pftrace), Chrome JSON (.json) or values as signals (.vcd).",
+      Arg("op", TEXT, optional=True, choices=("start", "stop", "status", "export")),
+      Arg("path", PATH, optional=True), plan=_timeline,
+      extras=("format", "values", "size", "instructions"),
+      examples=("timeline start", "timeline export run.pftrace", "timeline stop"),
+      group=LOOK, view="timeline", feature="timeline"),
     # ---------------------------------------------------------------- variables
     C("locals", "Arguments and locals of a frame (0 = innermost).", PID_ARG,
       Arg("frame", INT, optional=True), cmd="frame.variables", fixed={"scope": "all"},

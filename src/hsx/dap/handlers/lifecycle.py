@@ -62,9 +62,7 @@ async def launch(adapter, args: dict[str, Any]) -> None:
     _not_started(adapter)
     program = _program(args)
     host, port, token = _address(args)
-    if args.get("args"):
-        raise DapError("HSX tasks take no command-line arguments (their main has none): "
-                       "remove \"args\" from the launch configuration")
+    arguments, env = _command_line(args)
     optimise = args.get("optimise", args.get("optimize", 0))
     if optimise not in OPTIMISE:
         raise DapError(f"\"optimise\" must be one of 0, 1, 2, 3, not {optimise!r}")
@@ -82,7 +80,8 @@ async def launch(adapter, args: dict[str, Any]) -> None:
                       title=f"Launching {program.name}", cancellable=False)
     try:
         started = await asyncio.to_thread(start_program, program, host, port, token=token,
-                                          optimise=optimise, progress=progress)
+                                          optimise=optimise, progress=progress,
+                                          args=arguments, env=env)
     except LaunchError as error:
         raise DapError(str(error)) from None
     finally:
@@ -221,6 +220,19 @@ def _not_started(adapter) -> None:
     if adapter.debuggee is not None:
         raise DapError(f"already debugging {adapter.debuggee.app_name} "
                        f"(PID {adapter.debuggee.pid}): one program per debug session")
+
+
+def _command_line(args: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The launch's `args` (a list of strings: argv[1:]) and `env` (an object of names
+    and string values), as the executive's load takes them."""
+    arguments = args.get("args") or []
+    if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
+        raise DapError("\"args\" must be a list of strings (the program's argv[1:])")
+    env = args.get("env") or {}
+    if not isinstance(env, dict) or not all(isinstance(k, str) and k and "=" not in k
+                                            and isinstance(v, str) for k, v in env.items()):
+        raise DapError("\"env\" must be an object of variable names and string values")
+    return arguments, [f"{name}={value}" for name, value in env.items()]
 
 
 def _program(args: dict[str, Any]) -> Path:

@@ -10,6 +10,7 @@ import binascii
 from typing import Any
 
 from hsx.kernel.task import Task
+from hsx.kernel.taskargs import TaskOptions, check_env
 
 from ..dispatch import Call, Group
 from ..errors import RequestError, bad_argument
@@ -44,28 +45,51 @@ def _loaded(call: Call, task: Task) -> dict[str, Any]:
 
 CC_OPTIONS = Obj({"opt": Str(1, choices=OPT_LEVELS), "debug": Bool(),
                   "include": ListOf(FilePath(), 64), "define": ListOf(Str(1024), 256)})
+# What a task gets besides its image (hsx.kernel.taskargs): sizes and its command line.
+TASK_OPTIONS = {"stack_size": Int(4, 0xFFFF_FFFC), "memory": Int(16, 0xFFFF_FFF0),
+                "args": ListOf(Str(4096, empty=True), 1024, single=False),
+                "env": ListOf(Str(4096), 1024, single=False)}
+
+
+def _task_options(call: Call, program: str | None) -> TaskOptions:
+    """What the load asks for besides the image; `program` becomes argv[0] (None: the
+    task's app name)."""
+    stack, memory = call.field("stack_size"), call.field("memory")
+    if stack is not None and stack % 4:
+        raise bad_argument(f"'stack_size' must be a multiple of 4, not {stack}")
+    if memory is not None and memory % 16:
+        raise bad_argument(f"'memory' must be a multiple of 16, not {memory}")
+    env = tuple(call.field("env") or ())
+    try:
+        check_env(env)
+    except ValueError as error:
+        raise bad_argument(f"'env': {error}") from None
+    return TaskOptions(stack, memory, tuple(call.field("args") or ()), env, program)
 
 
 @group.command("load", "exec", writes=True, args={
     "name": NAME, "path": FilePath(), "image": Encoded("base64", MAX_IMAGE), "paused": Bool(),
-    "cc": CC_OPTIONS})
+    "cc": CC_OPTIONS, **TASK_OPTIONS})
 def load(call: Call) -> Any:
     name = call.str("name", None)
     if call.has("image"):
-        return _loaded(call, call.kernel.load(_b64(call, "image"), name=name))
+        options = _task_options(call, None)
+        return _loaded(call, call.kernel.load(_b64(call, "image"), name=name, options=options))
     path = call.str("path")
+    options = _task_options(call, path)
     if needs_thread(path):
-        return _build_then_load(call, path, name, cc_flags(call.field("cc")))
+        return _build_then_load(call, path, name, cc_flags(call.field("cc")), options)
     if call.has("cc"):
         raise bad_argument("'cc' gives compiler options for a .c file")
-    return _loaded(call, load_file(call.kernel, path, name=name))
+    return _loaded(call, load_file(call.kernel, path, name=name, options=options))
 
 
-async def _build_then_load(call: Call, path: str, name: str | None,
-                           flags: tuple[str, ...]) -> dict[str, Any]:
+async def _build_then_load(call: Call, path: str, name: str | None, flags: tuple[str, ...],
+                           options: TaskOptions) -> dict[str, Any]:
     """Compile off the loop (other clients and the clock keep going), load on it."""
     program = await asyncio.to_thread(read_program, path, flags)
-    return _loaded(call, load_program(call.kernel, program, path, name=name, flags=flags))
+    return _loaded(call, load_program(call.kernel, program, path, name=name, flags=flags,
+                                      options=options))
 
 
 @group.command("load.begin", writes=True, feature="load_stream", args={"name": NAME})
@@ -99,11 +123,12 @@ def load_write(call: Call) -> dict[str, Any]:
 
 
 @group.command("load.end", writes=True, feature="load_stream",
-               args={"stream": STREAM, "paused": Bool()})
+               args={"stream": STREAM, "paused": Bool(), **TASK_OPTIONS})
 def load_end(call: Call) -> dict[str, Any]:
     sid = _stream(call)
+    options = _task_options(call, None)
     call.conn.load_streams.discard(sid)
-    return _loaded(call, call.kernel.load_end(sid))
+    return _loaded(call, call.kernel.load_end(sid, options))
 
 
 @group.command("load.abort", writes=True, feature="load_stream", args={"stream": STREAM})
@@ -209,9 +234,9 @@ def _restart(call: Call, old: Task, program: Program | None) -> dict[str, Any]:
         kernel.kill(old.pid)
     if program is not None:
         task = load_program(kernel, program, old.source, name=old.base_name,
-                            flags=old.build_flags)
+                            flags=old.build_flags, options=old.options)
     else:
-        task = kernel.load(old.image, name=old.base_name)
+        task = kernel.load(old.image, name=old.base_name, options=old.options)
     session = call.session
     if session is not None and old.pid in session.locks:
         call.server.sessions.lock(session, task.pid)

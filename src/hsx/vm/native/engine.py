@@ -11,6 +11,7 @@ interpreter on the same state, one instruction at a time, as the Python engine d
 from __future__ import annotations
 
 import ctypes
+from operator import attrgetter
 
 from hsx.image.model import HxeImage
 from hsx.isa import OPCODES
@@ -24,7 +25,7 @@ from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, m
 from ..stop import Stop, StopReason
 from .build import BuildError, find_or_build
 
-ABI = 3
+ABI = 4
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
 
@@ -108,9 +109,9 @@ class NativeContext(Context):
         self.task_ref = ctypes.pointer(self.task)
         super().__init__(image, layout)
         self._code = code = bytes(image.code)
+        # Zeroed records: the core decodes each when it first runs (hsx_vm.h), and pages
+        # of the array that no running code touches are never made resident.
         self.insns = (Insn * (len(code) // 4 + 1))()
-        if lib.hsx_decode(code, len(code), self.insns) != 0:
-            raise MachineError(f"the native core cannot decode {len(code)} bytes of code")
         self._breakpoint_bits = (ctypes.c_uint8 * (len(code) // 32 + 1))()
         self._mem_view = (ctypes.c_uint8 * len(self.mem)).from_buffer(self.mem)
         task = self.task
@@ -129,6 +130,7 @@ class NativeContext(Context):
                    lambda self, value: setattr(self.task, "psw", value))
     steps = property(lambda self: self.task.steps,
                      lambda self, value: setattr(self.task, "steps", value))
+    step_counter = property(attrgetter("task"))     # its `steps`, without the property
 
     @property
     def skip_breakpoint(self) -> int | None:
@@ -155,8 +157,9 @@ class NativeMachine(Machine):
         self._run_task = lib.hsx_run
 
     def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
-                       stack_size: int = DEFAULT_STACK_SIZE) -> NativeContext:
-        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size)
+                       stack_size: int = DEFAULT_STACK_SIZE, args_size: int = 0) -> NativeContext:
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_size,
+                                args_size)
         ctx = NativeContext(image, layout, self._lib)
         self._attach_tables(ctx)
         return ctx

@@ -11,7 +11,8 @@ with `intr_<name>`; the methods live in one module per concern:
     calls       call (and the ABI: arguments, results, the function's entry)
     floating    fadd..frem, fneg, fcmp, fpext/fptrunc, fp<->int, float intrinsics
     fpu         the VM's floating-point and 64-bit division instructions
-    intrinsics  memcpy/memset, varargs, stack, min/max, bit counts, overflow, ...
+    intrinsics  memcpy/memset, varargs, stack, funnel shifts, bit counts, byte swaps, ...
+    arith       min/max, three-way compares, abs, overflow and saturating arithmetic
     inline_asm  asm statements (HSX's register convention)
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..consts import ConstEvaluator
 from ..mir import MBlock, MFunction
 from ..naming import block_label
 from ..ir import Function, Instr, Module
+from .arith import ArithIntrinsicOps
 from .calls import CallOps
 from .control import ControlFlow
 from .floating import FloatOps
@@ -31,7 +33,7 @@ from .memory import MemoryOps
 
 
 class Selector(ControlFlow, IntegerOps, Int64Ops, MemoryOps, CallOps, FloatOps,
-               IntrinsicOps, InlineAsm):
+               IntrinsicOps, ArithIntrinsicOps, InlineAsm):
     """Lowers one IR function."""
 
     def run(self) -> MFunction:

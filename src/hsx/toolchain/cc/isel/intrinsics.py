@@ -1,8 +1,8 @@
-"""LLVM intrinsics other than floating point (floating.py): memcpy/memmove/memset,
-varargs, stack save/restore, frame and return addresses, traps, min/max and three-way
-compares, abs, funnel shifts and rotates, bit counts, byte swaps, overflow and
-saturating arithmetic.  Math intrinsics without a handler of their own are calls of
-the library (floating.py's LIBM_INTRINSICS)."""
+"""LLVM intrinsics other than floating point (floating.py) and integer arithmetic
+(arith.py): the dispatch of every `llvm.*` call, memcpy/memmove/memset, varargs, stack
+save/restore, frame and return addresses, traps, funnel shifts and rotates, bit counts,
+byte swaps and bit reversal.  Math intrinsics without a handler of their own are calls
+of the library (floating.py's LIBM_INTRINSICS)."""
 from __future__ import annotations
 
 from .. import traps
@@ -146,63 +146,6 @@ class IntrinsicOps(SelectorBase):
         if int_bits(ty) > 32:
             return [self.li(value & 0xFFFFFFFF), self.li((value >> 32) & 0xFFFFFFFF)]
         return [self.li(value)]
-
-    def _minmax(self, i: Instr, args: list, cond: str) -> None:
-        bits = int_bits(i.ty)
-        if bits > 32:
-            raise self.error(f"64-bit {i.opcode} intrinsic is not supported", i)
-        sign = cond[0] == "s"
-        a = self.ext(self.get1(args[0]), bits, sign)
-        b = self.ext(self.get1(args[1]), bits, sign)
-        d = self.new()
-        self.emit("selcc", [d], [a, b, a, b], (cond, None))
-        self.define(i, [d])
-
-    def _three_way(self, i: Instr, args: list, sign: bool) -> None:
-        """llvm.scmp/ucmp: -1, 0 or 1 as a < b, a == b, a > b."""
-        bits = int_bits(args[0].ty)
-        if bits > 32:
-            raise self.error(f"64-bit {i.opcode} intrinsic is not supported", i)
-        a = self.ext(self.get1(args[0]), bits, sign)
-        b = self.ext(self.get1(args[1]), bits, sign)
-        prefix = "s" if sign else "u"
-        gt, lt = self.new(), self.new()
-        self.emit("setcc", [gt], [a, b], (prefix + "gt", None))
-        self.emit("setcc", [lt], [a, b], (prefix + "lt", None))
-        low = self.alu("SUB", gt, lt)
-        self.define(i, [low, self.alui("ASRI", low, 31)] if int_bits(i.ty) > 32 else [low])
-
-    def intr_scmp(self, i, args):
-        self._three_way(i, args, True)
-
-    def intr_ucmp(self, i, args):
-        self._three_way(i, args, False)
-
-    def intr_smax(self, i, args):
-        self._minmax(i, args, "sgt")
-
-    def intr_smin(self, i, args):
-        self._minmax(i, args, "slt")
-
-    def intr_umax(self, i, args):
-        self._minmax(i, args, "ugt")
-
-    def intr_umin(self, i, args):
-        self._minmax(i, args, "ult")
-
-    def intr_abs(self, i: Instr, args: list) -> None:
-        bits = int_bits(i.ty)
-        if bits > 32:
-            lo, hi = self.get(args[0])
-            sign = self.alui("ASRI", hi, 31)
-            x = [self.alu("XOR", lo, sign), self.alu("XOR", hi, sign)]
-            d = [self.new(), self.new()]
-            self.emit("sub64", d, x + [sign, sign], early=True)
-            self.define(i, d)
-            return
-        a = self.sext(self.get1(args[0]), bits)
-        sign = self.alui("ASRI", a, 31)
-        self.define(i, [self.alu("SUB", self.alu("XOR", a, sign), sign)])
 
     def _funnel(self, i: Instr, args: list, left: bool) -> None:
         """llvm.fshl / llvm.fshr (rotates are funnel shifts of a value with itself)."""
@@ -348,79 +291,23 @@ class IntrinsicOps(SelectorBase):
         else:
             raise self.error(f"{bits}-bit bswap is not supported", i)
 
-    def _overflow(self, i: Instr, args: list, op: str) -> None:
-        """llvm.{s,u}{add,sub,mul}.with.overflow: {result, overflow bit}."""
-        ty = i.ty.fields[0]
-        bits = int_bits(ty)
-        sign = op[0] == "s"
-        if bits == 64:
-            self._overflow64(i, args, sign, op[1:])
-            return
-        if bits > 32:
-            raise self.error(f"{i.opcode} on {bits}-bit values is not supported", i)
-        a = self.ext(self.get1(args[0]), bits, sign)
-        b = self.ext(self.get1(args[1]), bits, sign)
-        kind = op[1:]
-        result = self.alu({"add": "ADD", "sub": "SUB", "mul": "MUL"}[kind], a, b)
-        if bits < 32:
-            back = self.ext(result, bits, sign)
-            flag = self.new()
-            self.emit("setcc", [flag], [back, result], ("ne", None))
-        elif kind == "mul":
-            high = self.alu("MULHS" if sign else "MULHU", a, b)
-            expect = self.alui("ASRI", result, 31) if sign else self.li(0)
-            flag = self.new()
-            self.emit("setcc", [flag], [high, expect], ("ne", None))
-        elif not sign:
-            flag = self.new()
-            self.emit("setcc", [flag], [result, a], ("ult" if kind == "add" else "ugt", None))
-        else:
-            # signed overflow: operands' signs agree (add) / differ (sub) and the result's
-            # sign differs from a's.
-            x = self.alu("XOR", result, a)
-            y = self.alu("XOR", result, b) if kind == "add" else self.alu("XOR", a, b)
-            z = self.alu("AND", x, y)
-            flag = self.new()
-            self.emit("setcc", [flag], [z], ("slt", 0))
-        self.known[flag] = ("z", 1)
-        self.define(i, [result, flag])
+    def _bitreverse32(self, x):
+        """The bits of a 32-bit register in reverse order: swap neighbouring bits, pairs
+        and nibbles, then the bytes."""
+        for shift, mask in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F)):
+            keep = self.li(mask)
+            x = self.alu("OR", self.alu("AND", self.alui("LSRI", x, shift), keep),
+                         self.alui("LSLI", self.alu("AND", x, keep), shift))
+        return self._bswap32(x)
 
-    def _overflow64(self, i: Instr, args: list, sign: bool, kind: str) -> None:
-        a, b = self.get(args[0]), self.get(args[1])
-        if kind == "mul":
-            result = self.mul64(a, b)
-            flag = self.libcall("__hsx_smulo64" if sign else "__hsx_umulo64", a + b, 1)[0]
-        else:
-            result = [self.new(), self.new()]
-            self.emit(kind + "64", result, a + b, early=True)
-            flag = self.new()
-            if not sign:
-                self.emit("setcc64", [flag], result + a, ("ult" if kind == "add" else "ugt",))
-            else:                                      # as for 32 bits, on the high words
-                x = self.alu("XOR", result[1], a[1])
-                y = self.alu("XOR", result[1], b[1]) if kind == "add" else \
-                    self.alu("XOR", a[1], b[1])
-                self.emit("setcc", [flag], [self.alu("AND", x, y)], ("slt", 0))
-        self.known[flag] = ("z", 1)
-        self.define(i, result + [flag])
-
-    def _saturating(self, i: Instr, args: list, op: str) -> None:
-        """llvm.uadd.sat / llvm.usub.sat."""
+    def intr_bitreverse(self, i: Instr, args: list) -> None:
         bits = int_bits(i.ty)
-        if bits > 32 or op not in ("uadd", "usub"):
-            raise self.error(f"llvm.{op}.sat is not supported", i)
-        a = self.zext(self.get1(args[0]), bits)
-        b = self.zext(self.get1(args[1]), bits)
-        flag = self.new()
-        if op == "usub":
-            result, limit = self.alu("SUB", a, b), self.li(0)
-            self.emit("setcc", [flag], [a, b], ("ult", None))
-        elif bits < 32:
-            result, limit = self.alu("ADD", a, b), self.li((1 << bits) - 1)
-            self.emit("setcc", [flag], [result, limit], ("ugt", None))
+        regs = self.get(args[0])
+        if bits == 64:
+            self.define(i, [self._bitreverse32(regs[1]), self._bitreverse32(regs[0])])
+        elif bits <= 32:
+            reversed_ = self._bitreverse32(regs[0])
+            self.define(i, [self.alui("LSRI", reversed_, 32 - bits) if bits < 32 else reversed_])
         else:
-            result, limit = self.alu("ADD", a, b), self.li(-1)
-            self.emit("setcc", [flag], [result, a], ("ult", None))
-        d = self.new()
-        self.emit("select", [d], [flag, limit, result])
-        self.define(i, [d])
+            raise self.error(f"{bits}-bit bitreverse is not supported", i)
+

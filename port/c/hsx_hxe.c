@@ -9,7 +9,8 @@
 #include "hsx_kernel.h"
 
 #define HXE_MAGIC 0x48535845u
-#define MAX_SECTION 0x10000u
+#define MAX_CODE 0x2000000u        /* 32 MiB: what BR, Bcc and LCALL reach */
+#define MAX_DATA 0xFFFFC000u       /* rodata, bss: the data space above 0x4000 */
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -54,7 +55,7 @@ int hsx_k_utf8_ok(const uint8_t *s, uint32_t len)
 /* Validate the header from the image's first bytes; NULL or the error code. */
 const char *hsx_k_hxe_header(const uint8_t *p, uint32_t len, hsx_hxe_header *h)
 {
-    uint32_t i, n, rodata_end;
+    uint32_t i, n;
     hsx_k_fill(h, 0, sizeof *h);
     if (len < HSX_HXE_HEADER_V1)
         return "too_small";
@@ -75,7 +76,7 @@ const char *hsx_k_hxe_header(const uint8_t *p, uint32_t len, hsx_hxe_header *h)
         uint32_t start = 0, end;
         if (len < HSX_HXE_HEADER_V2)
             return "header_truncated";
-        for (i = 0x48; i < HSX_HXE_HEADER_V2; i++)
+        for (i = 0x50; i < HSX_HXE_HEADER_V2; i++)
             if (p[i])
                 return "reserved_nonzero";
         for (n = 0; n < 32 && raw[n]; n++)
@@ -92,14 +93,18 @@ const char *hsx_k_hxe_header(const uint8_t *p, uint32_t len, hsx_hxe_header *h)
             h->name[i] = (char)raw[start + i];
         h->meta_off = be32(p + 0x40);
         h->meta_count = be32(p + 0x44);
+        h->stack_size = be32(p + 0x48);
+        h->mem_size = be32(p + 0x4C);
         h->size = HSX_HXE_HEADER_V2;
     }
-    if (h->code_len > MAX_SECTION)
+    if (h->code_len > MAX_CODE)
         return "code_too_large";
-    if (h->ro_len > MAX_SECTION)
+    if (h->ro_len > MAX_DATA)
         return "rodata_too_large";
-    if (h->bss > MAX_SECTION)
+    if (h->bss > MAX_DATA)
         return "bss_too_large";
+    if (h->stack_size % 4 || h->mem_size % 16)
+        return "bad_task_size";
     if (h->code_len % 4)
         return "code_misaligned";
     if (h->entry % 4)
@@ -108,8 +113,7 @@ const char *hsx_k_hxe_header(const uint8_t *p, uint32_t len, hsx_hxe_header *h)
         return "entry_outside_code";
     if (h->meta_count && !h->meta_off)
         return "metadata_table_missing";
-    rodata_end = h->size + h->code_len + h->ro_len;
-    if (h->meta_off && h->meta_off < rodata_end)
+    if (h->meta_off && h->meta_off < (uint64_t)h->size + h->code_len + h->ro_len)
         return "metadata_overlap";
     return 0;
 }

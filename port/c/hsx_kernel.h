@@ -113,8 +113,10 @@ void hsx_k_wake(hsx_tcb *t, hsx_reason reason, uint32_t status);
 void hsx_k_arm_timer(hsx_tcb *t, uint32_t deadline);
 void hsx_k_cancel_timer(hsx_tcb *t);
 void hsx_k_rotate(hsx_tcb *t);
-/* A new task in a free slot (memory laid out for ro_len/bss); NULL with the status. */
-hsx_tcb *hsx_k_new_task(uint32_t ro_len, uint32_t bss, hsx_status *status);
+/* A new task in a free slot, its memory laid out for the image's header; NULL with the
+ * status. */
+struct hsx_hxe_header;
+hsx_tcb *hsx_k_new_task(const struct hsx_hxe_header *h, hsx_status *status);
 uint32_t hsx_k_next_pid(void);                              /* the pid a new task gets */
 void hsx_k_start_task(hsx_tcb *t);                           /* loaded -> ready */
 void hsx_k_discard_task(hsx_tcb *t);                         /* a load that failed */
@@ -129,6 +131,7 @@ const char *hsx_k_fault_kind(const hsx_tcb *t);
 
 typedef struct hsx_hxe_header {
     uint32_t version, flags, entry, code_len, ro_len, bss, crc, meta_off, meta_count, size;
+    uint32_t stack_size, mem_size;       /* what the app asks for; 0: the board's default */
     char name[HSX_APP_NAME_MAX];         /* the app name, without surrounding spaces */
 } hsx_hxe_header;
 

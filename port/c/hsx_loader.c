@@ -207,7 +207,7 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
         return s;
     code_len = im.h.code_len;
     chunk = (source == IN_PLACE ? 0 : code_len) + bitmap_bytes(code_len);
-    t = hsx_k_new_task(im.h.ro_len, im.h.bss, &s);
+    t = hsx_k_new_task(&im.h, &s);
     if (!t)
         return s;
     if (source != FROM_STREAM && chunk > HSX_CODE_ARENA - arena_end()) {

@@ -264,10 +264,14 @@ static void remove_record(hsx_tcb *t)
     t->state = HSX_STATE_NONE;
 }
 
-hsx_tcb *hsx_k_new_task(uint32_t ro_len, uint32_t bss, hsx_status *status)
+/* A task slot for an image: its memory is the board's HSX_TASK_MEMORY, its stack what the
+ * image asks for (else HSX_STACK_SIZE); an image asking for more memory than a task has,
+ * or whose data and stack do not fit it, is refused (layout). */
+hsx_tcb *hsx_k_new_task(const hsx_hxe_header *h, hsx_status *status)
 {
     hsx_tcb *t = 0, *oldest = 0;
-    uint32_t live = 0, reg_base, stack_top, stack_base, heap_start;
+    uint32_t live = 0, reg_base, stack_top, stack_base, stack_size;
+    uint64_t heap_start;
     int i;
     for (i = 0; i < HSX_MAX_TASKS; i++) {
         hsx_tcb *c = &hsx_k_tasks[i];
@@ -286,10 +290,12 @@ hsx_tcb *hsx_k_new_task(uint32_t ro_len, uint32_t bss, hsx_status *status)
     }
     reg_base = HSX_TASK_MEMORY - HSX_REG_WINDOW;
     stack_top = reg_base - HSX_GUARD;
-    stack_base = stack_top - HSX_STACK_SIZE;
-    heap_start = ((HSX_RODATA_BASE + ro_len + 3u) & ~3u) + bss;
-    heap_start = (heap_start + 7u) & ~7u;
-    if (heap_start > stack_base - HSX_GUARD) {
+    stack_size = h->stack_size ? h->stack_size : HSX_STACK_SIZE;
+    stack_base = stack_top > stack_size ? stack_top - stack_size : 0;
+    heap_start = (((uint64_t)HSX_RODATA_BASE + h->ro_len + 3u) & ~(uint64_t)3u) + h->bss;
+    heap_start = (heap_start + 7u) & ~(uint64_t)7u;
+    if (h->mem_size > HSX_TASK_MEMORY || stack_base < HSX_GUARD
+            || heap_start > stack_base - HSX_GUARD) {
         *status = HSX_ERR_LAYOUT;
         return 0;
     }
@@ -306,7 +312,7 @@ hsx_tcb *hsx_k_new_task(uint32_t ro_len, uint32_t bss, hsx_status *status)
     t->vm.stack_top = stack_top;
     t->vm.stack_base = stack_base;
     t->vm.skip_breakpoint = HSX_NO_SKIP;
-    t->heap_start = heap_start;
+    t->heap_start = (uint32_t)heap_start;
     t->pid = next_pid++;
     t->priority = HSX_DEFAULT_PRIORITY;
     t->quantum = 1;

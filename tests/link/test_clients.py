@@ -155,6 +155,25 @@ def test_a_streamed_load_reports_progress_and_the_program_runs(board):
                                ))
 
 
+def test_a_load_sizes_the_task_through_the_header_and_refuses_arguments(board):
+    """A board reads a load's stack and memory from the image header, where the client
+    writes them; arguments, which a board does not pass to main, are refused, not lost."""
+    with Client.connect(board.url, timeout=10) as client:
+        reply = client.request("load", image=image_text(BIG, "big"), paused=True,
+                               stack_size=0x3000, memory=0x20000)
+        registers = client.request("regs", pid=reply["pid"])["registers"]
+        assert registers["stack_top"] - registers["stack_base"] == 0x3000
+        assert registers["reg_base"] + 64 == 0x20000
+        for given in ({"args": ["a"]}, {"env": ["A=1"]}):
+            with pytest.raises(ProtocolError) as refused:
+                client.request("load", image=image_text(BIG, "big"), **given)
+            assert refused.value.code == "unsupported"
+            assert next(iter(given)) in refused.value.message
+        with pytest.raises(ProtocolError) as refused:
+            client.request("load", image=image_text(BIG, "big"), stack_size=6)
+        assert refused.value.code == "bad_argument" and "stack_size" in refused.value.message
+
+
 def test_a_load_cut_off_by_a_reset_starts_again(board):
     handle = board.device.handler
     writes = []

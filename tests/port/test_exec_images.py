@@ -85,9 +85,11 @@ HEADER_DEFECTS = {
     "reserved_nonzero": lambda d: _poke(d, 0x50, b"\x01"),
     "bad_app_name (control)": lambda d: _poke(d, 0x20, b"a\x01"),
     "bad_app_name (no NUL)": lambda d: _poke(d, 0x20, b"x" * 32),
-    "code_too_large": lambda d: _poke(d, 0x0C, (0x10004).to_bytes(4, "big")),
-    "rodata_too_large": lambda d: _poke(d, 0x10, (0x10001).to_bytes(4, "big")),
-    "bss_too_large": lambda d: _poke(d, 0x14, (0x10001).to_bytes(4, "big")),
+    "code_too_large": lambda d: _poke(d, 0x0C, (0x2000004).to_bytes(4, "big")),
+    "rodata_too_large": lambda d: _poke(d, 0x10, (0xFFFFC001).to_bytes(4, "big")),
+    "bss_too_large": lambda d: _poke(d, 0x14, (0xFFFFC001).to_bytes(4, "big")),
+    "bad_task_size (stack)": lambda d: _poke(d, 0x48, (1022).to_bytes(4, "big")),
+    "bad_task_size (memory)": lambda d: _poke(d, 0x4C, (1000).to_bytes(4, "big")),
     "code_misaligned": lambda d: _poke(d, 0x0C, (34).to_bytes(4, "big")),
     "entry_misaligned": lambda d: _poke(d, 0x08, (2).to_bytes(4, "big")),
     "entry_outside_code": lambda d: _poke(d, 0x08, (32).to_bytes(4, "big")),
@@ -216,3 +218,25 @@ def test_random_damage_behind_a_correct_crc(ex):
             _same(ex, _fix_crc(bytes(data)))
         except AssertionError as error:
             raise AssertionError(f"seed {seed}: {bytes(data).hex()}") from error
+
+
+def _sized(bss: int, **sizes) -> bytes:
+    return write_hxe(HxeImage(code=CODE, rodata=b"rodata!", entry=4, bss_size=bss,
+                              app_name="sized", **sizes))
+
+
+@pytest.mark.parametrize("bss, sizes, status", [
+    (0x9000, {}, "ok"),                                    # fits the default 8 KiB stack
+    (0x9000, {"stack_size": 0x4000}, "layout"),            # the stack it asks for does not fit
+    (0xB000, {}, "layout"),                                # too much data for the default stack
+    (0xB000, {"stack_size": 0x400}, "ok"),                 # ... and fits with a small one
+    (0x100, {"mem_size": 0x10000}, "ok"),                  # the board's task memory exactly
+    (0x100, {"mem_size": 0x20000}, "layout"),              # more than a task of this board has
+])
+def test_the_header_sizes_the_stack_and_memory(ex, bss, sizes, status):
+    """The image's stack_size gives the task its stack (the layout decides what fits);
+    a mem_size beyond the board's task memory is refused, not quietly shrunk."""
+    got, pid = ex.load(_sized(bss, **sizes), paused=True)
+    assert got == status
+    if got == "ok":
+        ex.call("kill", pid)

@@ -193,6 +193,10 @@ def _watch(gw: Gateway, watch: dict[str, Any]) -> dict[str, Any]:
     return {**watch, "symbol": gw.watch_names.get(watch.get("id"), watch.get("symbol"))}
 
 
+# What a load by path keeps when it is sent as an image (`program`, argv[0], is the path).
+_LOAD_FIELDS = ("name", "paused", "session", "stack_size", "memory", "args", "env")
+
+
 @command("load", "exec")
 def load(gw: Gateway, fields: dict[str, Any]) -> Steps:
     """`load {path}`: the program is read (or built) on this machine and sent as an
@@ -215,8 +219,9 @@ def load(gw: Gateway, fields: dict[str, Any]) -> Steps:
         except SymbolFileError:
             table = None
     data = write_hxe(program.image)
-    request = {k: v for k, v in fields.items() if k in ("name", "paused", "session")}
-    reply = yield ("load", {**request, "image": base64.b64encode(data).decode()})
+    request = {k: v for k, v in fields.items() if k in _LOAD_FIELDS}
+    reply = yield ("load", {**request, "program": path,
+                            "image": base64.b64encode(data).decode()})
     known = gw.images.remember(data, program.image, table,
                                str(program.symbols) if program.symbols else None, path)
     gw.loaded[reply["pid"]] = known

@@ -178,7 +178,8 @@ def make_task(pid: int, registers: dict[str, Any], image: HxeImage, decoded: lis
     mem_size = reg_base + REGISTER_WINDOW
     stack_base, stack_top = int(registers["stack_base"]), int(registers["stack_top"])
     try:
-        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_top - stack_base)
+        layout = Layout.compute(mem_size, len(image.rodata), image.bss_size, stack_top - stack_base,
+                                int(registers.get("args_size") or 0))
     except Exception:           # an image we only know the code of: the stack is what matters
         layout = Layout(mem_size, 0x4000, 0x4000, 0x4000, 0x4000, 0x4000, stack_base - 16,
                         stack_base, stack_top, reg_base)

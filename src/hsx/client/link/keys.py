@@ -36,7 +36,7 @@ REQUEST = (
     'async:bool', 'breakpoint_id:uint', 'temporary:bool', 'condition:text',
     'max_frames:uint', 'stop:bool', 'watch_id:uint', 'image:bytes', 'size:uint',
     'target:text', 'flags:uint', 'handle:uint', 'channel:uint', 'max_len:uint',
-    'rate:uint', 'level:uint', 'session:text', 'cmd:uint',
+    'rate:uint', 'level:uint', 'program:text', 'session:text', 'cmd:uint',
 )
 # Command names, in the order of the board's command table.
 COMMANDS = (
@@ -75,7 +75,7 @@ WORDS = (
     'proto', 'window', 'max_frame', 'variant', 'features', 'boot', 'board', 'hsx_version',
     'server', 'hsx_exec=hsx-exec', 'unknown', 'commands', 'load_stream', 'memory',
     'values', 'debug', 'events', 'stack', 'trace', 'watch', 'observers', 'reply', 'pong',
-    'protocol', 'program', 'profile', 'uptime_s', 'limits', 'max_tasks', 'task_memory',
+    'protocol', 'profile', 'uptime_s', 'limits', 'max_tasks', 'task_memory',
     'code_arena', 'max_mailboxes', 'max_values', 'max_commands', 'max_breakpoints',
     'max_watches', 'ring_records=trace_records', 'event_queue', 'max_sessions', 'tasks',
     'current_pid', 'retained', 'selected_pid', 'selected_registers', 'app_name',

@@ -11,8 +11,8 @@ from programs import CONSUMER, FAULTER, HELLO, LOOP
 from hsx.client import ProtocolError
 from hsx.kernel.profiles import FULL_FEATURES, PROFILES, variant_offering
 
-# Reverse execution is hsx execd's alone (docs/port.md, "Deliberate differences").
-ONLY_PYTHON = {"reverse"}
+# Reverse execution and the timeline are hsx execd's alone (docs/variants.md).
+ONLY_PYTHON = {"reverse", "timeline"}
 
 
 def row(client, pid: int) -> dict:

@@ -312,3 +312,35 @@ def test_the_documented_exit_codes_are_the_helpers():
     for name in ("EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_GUEST", "EXIT_MAX_STEPS",
                  "EXIT_INTERRUPTED"):
         assert f"| {getattr(errors, name)} |" in docs, name
+
+
+SPAWN_CRASHER = """
+.data
+path:   .asciz "/crash.hxe"
+.text
+.entry start
+start:
+    LDI32 R1, path
+    SVC MOD=6, FN=4          ; SPAWN: the new task faults at once
+    LDI R0, 20
+    SVC MOD=6, FN=0          ; sleep while it does
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+def test_a_fault_of_a_task_spawned_by_another_is_reported(tmp_path):
+    """Tasks hsx run did not load itself (EXEC SPAWN) have no source of its: the fault is
+    reported without symbols (it was an internal error, a KeyError on the pid)."""
+    from hsx.toolchain.build import assemble_source, link_objects
+    from hsx.image.hxe import write_hxe
+    crash, _ = link_objects([assemble_source(".entry s\ns: LDI R1, 4\n LD R0, [R1]\n",
+                                             "crash.mvasm")], app_name="crash")
+    (tmp_path / "fs").mkdir()
+    (tmp_path / "fs" / "crash.hxe").write_bytes(write_hxe(crash))
+    source = tmp_path / "parent.mvasm"
+    source.write_text(SPAWN_CRASHER)
+    code, _, err = invoke("run", str(source), "--root", str(tmp_path / "fs"))
+    assert code == 0
+    assert err.splitlines()[0].startswith("hsx: fault: crash (pid 2): memory at pc 0x0004")
+    assert "internal error" not in err

@@ -57,8 +57,8 @@
 #endif
 
 /* -- mailboxes, values, commands ---------------------------------------------------- */
-#ifndef HSX_MAX_MAILBOXES             /* descriptors, stdio's included (3 per task) */
-#define HSX_MAX_MAILBOXES (HSX_MAX_TASKS * 3 + 8)
+#ifndef HSX_MAX_MAILBOXES             /* descriptors, each task's own included (stdio and inbox: 4) */
+#define HSX_MAX_MAILBOXES (HSX_MAX_TASKS * 4 + 8)
 #endif
 #ifndef HSX_MAILBOX_POOL              /* bytes of message storage shared by all mailboxes */
 #define HSX_MAILBOX_POOL 0x2000u
@@ -81,6 +81,12 @@
 #ifndef HSX_NAME_POOL                 /* bytes for value/command names, groups and units */
 #define HSX_NAME_POOL 512u
 #endif
+#ifndef HSX_MAX_SUBSCRIPTIONS         /* value subscriptions (VAL_SUB) in all tasks together */
+#define HSX_MAX_SUBSCRIPTIONS 16
+#endif
+#ifndef HSX_MAX_FILES                 /* files open (SVC 0x04) in all tasks together */
+#define HSX_MAX_FILES 8
+#endif
 
 /* -- debugging (development and full) ----------------------------------------------- */
 #ifndef HSX_MAX_BREAKPOINTS           /* in all tasks together */
@@ -88,6 +94,9 @@
 #endif
 #ifndef HSX_MAX_WATCHES
 #define HSX_MAX_WATCHES 4
+#endif
+#ifndef HSX_WATCH_BYTES               /* bytes one watch covers at most */
+#define HSX_WATCH_BYTES 16
 #endif
 #ifndef HSX_TRACE_RECORDS             /* the trace ring: records in all tasks together */
 #define HSX_TRACE_RECORDS (HSX_VARIANT == HSX_VARIANT_FULL ? 1024 : HSX_VARIANT == HSX_VARIANT_DEVELOPMENT ? 100 : 0)
@@ -109,6 +118,12 @@
 #ifndef HSX_MAX_SESSIONS
 #define HSX_MAX_SESSIONS (HSX_VARIANT == HSX_VARIANT_FULL ? 4 : 1)
 #endif
+#ifndef HSX_DMESG_KEEP                /* log entries dmesg keeps */
+#define HSX_DMESG_KEEP 8
+#endif
+#ifndef HSX_HOST_HANDLES              /* mailbox handles the host may hold open (mailbox.open) */
+#define HSX_HOST_HANDLES 4
+#endif
 #ifndef HSX_OUTPUT_KEEP               /* stdio recent: bytes of output kept per task */
 #define HSX_OUTPUT_KEEP 128u
 #endif
@@ -116,6 +131,9 @@
 /* -- persistence ---------------------------------------------------------------------- */
 #ifndef HSX_PERSIST_DEBOUNCE_MS       /* default debounce of a persistent value */
 #define HSX_PERSIST_DEBOUNCE_MS 200u
+#endif
+#ifndef HSX_PERSIST_PENDING           /* debounced writes waiting at once (more: the oldest goes now) */
+#define HSX_PERSIST_PENDING 8
 #endif
 
 #if HSX_MAX_FRAME > HSX_RX_WINDOW

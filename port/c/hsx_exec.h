@@ -41,7 +41,8 @@ typedef enum hsx_status {
     HSX_ERR_UNKNOWN_WATCH,       /* unknown_watch */
     HSX_ERR_TOO_MANY_WATCHES,    /* too_many_watches */
     HSX_ERR_BAD_ADDRESS,         /* bad_address: not an instruction address */
-    HSX_ERR_UNSUPPORTED          /* unsupported: this variant lacks it */
+    HSX_ERR_UNSUPPORTED,         /* unsupported: this variant lacks it */
+    HSX_ERR_STATIC_BREAKPOINT    /* static_breakpoint: a BRK in the code (disable it) */
 } hsx_status;
 
 typedef enum hsx_state {
@@ -81,9 +82,20 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms);
  * when there is more to do at once (a runnable task, bytes waiting). */
 int hsx_exec_poll(void);
 
+/* Write every persistent value still waiting for its debounce now: before a planned
+ * power-off or exit (what is not flushed is lost with the RAM). */
+void hsx_exec_flush(void);
+
 /* Bytes from the link (hsx_hal.link): call from the UART interrupt or a reader.
  * Bytes that do not fit the receive window are dropped (docs/wire.md). */
 void hsx_link_received(const uint8_t *data, uint32_t len);
+
+/* After hsx_exec_poll returned 0: how long the board may sleep (wait for an interrupt)
+ * before the next deadline, in ms; UINT32_MAX: until bytes arrive. */
+uint32_t hsx_exec_idle_ms(void);
+
+/* The HAL given to hsx_exec_init (the protocol module sends on its link). */
+const hsx_hal *hsx_exec_hal(void);
 
 /* -- loading -------------------------------------------------------------------------- */
 
@@ -122,7 +134,7 @@ typedef struct hsx_task_info {
     /* a faulted task: kind as hsx.vm.FaultKind spells it ("memory", "stack_overflow", ...) */
     const char *fault_kind;         /* NULL unless faulted */
     uint32_t fault_pc;
-    int64_t fault_addr;
+    int64_t fault_addr;             /* -1: none (divide by zero, an illegal instruction) */
     /* a waiting task: "mailbox", "mailbox_send", "sleep", or NULL */
     const char *wait_kind;
     uint32_t wait_handle;
@@ -167,6 +179,40 @@ hsx_status hsx_exec_stdin(uint32_t pid, const uint8_t *data, uint32_t len, int e
  * interleaved as written). Returns the bytes copied; *dropped gets how many older
  * ones are no longer kept. */
 uint32_t hsx_exec_recent_output(uint32_t pid, uint8_t *out, uint32_t size, uint32_t *dropped);
+
+/* -- mailboxes from the host (PID 0; docs/mailboxes.md) ----------------------------------- */
+
+/* Refusals are HSX_ERR_MAILBOX with the mailbox status number as the detail (3 NO_DATA,
+ * 1 WOULDBLOCK, ...). `flags` of open: the access bits (1 read, 2 write, 3 both; 0 as
+ * the mailbox allows) and 4 for a tap. */
+hsx_status hsx_exec_mbx_open(const char *target, uint32_t flags, uint32_t *handle);
+hsx_status hsx_exec_mbx_close(uint32_t handle);
+/* *woken (if not NULL) gets how many blocked receivers the send completed. */
+hsx_status hsx_exec_mbx_send(uint32_t handle, const uint8_t *data, uint32_t len,
+                             uint32_t flags, uint32_t channel, uint32_t *woken);
+
+typedef struct hsx_mbx_message {
+    uint32_t length, flags, channel, src_pid;   /* flags & 8: messages were lost before */
+} hsx_mbx_message;
+
+/* Take the next message (up to `size` bytes; a longer one stays queued: status 4
+ * MSG_TOO_LARGE with its length in info->length). Never waits: status 3 NO_DATA. */
+hsx_status hsx_exec_mbx_recv(uint32_t handle, uint8_t *out, uint32_t size, hsx_mbx_message *info);
+
+#define HSX_MAILBOX_WAITERS 8        /* waiting tasks a mailbox's listing names */
+
+typedef struct hsx_mailbox_info {
+    uint32_t descriptor_id;
+    char target[48];                /* as people write it: "app:x", "svc:stdio.out@3", "pid:2" */
+    uint8_t namespace_, has_owner, mode;
+    uint32_t owner_pid, capacity, bytes_used, queue_depth, handles, waiters, next_seq;
+    uint32_t waiting[HSX_MAILBOX_WAITERS];  /* the pids of the first `waiters` waiting tasks */
+} hsx_mailbox_info;
+
+/* Every mailbox, by descriptor id: start with *cursor = 0; 0 when there are no more. */
+int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out);
+/* The task that owns the mailbox behind a host handle (0: none, a mailbox of all). */
+hsx_status hsx_exec_mbx_owner(uint32_t handle, uint32_t *owner_pid);
 
 /* -- values and commands ------------------------------------------------------------------- */
 
@@ -213,16 +259,38 @@ typedef enum hsx_event_type {
     HSX_EV_DMESG            /* text */
 } hsx_event_type;
 
+/* What each type fills in (protocol v1's event `data`, docs/protocol.md; hsx_proto.c
+ * encodes exactly these, so a field not listed is ignored):
+ *   TASK_STATE    prev, state, reason; what = how ("exit"/"ret": returned), fault kind
+ *                 (faulted) or why (debug_break); pc (faulted, debug_break);
+ *                 a = exit status (returned), ms (sleep), handle (mailbox_wait),
+ *                 wake status (mailbox_wake/timeout); c = 1 when `a` is given
+ *   DEBUG_BREAK   what = reason ("breakpoint", "brk", "step", "watch", "fault"); pc;
+ *                 id = breakpoint_id (breakpoint, brk) or watch_id (watch);
+ *                 a = executed (step), code (brk), 1 if temporary (breakpoint);
+ *                 b = changed_by (watch); addr (watch, fault); what2 = fault kind (fault);
+ *                 data/len = the watch's old then new bytes (len = 2 x its length)
+ *   FAULT         what = kind; pc; addr (-1: none); a = the VM's fault_detail (a memory
+ *                 access's width, the illegal instruction word); b = the VM's
+ *                 enum hsx_fault (which check failed). The words are the host's, as
+ *                 hsx.vm puts them (boards/host/main.c writes them for its runner)
+ *   STDOUT/STDERR data/len = the text written
+ *   MAILBOX_SEND/RECV  a = descriptor, b = length, c = channel, d = src pid, id = handle
+ *   VALUE_CHANGED a = oid, b = old f16, c = new f16, d = caller pid
+ *   WATCH_UPDATE  id = watch id; addr; pc (c = 1 when pc is known, 0: null);
+ *                 data/len = old then new bytes (len = 2 x the watch's length)
+ *   DMESG         what = level ("info", ...); data/len = the message */
 typedef struct hsx_event {
     hsx_event_type type;
     uint32_t pid;                   /* 0: none */
     hsx_state prev, state;          /* TASK_STATE */
     hsx_reason reason;              /* TASK_STATE */
-    const char *what;               /* DEBUG_BREAK reason / fault kind / NULL */
-    uint32_t pc, id;                /* DEBUG_BREAK: pc, breakpoint or watch id */
-    int64_t addr;                   /* FAULT, WATCH_UPDATE */
-    uint32_t a, b, c, d;            /* type-specific numbers (see hsx_proto.c) */
-    const uint8_t *data;            /* STDOUT/STDERR/DMESG bytes, valid during the call */
+    const char *what;               /* see above */
+    const char *what2;              /* DEBUG_BREAK of a fault: its kind */
+    uint32_t pc, id;
+    int64_t addr;
+    uint32_t a, b, c, d;            /* type-specific numbers (above) */
+    const uint8_t *data;            /* bytes, valid during the call */
     uint32_t len;
 } hsx_event;
 
@@ -233,6 +301,8 @@ void hsx_exec_set_listener(hsx_event_listener listener);
 
 /* -- debugging (development and full; HSX_ERR_UNSUPPORTED in minimal) ------------------------- */
 
+/* A task's BRK instructions are listed as breakpoints too (brk set, with their code),
+ * from its load on: a disabled one is run through; they cannot be cleared. */
 hsx_status hsx_exec_bp_set(uint32_t pid, uint32_t addr, int temporary, uint32_t *id);
 hsx_status hsx_exec_bp_clear(uint32_t id);
 hsx_status hsx_exec_bp_enable(uint32_t id, int enabled);
@@ -240,6 +310,7 @@ hsx_status hsx_exec_bp_enable(uint32_t id, int enabled);
 typedef struct hsx_breakpoint_info {
     uint32_t id, pid, addr, hits;
     uint8_t enabled, temporary;
+    uint8_t brk, code;              /* a BRK instruction in the code, and its 8-bit code */
 } hsx_breakpoint_info;
 
 int hsx_exec_next_breakpoint(uint32_t *cursor, hsx_breakpoint_info *out);
@@ -258,13 +329,22 @@ hsx_status hsx_exec_stack(uint32_t pid, hsx_frame *frames, uint32_t max, uint32_
 hsx_status hsx_exec_watch_add(uint32_t pid, uint32_t addr, uint32_t len, int stop, uint32_t *id);
 hsx_status hsx_exec_watch_remove(uint32_t id);
 
+typedef struct hsx_watch_info {
+    uint32_t id, pid, addr, length;
+    uint8_t stop;
+} hsx_watch_info;
+
+/* Every watch, by id: start with *cursor = 0; 0 when there are no more. */
+int hsx_exec_next_watch(uint32_t *cursor, hsx_watch_info *out);
+
 typedef struct hsx_trace_record {
     uint32_t pc;
     uint64_t steps;
 } hsx_trace_record;
 
 hsx_status hsx_exec_trace(uint32_t pid, int on);
-/* Copies the newest records (oldest first); returns how many. */
+/* Copies the newest `max` records (oldest first); returns how many. out NULL: how many
+ * the ring holds for the task. */
 uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t max);
 
 #endif

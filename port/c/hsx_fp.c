@@ -3,7 +3,12 @@
  * The C compiler's own float and double operations round to nearest even (hardware, or
  * the compiler runtime's soft float on a core without an FPU); what this file adds is
  * the part the reference defines (src/hsx/isa/fp.py): the default NaN, compare flags,
- * NaN across float <-> double, and integer conversions that never trap. */
+ * NaN across float <-> double, and integer conversions that never trap.
+ *
+ * binary32 arithmetic is done in binary64 and rounded once to binary32: for +, -, *
+ * and / that is the correctly rounded result (53 >= 2 * 24 + 2 bits: the second
+ * rounding never changes it), and a core without an FPU then needs the runtime's
+ * double routines only, not a second set for float. */
 #include "hsx_fp.h"
 
 #define F32_NAN 0x7FC00000u
@@ -19,25 +24,33 @@ static double f64(uint64_t u) { union { double d; uint64_t u; } p; p.u = u; retu
 static uint32_t bits32(float f)
 {
     union { float f; uint32_t u; } p;
-    if (f != f)
-        return F32_NAN;
     p.f = f;
+    if ((p.u & 0x7FFFFFFFu) > 0x7F800000u)
+        return F32_NAN;
     return p.u;
 }
 
 static uint64_t bits64(double d)
 {
     union { double d; uint64_t u; } p;
-    if (d != d)
-        return F64_NAN;
     p.d = d;
+    if ((p.u & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull)
+        return F64_NAN;
     return p.u;
 }
 
-uint32_t hsx_fadds(uint32_t a, uint32_t b) { return bits32(f32(a) + f32(b)); }
-uint32_t hsx_fsubs(uint32_t a, uint32_t b) { return bits32(f32(a) - f32(b)); }
-uint32_t hsx_fmuls(uint32_t a, uint32_t b) { return bits32(f32(a) * f32(b)); }
-uint32_t hsx_fdivs(uint32_t a, uint32_t b) { return bits32(f32(a) / f32(b)); }
+/* The double result rounded to float (volatile: the compiler would otherwise turn the
+ * double operation back into a float one, and call the runtime's float routines). */
+static float single(double d)
+{
+    volatile double rounded = d;
+    return (float)rounded;
+}
+
+uint32_t hsx_fadds(uint32_t a, uint32_t b) { return bits32(single((double)f32(a) + f32(b))); }
+uint32_t hsx_fsubs(uint32_t a, uint32_t b) { return bits32(single((double)f32(a) - f32(b))); }
+uint32_t hsx_fmuls(uint32_t a, uint32_t b) { return bits32(single((double)f32(a) * f32(b))); }
+uint32_t hsx_fdivs(uint32_t a, uint32_t b) { return bits32(single((double)f32(a) / f32(b))); }
 uint64_t hsx_dadd(uint64_t a, uint64_t b) { return bits64(f64(a) + f64(b)); }
 uint64_t hsx_dsub(uint64_t a, uint64_t b) { return bits64(f64(a) - f64(b)); }
 uint64_t hsx_dmul(uint64_t a, uint64_t b) { return bits64(f64(a) * f64(b)); }
@@ -50,7 +63,18 @@ static uint32_t compare(double x, double y)
     return x < y ? CMP_LESS : x == y ? CMP_EQUAL : CMP_GREATER;
 }
 
-uint32_t hsx_fcmps(uint32_t a, uint32_t b) { return compare(f32(a), f32(b)); }
+/* A binary32 as an integer that orders as the number does (-0 and +0 alike). */
+static int32_t ordered(uint32_t a)
+{
+    return a >> 31 ? -(int32_t)(a & 0x7FFFFFFFu) : (int32_t)a;
+}
+
+uint32_t hsx_fcmps(uint32_t a, uint32_t b)
+{
+    if ((a & 0x7FFFFFFFu) > 0x7F800000u || (b & 0x7FFFFFFFu) > 0x7F800000u)
+        return CMP_UNORDERED;
+    return ordered(a) < ordered(b) ? CMP_LESS : ordered(a) == ordered(b) ? CMP_EQUAL : CMP_GREATER;
+}
 uint32_t hsx_dcmp(uint64_t a, uint64_t b) { return compare(f64(a), f64(b)); }
 
 uint64_t hsx_s2d(uint32_t a)
@@ -68,8 +92,23 @@ uint32_t hsx_d2s(uint64_t a)
     return bits32((float)d);
 }
 
-uint32_t hsx_i2s(int64_t v) { return bits32((float)v); }
-uint32_t hsx_u2s(uint64_t v) { return bits32((float)v); }
+/* An integer to binary32 through binary64, exactly: past 53 bits the lost bits are
+ * folded into the last kept one (round to odd), which rounds once more to binary32 as
+ * the integer itself would. */
+uint32_t hsx_u2s(uint64_t v)
+{
+    double scale = 1;
+    while (v >> 53) {
+        v = v >> 1 | (v & 1);
+        scale *= 2;
+    }
+    return bits32(single((double)v * scale));
+}
+
+uint32_t hsx_i2s(int64_t v)
+{
+    return v < 0 ? hsx_u2s(0 - (uint64_t)v) | 0x80000000u : hsx_u2s((uint64_t)v);
+}
 uint64_t hsx_i2d(int64_t v) { return bits64((double)v); }
 uint64_t hsx_u2d(uint64_t v) { return bits64((double)v); }
 

@@ -83,6 +83,11 @@ typedef struct hsx_link {
     void *ctx;
     /* Queue `len` bytes for sending; returns when they are queued (may wait for room). */
     int (*write)(void *ctx, const uint8_t *data, uint32_t len);
+    /* How many bytes write() takes now without waiting (the free space of the UART's
+     * send buffer). Events are sent only when a whole one fits, so a host that reads
+     * slowly makes the event queue drop its oldest instead of stalling the board (replies
+     * still wait). NULL: every write may wait. */
+    uint32_t (*room)(void *ctx);
 } hsx_link;
 
 typedef struct hsx_hal {
@@ -93,6 +98,9 @@ typedef struct hsx_hal {
     const hsx_can *can;                   /* NULL: CAN SVCs answer -ENOSYS */
     void (*diagnostic)(const char *text); /* printf-free diagnostics (a debug UART); may be NULL */
     const char *board;                    /* "host", "mps2-an385", ... (the hello's `board`) */
+    uint32_t boot;                        /* differs at every reset: a counter kept in flash,
+                                             a random number (the hello's `boot`); 0: the
+                                             executive takes the tick at its first poll */
 } hsx_hal;
 
 #endif

@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from hsx.image import (FLAG_ALLOW_MULTIPLE, HxeImage, ImageError, normalize_app_name,
-                       parse_header, read_hxe, read_hxe_file, write_hxe)
+                       parse_header, read_hxe, read_hxe_file, with_task_sizes, write_hxe)
 
 
 def test_parse_header_of_a_v2_prefix(raw):
@@ -121,3 +121,25 @@ def test_sections_may_sit_before_the_table_and_leave_gaps(raw):
 
 def test_empty_known_section_is_accepted(raw):
     assert read_hxe(raw.v2(sections=[(2, b"", 0)])).metadata.commands == []
+
+
+def test_with_task_sizes_changes_only_the_two_fields_of_a_v2_image(raw):
+    sized = with_task_sizes(raw.V2_VECTOR, 0x1000, None)
+    assert len(sized) == len(raw.V2_VECTOR)
+    assert [i for i, (a, b) in enumerate(zip(sized, raw.V2_VECTOR)) if a != b] == [0x4A]
+    image = read_hxe(sized)                  # the CRC does not cover the fields
+    assert (image.stack_size, image.mem_size) == (0x1000, 0)
+    assert read_hxe(with_task_sizes(sized, None, 0x20000)).stack_size == 0x1000
+    assert with_task_sizes(raw.V2_VECTOR, None, None) == raw.V2_VECTOR
+
+
+def test_with_task_sizes_writes_a_v1_image_again_as_v2(raw):
+    image = read_hxe(with_task_sizes(raw.V1_RET, 64, 0x8000))
+    assert (image.stack_size, image.mem_size) == (64, 0x8000)
+    assert image.code == read_hxe(raw.V1_RET).code
+
+
+def test_with_task_sizes_refuses_sizes_the_header_cannot_hold(raw):
+    with pytest.raises(ImageError) as refused:
+        with_task_sizes(raw.V2_VECTOR, 6, None)
+    assert refused.value.code == "bad_task_size"

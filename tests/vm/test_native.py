@@ -156,13 +156,22 @@ FP_FUNCTIONS = {  # native helper: (argument widths, result width, reference)
     "hsx_dsub": ((64, 64), 64, fp.dsub), "hsx_dmul": ((64, 64), 64, fp.dmul),
     "hsx_ddiv": ((64, 64), 64, fp.ddiv), "hsx_dcmp": ((64, 64), 32, fp.dcmp),
     "hsx_s2d": ((32,), 64, fp.s2d), "hsx_d2s": ((64,), 32, fp.d2s),
+    "hsx_u2s": ((64,), 32, fp.int_to_s),
+    "hsx_i2s": ((64,), 32, lambda v: fp.int_to_s(v - (1 << 64) if v >> 63 else v)),
 }
 _CTYPE = {32: ctypes.c_uint32, 64: ctypes.c_uint64}
 
 
+# near a rounding boundary of binary32 (24 bits) well past 2^53: what the conversions
+# through binary64 must round right; and anything
+_WIDE = st.one_of(st.integers(0, (1 << 64) - 1),
+                  st.builds(lambda top, shift, low: (top << shift | low) & ((1 << 64) - 1),
+                            st.integers(1 << 24, (1 << 26) - 1), st.integers(30, 40),
+                            st.integers(0, 3)))
+
+
 @settings(max_examples=2000, deadline=None)
-@given(name=st.sampled_from(sorted(FP_FUNCTIONS)), a=st.integers(0, (1 << 64) - 1),
-       b=st.integers(0, (1 << 64) - 1))
+@given(name=st.sampled_from(sorted(FP_FUNCTIONS)), a=_WIDE, b=st.integers(0, (1 << 64) - 1))
 def test_native_float_helpers_match(name, a, b):
     """binary32/64 in C (the host's hardware) against hsx.isa.fp, bit for bit."""
     widths, result, reference = FP_FUNCTIONS[name]

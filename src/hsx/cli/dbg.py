@@ -2,7 +2,8 @@
 examples are in its --help).
 
 Without an executive on --host/--port, `hsx dbg FILE` starts one for the session and
-stops it on exit.  Exit status: 0 ok, 1 the command failed, 2 bad usage or no executive.
+stops it on exit; `--connect URL` debugs on a board (socket://, serial://) instead.
+Exit status: 0 ok, 1 the command failed, 2 bad usage or no executive.
 """
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
               help="The executive's port (with FILE and no executive there: one is started "
                    "on it for the session).")
+@click.option("--connect", "url", metavar="URL",
+              help="The executive as a URL instead of --host/--port: tcp://HOST:PORT, or a "
+                   "board's socket://HOST:PORT or serial:///dev/ttyACM0?baud=115200.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
 @click.option("--pid", type=int, help="Attach to this task.")
 @click.option("--app", "app_name", help="Attach to the (newest live) task of this app.")
@@ -34,8 +38,9 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 @click.option("--json", "json_command", metavar="CMD",
               help="Run one debugger command (e.g. 'regs', 'bt', 'print x') and print "
                    "its result as JSON instead of starting the interface.")
-def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: int | None,
-                app_name: str | None, optimise: int, json_command: str | None) -> None:
+def dbg_command(file: str | None, host: str, port: int, url: str | None, token: str | None,
+                pid: int | None, app_name: str | None, optimise: int,
+                json_command: str | None) -> None:
     """Debug FILE (.c, .mvasm, .hxe), or a running task (--pid, --app), full screen.
 
     \b
@@ -44,12 +49,20 @@ def dbg_command(file: str | None, host: str, port: int, token: str | None, pid: 
       hsx dbg --pid 3             attach to a running task (taking its PID lock)
       hsx dbg --app sensor        ... found by its app name
       hsx dbg --pid 3 --json bt   one command, its result as JSON
+      hsx dbg prog.c --connect socket://127.0.0.1:4000   on a board
 
     In the debugger F1 lists the keys (docs/tui.md).
     """
     from hsx.client.launch import LaunchError, launch
     if sum(x is not None for x in (file, pid, app_name)) != 1:
         _usage("give one of FILE, --pid or --app (hsx dbg --help)")
+    if url is not None:
+        from hsx.client.url import URLError, parse_url
+        try:
+            parse_url(url)
+        except URLError as error:
+            _usage(f"--connect: {error}")
+        host = url                       # the client takes a URL where a host goes
     launched = None
     if file is not None:
         input_file(file, (".c", ".mvasm", ".hxe"), "a C, MVASM or HXE",

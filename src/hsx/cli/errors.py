@@ -97,10 +97,13 @@ def cannot_write(path: str | os.PathLike, error: OSError) -> CliError:
 
 
 def no_executive(host: str, port: int, error: BaseException | None = None) -> CliError:
-    """Nothing answers on host:port (or the link broke)."""
+    """Nothing answers on host:port, or at the URL `host` (or the link broke)."""
     refused = isinstance(error, ConnectionRefusedError) or error is None
     why = ("no executive is listening" if refused
            else f"cannot talk to the executive ({_reason(error)})")
+    if "://" in host:
+        return CliError(host, why, "is the board running HSX? (`hsx board run --board host "
+                        "--listen socket://127.0.0.1:PORT` serves the executive's host build)")
     return CliError(f"{host}:{port}", why,
                     "start one with `hsx execd` (or give --host/--port of a running one)")
 

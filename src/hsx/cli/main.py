@@ -33,6 +33,8 @@ SUBCOMMANDS = {
             "Debug a program or a running task, full screen."),
     "dap": ("hsx.cli.dap:dap_command",
             "Debug from an editor: a DAP server on stdio (or --port)."),
+    "board": ("hsx.cli.board:board_command",
+              "Run the C executive of a board: the host build, or the mps2-an385 under QEMU."),
 }
 
 
@@ -70,6 +72,7 @@ def cli() -> None:
       hsx disasm prog.hxe                list its code
       hsx dbg prog.c                     debug it, full screen
       hsx dap                            debug from an editor (DAP on stdio)
+      hsx board run --listen pty         serve the C executive (the host board)
     """
 
 

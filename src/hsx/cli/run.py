@@ -278,9 +278,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
 
     def running() -> list[str]:
         """Where each task still running is: a program that never ends shows where."""
-        return [faults.running_at(task, _with_lines(task, task.ctx.pc,
-                                                    _symbols(symbols, task.pid),
-                                                    *sources[task.pid]))
+        return [faults.running_at(task, _table_at(task, task.ctx.pc, symbols, sources))
                 for task in tasks if not task.ended]
     try:
         outcome = run_to_completion(kernel, max_instructions=max_steps)
@@ -302,10 +300,17 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
 def _report_fault(kernel: Kernel, event, symbols: Symbols,
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table = _with_lines(task, task.fault.pc, _symbols(symbols, task.pid),
-                        *sources[task.pid])
+    table = _table_at(task, task.fault.pc, symbols, sources)
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
+
+
+def _table_at(task: Task, pc: int, symbols: Symbols,
+              sources: dict[int, tuple[str, tuple]]) -> SymbolTable | None:
+    """The task's symbols, with lines for `pc` where they can be had (a task another
+    task spawned has no source here, only what its image carries)."""
+    table, source = _symbols(symbols, task.pid), sources.get(task.pid)
+    return table if source is None else _with_lines(task, pc, table, *source)
 
 
 def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
@@ -335,7 +340,7 @@ def _report_trap(kernel: Kernel, event, trapped: set[int],
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
     pc = event.data["pc"]
-    table = _with_lines(task, pc, _symbols(symbols, task.pid), *sources[task.pid])
+    table = _table_at(task, pc, symbols, sources)
     what, frames, hint = faults.trap_report(task, table, pc, event.data.get("code", 0))
     report(f"{task.app_name} (pid {task.pid})", what,
            "\n".join([line.strip() for line in frames] + [hint]))

@@ -15,8 +15,8 @@ from typing import Any, AsyncIterator
 
 from .errors import ConnectionClosed
 from .helpers import install
-from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
-                   session_open_fields, subscribe_fields)
+from .wire import (DEFAULT_HOST, DEFAULT_PORT, Progress, check, decode, encode_request,
+                   is_event, session_open_fields, subscribe_fields)
 
 LINE_LIMIT = 64 << 20          # the longest line accepted from the executive
 CHUNK = 1 << 16                # read at a time (and about what the stream buffers)
@@ -41,7 +41,16 @@ class AsyncClient:
     @classmethod
     async def connect(cls, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                       timeout: float = 10.0, token: str | None = None,
-                      max_events: int = 100_000) -> AsyncClient:
+                      max_events: int = 100_000, gateway: bool | None = None,
+                      progress: Progress | None = None) -> AsyncClient:
+        """A client for the executive on host:port, or at the URL `host` (`tcp://`,
+        `socket://`, `serial://`: see `Client.connect`, which takes the same options)."""
+        if "://" in host or gateway:
+            from .connect import connect_async
+            url = host if "://" in host else f"tcp://{host}:{port}"
+            return await connect_async(url, timeout=timeout, token=token,
+                                       max_events=max_events, gateway=gateway,
+                                       progress=progress)
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, limit=CHUNK), timeout)
         client = cls(reader, writer, timeout=timeout, max_events=max_events)
@@ -177,29 +186,8 @@ class AsyncClient:
     # ------------------------------------------------------------------ the reader
 
     async def _read_loop(self) -> None:
-        partial: list[bytes] = []             # the start of a line still arriving
-        size = 0
         try:
-            while True:
-                chunk = await self._reader.read(CHUNK)
-                if not chunk:
-                    raise ConnectionClosed("the executive closed the connection")
-                if b"\n" not in chunk:
-                    partial.append(chunk)
-                    size += len(chunk)
-                    if size > LINE_LIMIT:
-                        raise ValueError(f"the executive sent a line over {LINE_LIMIT} bytes")
-                    continue
-                if partial:
-                    chunk = b"".join(partial) + chunk
-                    partial, size = [], 0
-                *lines, rest = chunk.split(b"\n")
-                if rest:
-                    partial, size = [rest], len(rest)
-                for line in lines:
-                    if line.strip():
-                        self._deliver(decode(line))
-                await asyncio.sleep(0)        # everyone else gets a turn between chunks
+            await self._read_messages()
         except asyncio.CancelledError:
             self._closed = ConnectionClosed("client closed")
             raise
@@ -212,6 +200,31 @@ class AsyncClient:
                 self._events.get_nowait()
                 self.events_dropped += 1
             self._events.put_nowait(_LINK_GONE)   # wakes a next_event() waiting now
+
+    async def _read_messages(self) -> None:
+        """Read lines for ever, handing each message to `_deliver`."""
+        partial: list[bytes] = []             # the start of a line still arriving
+        size = 0
+        while True:
+            chunk = await self._reader.read(CHUNK)
+            if not chunk:
+                raise ConnectionClosed("the executive closed the connection")
+            if b"\n" not in chunk:
+                partial.append(chunk)
+                size += len(chunk)
+                if size > LINE_LIMIT:
+                    raise ValueError(f"the executive sent a line over {LINE_LIMIT} bytes")
+                continue
+            if partial:
+                chunk = b"".join(partial) + chunk
+                partial, size = [], 0
+            *lines, rest = chunk.split(b"\n")
+            if rest:
+                partial, size = [rest], len(rest)
+            for line in lines:
+                if line.strip():
+                    self._deliver(decode(line))
+            await asyncio.sleep(0)        # everyone else gets a turn between chunks
 
     def _deliver(self, message: dict[str, Any]) -> None:
         if is_event(message):

@@ -9,7 +9,9 @@ A `.c` is compiled with `-g -O0` (or `optimise`), a `.mvasm` assembled, by `hsx 
 are.  The image is loaded paused before its first instruction.  Without an executive
 listening on host:port, one is started there and belongs to the launch: `close()` stops
 it and removes the build, and it ends by itself when this process does, however that
-ends (`start_executive`).  Shared by `hsx dbg` and `hsx dap`; no UI here.
+ends (`start_executive`).  `host` may instead be a URL (`socket://…`, `serial://…`: a
+board): the image is sent to it in chunks and its symbols stay on this machine
+(hsx.client.gateway).  Shared by `hsx dbg` and `hsx dap`; no UI here.
 """
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .errors import ProtocolError
+from .progress import ShownProgress
 from .sync import Client
+from .url import URLError
 
 BUILT = {".c": "cc", ".mvasm": "asm"}
 LAUNCHABLE = (*BUILT, ".hxe")
@@ -87,14 +91,17 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         if build_dir is not None:
             say(f"building {source.name} ({'-g -O%d' % optimise if suffix == '.c' else 'MVASM'})…")
             image = _build(source, build_dir, optimise)
-        if not listening(host, port):
-            say(f"starting an executive on {host}:{port}…")
-            daemon = start_executive(host, port)
-        with Client(host, port, token=token) as client:
-            command_line = {"args": list(args)} if args else {}
-            if env:
-                command_line["env"] = list(env)
-            reply = client.request("load", path=str(image), paused=True, **command_line)
+        command_line = {"args": list(args)} if args else {}
+        if env:
+            command_line["env"] = list(env)
+        if "://" in host:
+            reply = _load_on(host, image, token, say, command_line)
+        else:
+            if not listening(host, port):
+                say(f"starting an executive on {host}:{port}…")
+                daemon = start_executive(host, port)
+            with Client(host, port, token=token) as client:
+                reply = client.request("load", path=str(image), paused=True, **command_line)
         return Launch(host, port, reply["pid"], reply["image"]["app_name"], daemon, build_dir,
                       source if build_dir is not None else None, optimise)
     except ProtocolError as error:
@@ -102,10 +109,24 @@ def launch(path: str | Path, host: str, port: int, *, token: str | None = None,
         raise LaunchError(f"the executive refused {source.name}: {error.message or error.code}")
     except OSError as error:
         _cleanup(daemon, build_dir)
-        raise LaunchError(f"cannot talk to the executive on {host}:{port}: {error}") from None
+        where = host if "://" in host else f"{host}:{port}"
+        raise LaunchError(f"cannot talk to the executive on {where}: {error}") from None
     except BaseException:
         _cleanup(daemon, build_dir)
         raise
+
+
+def _load_on(url: str, image: Path, token: str | None, say: Callable[[str], None],
+             command_line: dict) -> dict:
+    """Load the image on the executive at `url` (a board: sent in chunks, with progress
+    after a second), with the program's `command_line` (args, env)."""
+    say(f"loading {image.name} on {url}…")
+    try:
+        client = Client.connect(url, token=token, progress=ShownProgress(say))
+    except URLError as error:
+        raise LaunchError(str(error)) from None
+    with client:
+        return client.request("load", path=str(image), paused=True, **command_line)
 
 
 def listening(host: str, port: int) -> bool:

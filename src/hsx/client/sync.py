@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterator
 
 from .errors import ConnectionClosed
 from .helpers import install
-from .wire import (DEFAULT_HOST, DEFAULT_PORT, check, decode, encode_request, is_event,
-                   session_open_fields, subscribe_fields)
+from .wire import (DEFAULT_HOST, DEFAULT_PORT, Progress, check, decode, encode_request,
+                   is_event, session_open_fields, subscribe_fields)
 
 _READ = 1 << 16
 _TIMEOUT_STEP = 0.01            # kernel timeouts are set in steps of this many seconds
@@ -44,12 +44,8 @@ class Client:
                  max_events: int = 100_000, spin_s: float = SPIN_S) -> None:
         """`spin_s`: how long a request looks for its reply (yielding the CPU in between)
         before it sleeps until the reply comes; 0 sleeps at once (see `_spin`)."""
-        self.host, self.port, self.timeout = host, port, timeout
-        self.session_id: str | None = None
-        self.session: dict[str, Any] | None = None
-        self.events_dropped = 0          # events discarded because nobody read them
-        self._events: deque[dict[str, Any]] = deque()
-        self._max_events = max_events
+        self.host, self.port = host, port
+        self._init_state(timeout, max_events)
         # An ASCII name as bytes: socket encodes a str with the "idna" codec, whose
         # import costs a one-shot `hsx shell CMD` milliseconds of its start-up.
         address = host.encode() if host.isascii() else host
@@ -67,11 +63,33 @@ class Client:
             self._poll = _poller(self._sock)
         self._buf = bytearray()                  # the start of a line still arriving
         self._lines: deque[bytearray] = deque()  # lines received, not yet read
+        if token is not None:
+            self.request("ping", token=token)
+
+    @classmethod
+    def connect(cls, url: str, *, timeout: float = 10.0, token: str | None = None,
+                max_events: int = 100_000, gateway: bool | None = None,
+                progress: Progress | None = None) -> Client:
+        """A client for the executive at `url` (hsx.client.url): `tcp://` is this class;
+        `socket://` and `serial://` speak the framed link of docs/wire.md.  `gateway`
+        (default: the URL's `gateway` option, else on for framed links) answers the
+        debugger's symbolic commands on the host (hsx.client.gateway).  `progress(what,
+        done, total)` hears how a long transfer (a streamed load) goes."""
+        from .connect import connect_sync
+        return connect_sync(url, timeout=timeout, token=token, max_events=max_events,
+                            gateway=gateway, progress=progress)
+
+    def _init_state(self, timeout: float, max_events: int) -> None:
+        """What every blocking client keeps, whatever its link."""
+        self.timeout = timeout
+        self.session_id: str | None = None
+        self.session: dict[str, Any] | None = None
+        self.events_dropped = 0          # events discarded because nobody read them
+        self._events: deque[dict[str, Any]] = deque()
+        self._max_events = max_events
         self._next_id = 1
         self._ignore: set[int] = set()           # ids of keepalives nobody waits for
         self._last_sent = time.monotonic()
-        if token is not None:
-            self.request("ping", token=token)
 
     def __enter__(self) -> Client:
         return self

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -14,6 +14,7 @@ PROTOCOL_VERSION = 1
 _PLAIN = frozenset((int, str, bool, type(None)))     # field types orjson writes as json does
 _DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))   # digits -> "0", rest " "
 _LONG_RUN = b"0" * 19
+Progress = Callable[[str, int, int], None]      # (what, done, total) of a long transfer
 
 
 def encode_request(cmd: str, fields: dict[str, Any], request_id: int,

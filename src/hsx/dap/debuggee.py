@@ -59,7 +59,7 @@ class Debuggee:
 
     @property
     def address(self) -> str:
-        return f"{self.host}:{self.port}"
+        return self.host if "://" in self.host else f"{self.host}:{self.port}"
 
     @classmethod
     async def connect(cls, host: str, port: int, *, pid: int | None = None,
@@ -68,11 +68,14 @@ class Debuggee:
         try:
             client = await AsyncClient.connect(host, port, timeout=10.0, token=token)
         except (OSError, asyncio.TimeoutError) as error:
+            if "://" in host:
+                raise DapError(f"cannot connect to the executive at {host} ({error}); is "
+                               "the board running HSX?") from None
             raise DapError(f"cannot connect to an executive at {host}:{port} ({error}); "
                            "start one with `hsx execd`") from None
         try:
             tasks = (await client.request("ps"))["tasks"]["tasks"]
-            row = _choose(tasks, pid, app, f"{host}:{port}")
+            row = _choose(tasks, pid, app, host if "://" in host else f"{host}:{port}")
             debuggee = cls(client, host, port, row["pid"], launched)
             session = await client.open_session(CLIENT_NAME, pid_lock=row["pid"],
                                                 heartbeat_s=HEARTBEAT_S)

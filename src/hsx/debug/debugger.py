@@ -22,7 +22,7 @@ from hsx.vm import Stop, StopReason
 
 from . import memory, sources, stack
 from .breakpoints import BreakpointTable, MachineBreakpoints
-from .disasm import DEFAULT_COUNT, disassemble
+from .disasm import DEFAULT_COUNT, disasm_read
 from .errors import BAD_ARGUMENT, TASK_ENDED, DebugError
 from .inspector import Inspector
 from .reverse import ReverseControl
@@ -112,35 +112,16 @@ class Debugger:
     # -- inspection -----------------------------------------------------------------------
 
     def stack_info(self, pid: int, max_frames: int = stack.DEFAULT_FRAMES) -> dict[str, Any]:
-        if not isinstance(max_frames, int) or isinstance(max_frames, bool) or not (
-                1 <= max_frames <= stack.MAX_FRAMES):
-            raise DebugError(BAD_ARGUMENT, f"max_frames must be 1..{stack.MAX_FRAMES}")
-        entry = self.symbols.get(pid)
-        ctx = entry.task.ctx
-        walked = stack.walk(ctx, entry.code, lambda pc: self.symbols.describe(pid, pc), max_frames)
-        return {"pid": pid, **walked, "sp": ctx.regs[15], "stack_base": ctx.layout.stack_base,
-                "stack_top": ctx.layout.stack_top, "warnings": list(entry.warnings)}
+        return stack.info(self.symbols, pid, max_frames)
 
     def disasm(self, pid: int, where: Where | None = None, count: int = DEFAULT_COUNT,
                mode: str = "around") -> dict[str, Any]:
         """`disasm.read`: `count` instructions from the code space around (or from) an
         address or symbol, by default the task's PC."""
-        entry = self.symbols.get(pid)
-        task = entry.task
-        if where is None:
-            addr = task.ctx.pc
-        elif isinstance(where, int) and not isinstance(where, bool):
-            addr = where
-        else:
-            addr = self.symbols.resolve_code(pid, where)
         marks: dict[int, list[int]] = {}
         for bp in self.breakpoints.list(pid):
             marks.setdefault(bp["address"], []).append(bp["id"])
-        lines = disassemble(task.ctx, entry.code, entry.table,
-                            lambda pc: self.symbols.describe(pid, pc), addr, count, mode, marks,
-                            live=not task.ended)
-        return {"pid": pid, "address": addr, "mode": mode, "pc": task.ctx.pc,
-                "count": len(lines), "instructions": lines, "warnings": list(entry.warnings)}
+        return disasm_read(self.symbols, pid, where, count, mode, marks)
 
     # -- variables and expressions --------------------------------------------------------
 

@@ -13,18 +13,36 @@ from typing import Any, Callable
 
 from hsx.image.sym import SymbolTable
 from hsx.isa import Form, Instruction, format_instruction, format_operands
-from hsx.vm import Context
 
 from . import errors as E
 from .code import SP, CodeMap
 from .errors import DebugError
+from .view import ContextView
 
 DEFAULT_COUNT = 16
 MAX_COUNT = 1024
 MODES = ("around", "from")
 
 
-def disassemble(ctx: Context, code: CodeMap, table: SymbolTable | None,
+def disasm_read(symbols, pid: int, where, count: int, mode: str,
+                breakpoints: dict[int, list[int]]) -> dict[str, Any]:
+    """`disasm.read` of a task of `symbols` (a SymbolService, local or the client
+    gateway's): `count` instructions around (or from) `where`, by default the PC."""
+    entry = symbols.get(pid)
+    task = entry.task
+    if where is None:
+        addr = task.ctx.pc
+    elif isinstance(where, int) and not isinstance(where, bool):
+        addr = where
+    else:
+        addr = symbols.resolve_code(pid, where)
+    lines = disassemble(task.ctx, entry.code, entry.table, lambda pc: symbols.describe(pid, pc),
+                        addr, count, mode, breakpoints, live=not task.ended)
+    return {"pid": pid, "address": addr, "mode": mode, "pc": task.ctx.pc,
+            "count": len(lines), "instructions": lines, "warnings": list(entry.warnings)}
+
+
+def disassemble(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
                 describe: Callable[[int], dict[str, Any]], addr: int, count: int, mode: str,
                 breakpoints: dict[int, list[int]], live: bool) -> list[dict[str, Any]]:
     """`count` instructions from `addr` ("from") or centred on it ("around").
@@ -55,7 +73,7 @@ def _labeller(table: SymbolTable | None) -> Callable[[int], str | None]:
     return label_for
 
 
-def _line(ctx: Context, code: CodeMap, table: SymbolTable | None,
+def _line(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
           describe: Callable[[int], dict[str, Any]], label_for: Callable[[int], str | None],
           pc: int, breakpoints: dict[int, list[int]], live: bool) -> dict[str, Any]:
     ins = code.instruction(pc)
@@ -89,7 +107,7 @@ def _line(ctx: Context, code: CodeMap, table: SymbolTable | None,
     return out
 
 
-def _dynamic_target(ctx: Context, ins: Instruction) -> int | None:
+def _dynamic_target(ctx: ContextView, ins: Instruction) -> int | None:
     """Where the instruction at the current PC will go, read from the live registers."""
     name, regs = ins.op.mnemonic, ctx.regs
     if name in ("JMPR", "CALLR"):

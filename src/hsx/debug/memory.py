@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hsx.kernel.task import Task
 
 from . import errors as E
 from .code import SP
 from .errors import DebugError
+from .view import TaskView
 
 MAX_READ = 0x10000
 SPACES = ("data", "code")
@@ -25,7 +25,7 @@ _REGION_NOTES = {
 }
 
 
-def regions(task: Task) -> list[dict[str, Any]]:
+def regions(task: TaskView) -> list[dict[str, Any]]:
     """`memory.regions`: the code space, then every range of data memory in order."""
     ctx = task.ctx
     layout = ctx.layout
@@ -50,7 +50,7 @@ def regions(task: Task) -> list[dict[str, Any]]:
     return out
 
 
-def read(task: Task, addr: int, length: int, space: str = "data") -> bytes:
+def read(task: TaskView, addr: int, length: int, space: str = "data") -> bytes:
     if space not in SPACES:
         raise DebugError(E.BAD_ARGUMENT, f"space must be data or code, not {space!r}")
     if not _is_int(length) or not 0 <= length <= MAX_READ:
@@ -60,7 +60,7 @@ def read(task: Task, addr: int, length: int, space: str = "data") -> bytes:
     return bytes(source[addr:addr + length])
 
 
-def write(task: Task, addr: int, data: bytes) -> None:
+def write(task: TaskView, addr: int, data: bytes) -> None:
     if not isinstance(data, (bytes, bytearray)):
         raise DebugError(E.BAD_ARGUMENT, "data must be bytes")
     mem = task.ctx.mem

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from hsx.vm import Context
-
+from . import errors as E
 from .code import SP, CodeMap, frame_code_pc, writes_sp
+from .errors import DebugError
+from .view import ContextView
 
 DEFAULT_FRAMES = 16
 MAX_FRAMES = 256
@@ -29,7 +30,7 @@ class FrameBase:
     problem: str | None = None
 
 
-def locate(ctx: Context, code: CodeMap, pc: int, sp: int, fp: int, *, outer: bool = False) -> FrameBase:
+def locate(ctx: ContextView, code: CodeMap, pc: int, sp: int, fp: int, *, outer: bool = False) -> FrameBase:
     """The frame base of the function at `pc`, given its SP and R14 there.  `outer` is
     set for callers (not frame 0), where R14 = 0 ends the chain (crt0's convention)."""
     ins = code.instruction(pc)
@@ -86,12 +87,12 @@ def stack_moves(code: CodeMap, start: int, pc: int) -> list[tuple[Any, int]] | N
     return moves + [(None, delta)] if addr == pc else None
 
 
-def frame0(ctx: Context, code: CodeMap) -> FrameBase:
+def frame0(ctx: ContextView, code: CodeMap) -> FrameBase:
     regs = ctx.regs
     return locate(ctx, code, ctx.pc, regs[SP], regs[14])
 
 
-def return_address(ctx: Context, code: CodeMap) -> tuple[int, int] | None:
+def return_address(ctx: ContextView, code: CodeMap) -> tuple[int, int] | None:
     """(return PC, entry SP) of the function executing now; None in the entry frame or
     when the frame cannot be located."""
     base = frame0(ctx, code)
@@ -102,7 +103,7 @@ def return_address(ctx: Context, code: CodeMap) -> tuple[int, int] | None:
     return (ret, entry) if code.follows_call(ret) else None
 
 
-def walk(ctx: Context, code: CodeMap, describe: Callable[[int], dict[str, Any]],
+def walk(ctx: ContextView, code: CodeMap, describe: Callable[[int], dict[str, Any]],
          max_frames: int = DEFAULT_FRAMES) -> dict[str, Any]:
     """`stack.info`: frames innermost first, and a `note` when the walk had to stop early.
     A caller's pc is its return address, and `offset` is that pc's in its function;
@@ -146,10 +147,23 @@ def walk(ctx: Context, code: CodeMap, describe: Callable[[int], dict[str, Any]],
     return {"frames": frames, "truncated": truncated, "note": note}
 
 
-def _in_stack(ctx: Context, addr: int, width: int) -> bool:
+def info(symbols, pid: int, max_frames: int = DEFAULT_FRAMES) -> dict[str, Any]:
+    """`stack.info` of a task of `symbols` (a SymbolService: the local executive's, or
+    the client gateway's over a task on a board)."""
+    if not isinstance(max_frames, int) or isinstance(max_frames, bool) or not (
+            1 <= max_frames <= MAX_FRAMES):
+        raise DebugError(E.BAD_ARGUMENT, f"max_frames must be 1..{MAX_FRAMES}")
+    entry = symbols.get(pid)
+    ctx = entry.task.ctx
+    walked = walk(ctx, entry.code, lambda pc: symbols.describe(pid, pc), max_frames)
+    return {"pid": pid, **walked, "sp": ctx.regs[15], "stack_base": ctx.layout.stack_base,
+            "stack_top": ctx.layout.stack_top, "warnings": list(entry.warnings)}
+
+
+def _in_stack(ctx: ContextView, addr: int, width: int) -> bool:
     layout = ctx.layout
     return layout.stack_base <= addr and addr + width <= layout.stack_top
 
 
-def _word(ctx: Context, addr: int) -> int:
+def _word(ctx: ContextView, addr: int) -> int:
     return int.from_bytes(ctx.mem[addr:addr + 4], "little")

@@ -197,15 +197,7 @@ class RunControl:
         prologue again in the frame it made would break the frame."""
         task = self.symbols.live(pid)
         require_stopped(task, "jump")
-        addr = where if isinstance(where, int) else \
-            self.symbols.resolve_code(pid, where, past_prologue=True)
-        if addr & 3 or not 0 <= addr < task.ctx.code_len:
-            raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
-        here = self.symbols.describe(pid, task.ctx.pc).get("symbol")
-        there = self.symbols.describe(pid, addr)
-        if there.get("symbol") != here:
-            raise DebugError(E.OUTSIDE_FUNCTION, f"can only jump within {here or 'this code'}: "
-                             f"its frame would be wrong in {there.get('symbol') or 'other code'}")
+        addr, there = jump_target(self.symbols, pid, task.ctx, where)
         self.cancel(pid)
         task.ctx.pc = addr
         task.ctx.skip_breakpoint = None
@@ -273,6 +265,23 @@ class RunControl:
         state = task.state
         return {"pid": task.pid, "pc": task.ctx.pc,          # _value_: .value is a descriptor
                 "state": state._value_ if state else None, **extra}
+
+
+def jump_target(symbols: SymbolService, pid: int, ctx: Any, where: Where) -> tuple[int, dict]:
+    """Where `jump` moves the task whose context is `ctx`: the address and its place
+    (symbol, offset, file, line).  Only within the function it is stopped in; a
+    function's name or opening line means its body, as for a breakpoint.  Shared by the
+    executive and hsx.client's gateway (which jumps a task on a board)."""
+    addr = where if isinstance(where, int) else \
+        symbols.resolve_code(pid, where, past_prologue=True)
+    if addr & 3 or not 0 <= addr < ctx.code_len:
+        raise DebugError(E.BAD_ADDRESS, f"0x{addr:X} is not an instruction address")
+    here = symbols.describe(pid, ctx.pc).get("symbol")
+    there = symbols.describe(pid, addr)
+    if there.get("symbol") != here:
+        raise DebugError(E.OUTSIDE_FUNCTION, f"can only jump within {here or 'this code'}: "
+                         f"its frame would be wrong in {there.get('symbol') or 'other code'}")
+    return addr, there
 
 
 def require_stopped(task: Task, doing: str) -> None:

@@ -8,7 +8,7 @@ from hsx.lazy import lazy_exports
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".errors": ("ERROR_CODES", "ImageError"),
     ".hxe": ("HeaderInfo", "normalize_app_name", "parse_header", "read_hxe", "read_hxe_file",
-             "write_hxe"),
+             "with_task_sizes", "write_hxe"),
     ".metadata": ("parse_mailbox_mode",),
     ".model": ("APP_NAME_MAX", "AUTH_LEVELS", "COMMAND_FLAGS", "FLAG_ALLOW_MULTIPLE",
                "FLAG_MANIFEST", "HEADER_SIZE_V1", "HEADER_SIZE_V2", "HXE_MAGIC",

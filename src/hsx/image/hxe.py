@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import ImageError, check_uint
 from .metadata import RawSection, decode_metadata, encode_metadata, section_name
@@ -23,6 +23,7 @@ _V2_HEADER = struct.Struct(">IHHIIIIII32sIIII16s")
 _TABLE_ENTRY = struct.Struct(">IIII")
 _CRC_OFFSET = 0x1C
 _APP_NAME_OFFSET = 0x20
+_STACK_SIZE_OFFSET = 0x48       # then mem_size, both outside the CRC
 _RESERVED_OFFSET = 0x50
 
 
@@ -295,6 +296,22 @@ def write_hxe(image: HxeImage) -> bytes:
                              info.mem_size, bytes(16))
     crc = zlib.crc32(body, zlib.crc32(header[:_CRC_OFFSET]))
     return header[:_CRC_OFFSET] + crc.to_bytes(4, "big") + header[_APP_NAME_OFFSET:] + body
+
+
+def with_task_sizes(data: bytes, stack_size: int | None, mem_size: int | None) -> bytes:
+    """`data` asking for this stack and task memory (None: as it asks now).  A v2 image
+    keeps its bytes but the two fields, which its CRC does not cover; a v1 image has no
+    such fields and is written again as v2."""
+    if stack_size is None and mem_size is None:
+        return data
+    info = parse_header(data)
+    stack = info.stack_size if stack_size is None else stack_size
+    memory = info.mem_size if mem_size is None else mem_size
+    if info.version == 1:
+        return write_hxe(replace(read_hxe(data), stack_size=stack, mem_size=memory))
+    _check_header(replace(info, stack_size=stack, mem_size=memory))
+    return data[:_STACK_SIZE_OFFSET] + struct.pack(">II", stack, memory) + \
+        data[_STACK_SIZE_OFFSET + 8:]
 
 
 def _encode_app_name(name: str | None) -> bytes:

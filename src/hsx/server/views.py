@@ -41,6 +41,7 @@ def registers(task: Task) -> dict[str, Any]:
         "state": task.state.value if task.state else None, "exit_status": task.exit_status,
         "reg_base": layout.reg_base, "stack_base": layout.stack_base,
         "stack_top": layout.stack_top, "stack_size": layout.stack_top - layout.stack_base,
+        "args_size": layout.args_end - layout.heap_end,
     }
 
 

@@ -21,7 +21,7 @@ from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 from .core import EXIT_ERROR, EXIT_OK, EXIT_USAGE, QUIT, Shell
 from .immediate import finish_now
 from .output import Printer, refusal, wants_color
-from .spawn import NoExecutive, connect_immediately, connect_or_spawn
+from .spawn import Address, NoExecutive, connect_immediately, connect_or_spawn
 
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
 NEEDS_EVENTS = FOLLOW | {"wait"}
@@ -48,6 +48,10 @@ class _CommandKeepsDoubleDash(click.Command):
                                  "help_option_names": ["-h", "--help"]})
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--connect", "url", metavar="URL",
+              help="Where the executive is, as a URL: tcp://HOST:PORT (hsx execd), "
+                   "socket://HOST:PORT or serial:///dev/ttyACM0?baud=115200 (a board); "
+                   "instead of --host/--port.")
 @click.option("--token", envvar="HSX_TOKEN", help="Secret the executive requires.")
 @click.option("--json", "as_json", is_flag=True, help="Print results (and events) as JSON.")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
@@ -60,9 +64,9 @@ class _CommandKeepsDoubleDash(click.Command):
               help="Do memory and register writes without asking (needed without a prompt).")
 @click.option("--spawn", is_flag=True, help="Start an executive if none is listening.")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def shell_command(host: str, port: int, token: str | None, as_json: bool, timeout: float,
-                  no_color: bool, script: Path | None, keep_going: bool, force: bool,
-                  spawn: bool, command: tuple[str, ...]) -> None:
+def shell_command(host: str, port: int, url: str | None, token: str | None, as_json: bool,
+                  timeout: float, no_color: bool, script: Path | None, keep_going: bool,
+                  force: bool, spawn: bool, command: tuple[str, ...]) -> None:
     """Talk to a running executive: a prompt, one COMMAND, or a script (-f).
 
     `help` at the prompt (or `hsx shell help`) lists the commands; `help CMD` shows one
@@ -72,15 +76,26 @@ def shell_command(host: str, port: int, token: str | None, as_json: bool, timeou
     if script is not None and command:
         click.echo("hsx: give a COMMAND or -f SCRIPT, not both", err=True)
         sys.exit(EXIT_USAGE)
+    if url is not None:
+        from hsx.client.url import URLError, parse_url
+        try:
+            parse_url(url)
+        except URLError as error:
+            click.echo(f"hsx: --connect: {error}", err=True)
+            sys.exit(EXIT_USAGE)
+        if spawn:
+            click.echo("hsx: --spawn starts an hsx execd on --host/--port; it does not go "
+                       "with --connect", err=True)
+            sys.exit(EXIT_USAGE)
     printer = Printer(wants_color(no_color), as_json)
     line = None
     command = tuple("--" if word == _DOUBLE_DASH else word for word in command)
     if command:     # a JSON request is one word (or several, if the shell split it)
         line = " ".join(command) if command[0].lstrip().startswith("{") else join_words(command)
     # A command that needs no events runs without an event loop (immediate.py).
-    at_once = line is not None and not spawn and _name(line) not in NEEDS_EVENTS
-    main = _main(connect_immediately if at_once else connect_or_spawn, host, port, token,
-                 timeout, printer, line, script, keep_going, force, spawn)
+    at_once = line is not None and not spawn and url is None and _name(line) not in NEEDS_EVENTS
+    main = _main(connect_immediately if at_once else connect_or_spawn, Address(host, port, url),
+                 token, timeout, printer, line, script, keep_going, force, spawn)
     try:
         if at_once:
             code = finish_now(main)
@@ -101,17 +116,17 @@ def join_words(words: tuple[str, ...]) -> str:
     return " ".join(quote(w) for w in words)
 
 
-async def _main(connect, host: str, port: int, token: str | None, timeout: float,
+async def _main(connect, where: Address, token: str | None, timeout: float,
                 printer: Printer, line: str | None, script: Path | None, keep_going: bool,
                 force: bool, spawn: bool) -> int:
     """The console: `connect` (spawn.py) gives the client and the executive it started."""
     try:
-        client, daemon = await connect(host, port, token, timeout, spawn, printer)
+        client, daemon = await connect(where, token, timeout, spawn, printer)
     except NoExecutive as why:
         printer.error(str(why))
         return EXIT_USAGE
     except ProtocolError as error:
-        printer.error(refusal(f"{host}:{port}", error))
+        printer.error(refusal(str(where), error))
         return EXIT_ERROR
     piped = line is None and script is None and not sys.stdin.isatty()
     interactive = line is None and script is None and not piped
@@ -130,8 +145,8 @@ async def _main(connect, host: str, port: int, token: str | None, timeout: float
         from hsx.client.commands.cache import CompletionCache
         from .repl import run_repl
         await shell.start()
-        _banner(shell, host, port, daemon is not None)
-        return await run_repl(shell, CompletionCache(client), f"{host}:{port}", printer.color)
+        _banner(shell, where, client, daemon is not None)
+        return await run_repl(shell, CompletionCache(client), str(where), printer.color)
     except ConnectionClosed as error:
         printer.error(str(error))
         return EXIT_USAGE
@@ -204,10 +219,13 @@ async def _lines(shell: Shell, lines: list[str], path: str, keep_going: bool,
     return worst
 
 
-def _banner(shell: Shell, host: str, port: int, spawned: bool) -> None:
+def _banner(shell: Shell, where: Address, client, spawned: bool) -> None:
     tasks = len(shell.ctx.names)
     started = " (started for this console; it stops when you leave)" if spawned else ""
-    shell.out.text(f"connected to the executive at {host}:{port}{started}, "
+    hello = getattr(client, "hello", None)
+    what = (f"the board at {where} ({hello.get('board')}, {hello.get('variant')} variant)"
+            if hello else f"the executive at {where}")
+    shell.out.text(f"connected to {what}{started}, "
                    f"{tasks} task{'s' if tasks != 1 else ''}", "dim")
     shell.out.text("help lists the commands, Tab completes, Ctrl-R searches history, "
                    "quit leaves", "dim")

@@ -285,6 +285,9 @@ class Shell:
                 if event is None:
                     continue
                 self.show_event(event)
+                if event.get("type") == "board_reset":   # what it had subscribed is gone
+                    self.ctx.names.clear()
+                    await self._subscribe()
         except ConnectionClosed as error:
             self.lost = error
             self.out.error("the executive closed the connection")

@@ -116,5 +116,6 @@ class Printer:
 
 
 def refusal(what: str, error: Any) -> str:
-    """An error reply in the common voice: `WHAT: WHY (code)`."""
+    """An error reply in the common voice: `WHAT: WHY (code)` (a command the variant
+    lacks: WHY names the variant that has it), from `hsx execd` and a board alike."""
     return f"{what}: {error.message or error.code} ({error.code})"

@@ -1,4 +1,5 @@
-"""Finding the executive, or starting one (`--spawn`) that lives as long as the console."""
+"""Finding the executive (at --host/--port, or a board at a --connect URL), or starting
+one (`--spawn`) that lives as long as the console."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,6 +18,18 @@ class NoExecutive(Exception):
     """Nothing to talk to; the message says how to get something."""
 
 
+@dataclass(frozen=True)
+class Address:
+    """Where the console connects: host and port, or a URL (`--connect`)."""
+
+    host: str
+    port: int
+    url: str | None = None
+
+    def __str__(self) -> str:
+        return self.url or f"{self.host}:{self.port}"
+
+
 @dataclass
 class Daemon:
     process: subprocess.Popen
@@ -26,10 +39,13 @@ class Daemon:
         stop_executive(self.process)
 
 
-async def connect_or_spawn(host: str, port: int, token: str | None, timeout: float,
+async def connect_or_spawn(where: Address, token: str | None, timeout: float,
                            spawn: bool, out: Printer) -> tuple[AsyncClient, Daemon | None]:
     import asyncio
     from hsx.client.aio import AsyncClient
+    if where.url is not None:
+        return await _connect_url(where.url, token, timeout, out), None
+    host, port = where.host, where.port
     try:
         return await AsyncClient.connect(host, port, timeout=timeout, token=token), None
     except OSError as error:            # (TimeoutError is one)
@@ -45,14 +61,15 @@ async def connect_or_spawn(host: str, port: int, token: str | None, timeout: flo
         raise
 
 
-async def connect_immediately(host: str, port: int, token: str | None, timeout: float,
+async def connect_immediately(where: Address, token: str | None, timeout: float,
                               spawn: bool, out: Printer) -> tuple[ImmediateClient, None]:
     """`connect_or_spawn` for a command that needs no events, which never spawns: the
-    blocking client (immediate.py)."""
+    blocking client (immediate.py), to an executive at host and port."""
     try:
-        return await ImmediateClient.connect(host, port, timeout=timeout, token=token), None
+        return await ImmediateClient.connect(where.host, where.port, timeout=timeout,
+                                             token=token), None
     except OSError as error:
-        raise _no_executive(host, port, error) from None
+        raise _no_executive(where.host, where.port, error) from None
 
 
 def _no_executive(host: str, port: int, error: OSError) -> NoExecutive:
@@ -62,6 +79,20 @@ def _no_executive(host: str, port: int, error: OSError) -> NoExecutive:
         f"{host}:{port}: {why}\n"
         f"  start one with `hsx execd` (add --load PROG to load a program), give "
         f"--host/--port of a running one, or run `hsx shell --spawn`")
+
+
+async def _connect_url(url: str, token: str | None, timeout: float,
+                       out: Printer) -> AsyncClient:
+    import asyncio
+    from hsx.client.aio import AsyncClient
+    from hsx.client.progress import ShownProgress
+    try:
+        return await AsyncClient.connect(url, timeout=timeout, token=token,
+                                         progress=ShownProgress(lambda text: out.text(text, "dim")))
+    except (OSError, asyncio.TimeoutError) as error:
+        raise NoExecutive(f"{url}: cannot talk to it ({_why(error)})\n"
+                          "  is the board running HSX? `hsx board run --board host --listen "
+                          "socket://127.0.0.1:PORT` serves the executive's host build") from None
 
 
 def _start(host: str, port: int, token: str | None) -> Daemon:

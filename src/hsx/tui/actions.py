@@ -38,7 +38,8 @@ class DebuggerActions:
         try:
             return await awaitable
         except ProtocolError as error:
-            self.notify(error.message or error.code, title=error.code, severity="error")
+            title = "not on this board" if error.variant_required else error.code
+            self.notify(error.message or error.code, title=title, severity="error")
         except (ConnectionClosed, OSError) as error:
             self.notify(str(error), title="not connected", severity="error")
         finally:

@@ -326,6 +326,12 @@ class DebuggerApp(DebuggerActions, App):
         if kind == "warning" and data.get("reason") == "events_dropped":
             self.output.note(f"[{data.get('dropped', '?')} events lost here: the debugger "
                              "fell behind the executive]")
+        if kind == "board_reset":
+            self.output.note(f"[the board was reset (boot {data.get('boot')}): its tasks, "
+                             f"task {self.pid} among them, are gone]")
+            self.notify("its tasks are gone", title="the board was reset", severity="error")
+            self._table_dirty("tasks")
+            self.request_refresh()
         if kind in ("task_state", "fault"):
             self._table_dirty("tasks")
         elif kind.startswith("mailbox_"):

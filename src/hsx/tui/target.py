@@ -21,6 +21,7 @@ OUTPUT_COALESCE_MS = 20       # a task's output arrives joined, at most this lat
 # What the panels follow: every event but mailbox sends and receives, which come two per
 # line a task prints (stdio is mailboxes) and by the ten thousand a second from a busy
 # producer; the Mailboxes panel is re-read at stops and when mailboxes change otherwise.
+NO_VARIANT = "none"             # Target.lacks: no variant of this executive offers it
 EVENT_CATEGORIES = ["task_state", "fault", "debug_break", "stdout", "stderr", "dmesg",
                     "can_tx", "watch_update", "input_dropped", "value_", "cmd_",
                     "mailbox_created", "mailbox_freed", "mailbox_wait", "mailbox_wake",
@@ -36,6 +37,7 @@ __all__ = ["Target", "ConnectionClosed", "ProtocolError"]
 class Target:
     def __init__(self, host: str, port: int, token: str | None = None, *,
                  timeout: float = 10.0) -> None:
+        """`host` may be a URL (`socket://…`, `serial://…`: a board; port is then unused)."""
         self.host, self.port, self.token, self.timeout = host, port, token, timeout
         self.client: AsyncClient | None = None
         self.pid: int | None = None
@@ -43,11 +45,12 @@ class Target:
         self.features: frozenset[str] = frozenset()   # what the executive offers (session)
         self.variant: str | None = None               # its variant (minimal, ...)
         self.missing: dict[str, str] = {}             # features it lacks -> a variant with them
+        self.listed_missing = False                   # info listed them (variant_required)
         self._output_seen = 0                         # characters of the task's output read
 
     @property
     def address(self) -> str:
-        return f"{self.host}:{self.port}"
+        return self.host if "://" in self.host else f"{self.host}:{self.port}"
 
     # ------------------------------------------------------------------ connection
 
@@ -72,6 +75,7 @@ class Target:
         self.features = frozenset(session.get("features", ()))
         self.variant = info.get("variant") or info.get("profile")
         self.missing = dict(info.get("variant_required") or {})
+        self.listed_missing = isinstance(info.get("variant_required"), dict)
         if self.lacks("events") is None:
             await self._client.subscribe(EVENT_CATEGORIES, coalesce_ms=OUTPUT_COALESCE_MS)
         if pid != self.pid:
@@ -81,16 +85,19 @@ class Target:
 
     def lacks(self, feature: str | None) -> str | None:
         """The variant that has `feature` when this executive's lacks it (None: it
-        offers it, or nothing is known yet)."""
+        offers it, or nothing is known yet; NO_VARIANT: no variant of this executive has
+        it, as reverse execution on a board)."""
         if feature is None or not self.features or feature in self.features:
             return None
-        return self.missing.get(feature, "development")
+        return self.missing.get(feature, NO_VARIANT if self.listed_missing else "development")
 
     def lacking(self, feature: str | None, what: str) -> str | None:
         """`what` needs ... (a note for a panel or key), or None when it is offered."""
         needed = self.lacks(feature)
         if needed is None:
             return None
+        if needed == NO_VARIANT:
+            return f"{what} is not offered by this executive ({self.variant} variant)"
         which = "the full variant" if needed == "full" else "the development or full variant"
         return f"{what} needs {which}; this executive runs {self.variant}"
 

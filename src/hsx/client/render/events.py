@@ -18,13 +18,14 @@ CATEGORIES = {
     "task": ("task_state",), "break": ("debug_break",), "fault": ("fault",),
     "stdout": ("stdout",), "stderr": ("stderr",), "watch": ("watch_update",),
     "warning": ("warning",), "mailbox": ("mailbox_",), "value": ("value_", "cmd_"),
-    "log": ("dmesg",), "can": ("can_",),
+    "log": ("dmesg",), "can": ("can_",), "board": ("board_reset",),
 }
-SHOWN = ("task", "break", "fault", "stdout", "stderr", "watch", "warning")
+SHOWN = ("task", "break", "fault", "stdout", "stderr", "watch", "warning", "board")
 # what to subscribe to for them (prefixes the executive accepts)
 SUBSCRIBE = {"task": "task_state", "break": "debug_break", "fault": "fault", "stdout": "stdout",
              "stderr": "stderr", "watch": "watch_update", "warning": "warning",
-             "mailbox": "mailbox", "value": ["value", "cmd"], "log": "dmesg", "can": "can"}
+             "mailbox": "mailbox", "value": ["value", "cmd"], "log": "dmesg", "can": "can",
+             "board": []}          # (the client reports a board's reset itself)
 
 
 def category(event: dict[str, Any]) -> str | None:
@@ -107,6 +108,9 @@ def event_lines(event: dict[str, Any], ctx: Context) -> list[Line]:
     if kind == "warning":
         return [line(s("warn", f"warning: {data.get('dropped', '?')} events dropped "
                                f"({data.get('reason')})"))]
+    if kind == "board_reset":
+        return [line(s("warn", f"the board was reset (boot {data.get('boot')}): its tasks, "
+                               "sessions and subscriptions are gone"))]
     if kind == "dmesg":
         return [line(tag, s("dim", f"{data.get('level')}: "), str(data.get("message")))]
     return [line(tag, s("key", str(kind)), " ", s("dim", json.dumps(data, sort_keys=True)))]

@@ -77,17 +77,24 @@ def load(data: dict[str, Any], ctx: Context) -> list[Line]:
 
 
 def info(data: dict[str, Any], ctx: Context) -> list[Line]:
+    """`hsx execd`'s or a board's `info` (a board has no address or connections: it says
+    which board it is)."""
     i = data["info"]
     clock = i.get("clock", {})
+    where = f"at {i['address']}" if i.get("address") else f"on the {i.get('board')} board"
+    variant = i.get("variant") or i.get("profile")
+    speed = f", {clock['ips']:,.0f} instructions/s" if "ips" in clock else ""
+    clients = [f"{i[k]} {k}" for k in ("sessions", "connections") if k in i]
     out = [line(s("key", "executive  "), f"{i.get('program')} {i.get('hsx_version')} "
-                f"(protocol {i.get('protocol')}) at {i.get('address')}, up "
-                f"{i.get('uptime_s', 0):.0f} s, profile {i.get('profile')}"),
+                f"(protocol {i.get('protocol')}) {where}, up {i.get('uptime_s', 0):.0f} s, "
+                f"{variant} variant"),
            line(s("key", "tasks      "), f"{len(i.get('tasks', []))}, "
-                f"{i.get('instructions', 0)} instructions"),
-           line(s("key", "clock      "), f"{clock.get('state')} ({clock.get('mode')}), "
-                f"{clock.get('ips', 0):,.0f} instructions/s"),
-           line(s("key", "clients    "), f"{i.get('sessions')} sessions, "
-                f"{i.get('connections')} connections")]
+                f"{i.get('instructions', 0)} instructions")]
+    if clock:
+        out.append(line(s("key", "clock      "), f"{clock.get('state')} ({clock.get('mode')})"
+                        f"{speed}"))
+    if clients:
+        out.append(line(s("key", "clients    "), ", ".join(clients)))
     if "selected_registers" in data:
         out.append(line(s("key", "registers  "), json.dumps(data["selected_registers"])))
     return out
@@ -102,8 +109,9 @@ def logs(data: dict[str, Any], ctx: Context) -> list[Line]:
 def clock(data: dict[str, Any], ctx: Context) -> list[Line]:
     c = data["clock"]
     rate = f"limited to {c['rate_hz']}/s" if c.get("rate_hz") else "unlimited"
+    speed = f", {c['ips']:,.0f} instructions/s" if "ips" in c else ""    # (not a board's)
     return [line("clock ", s("ok" if c.get("running") else "warn", c["state"]),
-                 f" ({c['mode']}), {rate}, {c.get('ips', 0):,.0f} instructions/s")]
+                 f" ({c['mode']}), {rate}{speed}")]
 
 
 def sched(data: dict[str, Any], ctx: Context) -> list[Line]:
@@ -125,8 +133,9 @@ def mailboxes(data: dict[str, Any], ctx: Context) -> list[Line]:
     return table(["ID", "TARGET", "OWNER", "DEPTH", "BYTES", "HANDLES", "WAITING"], rows,
                  right=("ID", "OWNER", "DEPTH", "HANDLES")) + [
         line(s("dim", f"{stats.get('active_descriptors', len(rows))} of "
-                      f"{stats.get('max_descriptors', '?')} mailboxes, "
-                      f"{stats.get('messages_sent', 0)} messages sent"))]
+                      f"{stats.get('max_descriptors', '?')} mailboxes"
+                      + (f", {stats['messages_sent']} messages sent"
+                         if "messages_sent" in stats else "")))]
 
 
 def messages(data: dict[str, Any], ctx: Context) -> list[Line]:

@@ -8,6 +8,7 @@ from typing import Any
 from hsx.client import DEFAULT_HOST, DEFAULT_PORT, ProtocolError
 from hsx.client.launch import LAUNCHABLE, LaunchError, launch as start_program
 from hsx.client.locations import function_body
+from hsx.client.url import URLError, parse_url
 
 from ..debuggee import Debuggee
 from ..events import EventPump
@@ -250,11 +251,23 @@ def _program(args: dict[str, Any]) -> Path:
 
 
 def _address(args: dict[str, Any]) -> tuple[str, int, str | None]:
+    """(host, port, token); with "connect" (a URL: a board's socket:// or serial://, or
+    tcp://) the URL stands where the host goes."""
+    token = args.get("token")
+    token = token if isinstance(token, str) and token else None
+    url = args.get("connect")
+    if url is not None:
+        if "host" in args or "port" in args:
+            raise DapError("give \"connect\" (a URL) or \"host\" and \"port\", not both")
+        try:
+            parse_url(url)
+        except URLError as error:
+            raise DapError(f"\"connect\": {error}") from None
+        return url, 0, token
     host = args.get("host") or DEFAULT_HOST
     port = args.get("port", DEFAULT_PORT)
     if not isinstance(host, str):
         raise DapError(f"\"host\" must be a host name, not {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
         raise DapError(f"\"port\" must be a TCP port number (1-65535), not {port!r}")
-    token = args.get("token")
-    return host, port, token if isinstance(token, str) and token else None
+    return host, port, token

@@ -67,13 +67,21 @@ def _task_options(call: Call, program: str | None) -> TaskOptions:
     return TaskOptions(stack, memory, tuple(call.field("args") or ()), env, program)
 
 
+# argv[0] of a task loaded from bytes: the file the client read them from (hsx.client's
+# gateway sends a board's or a remote executive's program this way); else the app name.
+PROGRAM = {"program": Str(4096)}
+
+
 @group.command("load", "exec", writes=True, args={
     "name": NAME, "path": FilePath(), "image": Encoded("base64", MAX_IMAGE), "paused": Bool(),
-    "cc": CC_OPTIONS, **TASK_OPTIONS})
+    "cc": CC_OPTIONS, **TASK_OPTIONS, **PROGRAM})
 def load(call: Call) -> Any:
     name = call.str("name", None)
+    if call.has("program") and not call.has("image"):
+        raise bad_argument("'program' names the file an 'image' came from; a 'path' is "
+                           "its own argv[0]")
     if call.has("image"):
-        options = _task_options(call, None)
+        options = _task_options(call, call.str("program", None))
         return _loaded(call, call.kernel.load(_b64(call, "image"), name=name, options=options))
     path = call.str("path")
     options = _task_options(call, path)
@@ -123,10 +131,10 @@ def load_write(call: Call) -> dict[str, Any]:
 
 
 @group.command("load.end", writes=True, feature="load_stream",
-               args={"stream": STREAM, "paused": Bool(), **TASK_OPTIONS})
+               args={"stream": STREAM, "paused": Bool(), **TASK_OPTIONS, **PROGRAM})
 def load_end(call: Call) -> dict[str, Any]:
     sid = _stream(call)
-    options = _task_options(call, None)
+    options = _task_options(call, call.str("program", None))
     call.conn.load_streams.discard(sid)
     return _loaded(call, call.kernel.load_end(sid, options))
 

@@ -39,15 +39,22 @@ def source_dir() -> Path | None:
     return candidate if (candidate / SOURCES[0]).is_file() else None
 
 
-def library_name(sources: Path, variant: str = "") -> str:
+def source_digest(sources: Path, names: tuple[str, ...], flags: tuple[str, ...]) -> str:
+    """A hash of the named files under `sources` and the compiler flags: what a build
+    in the cache is keyed by, so an edited source is rebuilt, never run stale."""
     digest = hashlib.sha256()
-    for name in (*SOURCES, *HEADERS):
+    for name in names:
         digest.update(name.encode())
         digest.update((sources / name).read_bytes())
-    digest.update(" ".join(FLAGS + VARIANTS[variant]).encode())
+    digest.update(" ".join(flags).encode())
+    return digest.hexdigest()[:16]
+
+
+def library_name(sources: Path, variant: str = "") -> str:
+    flags = FLAGS + VARIANTS[variant]
     suffix = ".dll" if os.name == "nt" else ".dylib" if sys.platform == "darwin" else ".so"
     stem = f"libhsxvm{'-' + variant if variant else ''}"
-    return f"{stem}-{digest.hexdigest()[:16]}{suffix}"
+    return f"{stem}-{source_digest(sources, SOURCES + HEADERS, flags)}{suffix}"
 
 
 def cache_dir() -> Path:
@@ -57,23 +64,21 @@ def cache_dir() -> Path:
     return Path(base) / "native"
 
 
-def build(sources: Path, out_dir: Path, variant: str = "") -> Path:
-    """Compile the core into out_dir; the library's path. BuildError on failure."""
-    target = out_dir / library_name(sources, variant)
-    if target.is_file():
-        return target
+def zig_cc(args: list[str], target: Path) -> Path:
+    """Run the ziglang wheel's `zig cc ARGS -o TARGET` (written under a temporary name
+    and renamed, so a parallel or interrupted build never leaves half a file); the
+    target's path. BuildError on failure."""
     try:
         import ziglang
     except ImportError:
         raise BuildError("the 'ziglang' package (its C compiler) is not installed") from None
     import subprocess
     zig = Path(ziglang.__file__).resolve().parent / ("zig.exe" if os.name == "nt" else "zig")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    cmd = [str(zig), "cc", *FLAGS, *VARIANTS[variant], "-o", str(partial),
-           *(str(sources / s) for s in SOURCES)]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        done = subprocess.run([str(zig), "cc", *args, "-o", str(partial)], capture_output=True,
+                              text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise BuildError(f"cannot run zig cc: {error}") from None
     if done.returncode != 0:
@@ -81,6 +86,14 @@ def build(sources: Path, out_dir: Path, variant: str = "") -> Path:
         raise BuildError(f"zig cc failed: {first}")
     os.replace(partial, target)
     return target
+
+
+def build(sources: Path, out_dir: Path, variant: str = "") -> Path:
+    """Compile the core into out_dir; the library's path. BuildError on failure."""
+    target = out_dir / library_name(sources, variant)
+    if target.is_file():
+        return target
+    return zig_cc([*FLAGS, *VARIANTS[variant], *(str(sources / s) for s in SOURCES)], target)
 
 
 def installed_library() -> Path | None:

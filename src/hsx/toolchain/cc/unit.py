@@ -37,7 +37,9 @@ from .sourcenames import lib_dir, source_name
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
                 "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
                 "-Xclang", "-mlong-double-64",   # long double = double, as on ARM EABI
-                "-D__STDC_NO_THREADS__=1")       # C11 7.26 is optional: no <threads.h>
+                "-D__STDC_NO_THREADS__=1",       # C11 7.26 is optional: no <threads.h>
+                "-U__SIZEOF_INT128__")           # no __int128 (as on 32-bit ARM): code
+                                                 # that checks falls back to 64-bit words
 # No runtime loop unrolling (a loop whose trip count is known only at run time copied
 # 4-8 times plus a remainder loop): it grows code in a 64 KB code space and saved no
 # instruction in benchmarks/peer_bench.py, while it made clang's -O2 and the back end

@@ -58,6 +58,12 @@ class Options:
     clang: str | None = None        # a system clang instead of the bundled one
     soft_float: bool = False        # float/double/i64 division through the library (fpu.py)
     line_tables: bool = False       # source lines without -g (the library: its labels' lines)
+    gc_sections: bool | None = None  # link only the functions and data that are used
+                                     # (None: unless -g, which keeps all for the debugger)
+
+    @property
+    def collect_garbage(self) -> bool:
+        return not self.debug if self.gc_sections is None else self.gc_sections
 
 
 @dataclass
@@ -203,7 +209,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     _name_symbols(module, decls)
     objects = []
     for name, piece in pieces or ():
-        obj = assemble_statements(piece, filename)
+        obj = assemble_statements(piece, filename, function_sections=True)
         obj.files, obj.lines = (), []
         _name_symbols(obj, decls)
         obj.name = f"{source}:{name}" if name else source
@@ -216,7 +222,7 @@ def _assemble_listing(statements, filename: str, source: str):
     (a bad `.value` record, say), so it is reported at the C file, not the listing
     nobody sees."""
     try:
-        return assemble_statements(statements, filename)
+        return assemble_statements(statements, filename, function_sections=True)
     except ToolchainError as exc:
         raise ToolchainError([
             Diagnostic(f"in an __asm__ statement: {d.message}", source)

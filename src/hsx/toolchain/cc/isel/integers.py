@@ -203,8 +203,8 @@ class IntegerOps(SelectorBase):
         sbits = int_bits(i.ops[0].ty)
         dbits = int_bits(i.ty)
         src = self.get(i.ops[0])
-        if dbits > 64 and sign:
-            raise self.error(f"{dbits}-bit integer arithmetic is not supported", i)
+        if dbits > 64 and sign:             # (zext: int64.binary128's wide products)
+            raise self.error(f"values of type {i.ty} are not supported", i)
         if sbits > 32:
             self.define(i, self.ext64(src, sbits, sign))
             return

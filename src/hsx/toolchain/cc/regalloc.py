@@ -8,10 +8,13 @@ short fixed ranges; a virtual register never gets a physical one whose fixed ran
 overlap its interval.  That single rule gives caller-saved correctness across calls
 and hazard-free argument set-up.
 
-When registers run out the interval ending furthest away is spilled to a frame slot:
-each of its uses reloads into a fresh short ("tiny") register and each definition is
-stored back, then allocation runs again; tiny registers are never spilled, so this
-converges.
+When registers run out, the interval that is cheapest to spill for the stretch it still
+covers is spilled to a frame slot: the loads and stores it would cost (each use and
+definition, 8 times over for each loop around it) over the square of its remaining
+length, so a value used in a hot loop keeps its register and one used only before and
+after it gives its register up.  Each use of a spilled value reloads into a fresh
+short ("tiny") register and each definition is stored back, then allocation runs
+again; tiny registers are never spilled, so this converges.
 
 The two words of a register pair (pairs.py) are allocated as one interval, the union of
 theirs, to two registers `Rn`, `Rn+1` (R0:R1 ... R12:R13), and spilled together.
@@ -24,6 +27,7 @@ from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg
 from .ir import CompileError
 from .coalesce import coalesce_copies
 from .cse import local_cse
+from .dce import remove_dead_code
 from .hoist import hoist_constants
 from .pairs import legalize_pairs
 from .sink import sink_into_edges
@@ -56,6 +60,7 @@ def allocate(mf: MFunction) -> None:
     sink_into_edges(mf)
     hoist_constants(mf, _Allocator)
     local_cse(mf)
+    remove_dead_code(mf)
     coalesce_copies(mf, _Allocator(mf))
     for _ in range(MAX_ROUNDS):
         legalize_pairs(mf)
@@ -74,15 +79,18 @@ class _Allocator:
         self.block_bounds: list[tuple[int, int]] = []
         self.fixed: dict[PReg, list[tuple[int, int]]] = {r: [] for r in ALLOCATABLE}
         self.hints: dict[VReg, list] = {}
+        self.block_of: list[int] = []               # instruction number -> block index
+        self.cost: dict[VReg, int] = {}             # loads and stores a spill would cost
 
     # -- numbering and liveness ---------------------------------------------------------
 
     def _number(self) -> None:
         n = 0
-        for block in self.mf.blocks:
+        for k, block in enumerate(self.mf.blocks):
             first = n
             for inst in block.insts:
                 self.order.append(inst)
+                self.block_of.append(k)
                 n += 1
             self.block_bounds.append((2 * first, 2 * max(n - 1, first) + 1))
 
@@ -119,9 +127,25 @@ class _Allocator:
                     changed = True
         return live_in, live_out
 
+    def _loop_weights(self) -> list[int]:
+        """A weight per block: 8 to the power of the loops around it (a branch back to
+        an earlier block closes a loop over the blocks between, in layout order)."""
+        blocks = self.mf.blocks
+        index = {id(b): k for k, b in enumerate(blocks)}
+        depth = [0] * len(blocks)
+        for k, block in enumerate(blocks):
+            for s in block.succs:
+                head = index[id(s)]
+                if head <= k:
+                    for j in range(head, k + 1):
+                        depth[j] += 1
+        return [8 ** min(d, 4) for d in depth]
+
     def _intervals(self) -> list[_Interval]:
         live_in, live_out = self._liveness()
         spans: dict[VReg, list[int]] = {}
+        weights = self._loop_weights()
+        cost = self.cost
 
         def touch(v: VReg, pos: int) -> None:
             span = spans.get(v)
@@ -146,6 +170,10 @@ class _Allocator:
                 open_fixed.clear()              # physical registers never cross blocks
                 bound = next(block_ends, (0, 1 << 60))
             use_pos, def_pos = 2 * n, 2 * n + 1
+            weight = weights[self.block_of[n]]
+            for r in inst.uses + inst.defs:
+                if isinstance(r, VReg):
+                    cost[r] = cost.get(r, 0) + weight
             for r in inst.uses:
                 if isinstance(r, VReg):
                     touch(r, use_pos)
@@ -339,13 +367,15 @@ class _Allocator:
         return None
 
     def _victim(self, iv: _Interval, active: list[_Interval]) -> _Interval | None:
-        """The interval to spill: the one ending last among those that could give `iv`
-        a register (or `iv` itself)."""
+        """The interval to spill: the cheapest (see the module's docstring) among those
+        that could give `iv` a register, or `iv` itself."""
+        def score(a: _Interval) -> float:      # cheap to spill over a long stretch
+            return sum(self.cost.get(v, 0) for v in a.vregs()) / (a.end - iv.start + 1) ** 2
         best = iv if not iv.vreg.tiny else None
         for a in active:
             if a.vreg.tiny or self._conflicts(a.preg, iv.start, iv.end):
                 continue
-            if best is None or a.end > best.end:
+            if best is None or score(a) < score(best):
                 best = a
         return best
 

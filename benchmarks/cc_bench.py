@@ -1,4 +1,6 @@
-"""C compiler benchmarks: `python benchmarks/cc_bench.py [--quick]` prints two tables.
+"""C compiler benchmarks: `python benchmarks/cc_bench.py [--quick | --whole RUNS]`.
+
+Without --whole it prints two tables:
 
 1. Compile time of a generated 1,000-line C file (clang + the HSX back end + assembly,
    not linking) at -O0 and -O2, best of 3, next to the time of clang alone producing
@@ -8,6 +10,10 @@
    text, CRC-16): guest instructions per second on the VM, and `ratio` = time of the
    same workload written in plain Python / time of the compiled C on the VM (both
    measured in this run; 1.0 = as fast as the Python version, 0.2 = five times slower).
+
+`--whole RUNS` instead times `hsx cc -c` of the same file as a user runs it, a whole
+process (Python's start-up, imports and clang included), at -O0 and -O2 in turn: the
+median wall-clock and CPU seconds (the process and its clang) of RUNS runs.
 """
 from __future__ import annotations
 
@@ -277,10 +283,39 @@ def run_c(image, translate: bool) -> tuple[str, int, float]:
     return out.getvalue().decode(), ctx.steps, time.perf_counter() - t0
 
 
+def whole_process(runs: int) -> None:
+    """Median wall and CPU seconds of `hsx cc -c gen.c -O0/-O2`, alternated, after one
+    warm-up run of each."""
+    import statistics
+
+    from startup_bench import timed
+    hsx = str(Path(sys.executable).with_name("hsx"))
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "gen.c"
+        src.write_text(generated_source())
+        times: dict[int, list[tuple[float, float]]] = {0: [], 2: []}
+        for round_ in range(runs + 1):
+            for opt, results in times.items():
+                result = timed([hsx, "cc", "-c", str(src), "-o", f"{tmp}/gen{opt}.hxo",
+                                f"-O{opt}"])
+                if round_:
+                    results.append(result)
+    print(f"hsx cc -c of a generated 1,000-line file, whole process (medians of {runs}):")
+    print(f"{'opt':<5}{'wall s':>8}{'cpu s':>8}")
+    for opt, results in times.items():
+        print(f"-O{opt:<3}{statistics.median(w for w, _ in results):>8.3f}"
+              f"{statistics.median(c for _, c in results):>8.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and iterations")
+    parser.add_argument("--whole", type=int, metavar="RUNS",
+                        help="time whole `hsx cc -c` processes instead (RUNS of each)")
     args = parser.parse_args()
+    if args.whole:
+        whole_process(args.whole)
+        return 0
     rounds = 1 if args.quick else 3
     iterations = 20 if args.quick else 200
     t0 = time.perf_counter()

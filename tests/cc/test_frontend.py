@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -82,3 +83,28 @@ def test_predefined_macros_say_what_the_implementation_offers(tmp_path):
         }
     """)
     assert (out, status) == ("no-threads 0 1\n", 0)
+
+
+def test_every_clang_starts_before_the_back_end_loads(tmp_path):
+    """`compile_sources` starts each C file's clang first, so clang runs while Python
+    imports the back end (issue 26: at -O2 that hides the import entirely); the units
+    come back in order, MVASM sources assembled among them."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.c").write_text(f"int {name}(void) {{ return 1; }}\n")
+    (tmp_path / "m.mvasm").write_text(".export m\nm:  RET\n")
+    script = textwrap.dedent("""
+        import sys
+        from hsx.toolchain.cc import driver, frontend
+        started = []
+        original = frontend.ClangRun.__init__
+        def recording(self, path, options):
+            started.append((path, "hsx.toolchain.cc.isel" in sys.modules))
+            original(self, path, options)
+        frontend.ClangRun.__init__ = recording
+        units = driver.compile_sources(["a.c", "m.mvasm", "b.c"], frontend.Options())
+        print(started, [unit.source for unit in units])
+    """)
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert run.stdout.strip() == \
+        "[('a.c', False), ('b.c', False)] ['a.c', 'm.mvasm', 'b.c']", run.stderr

@@ -12,6 +12,7 @@ from cckit import requires_gcc, run_image
 
 from intrinsic_programs import FAMILIES
 from hsx.toolchain.cc import unit
+from hsx.toolchain.cc.frontend import ClangRun
 from hsx.toolchain.cc.driver import Options, build_c
 
 LEVELS = [0, 1, 2, "s"]
@@ -85,13 +86,13 @@ def _with_i64_lengths(ir: str) -> str:
 @requires_gcc
 @pytest.mark.parametrize("opt", [0, 2], ids=["O0", "O2"])
 def test_memory_intrinsics_with_i64_lengths(opt, tmp_path, gcc_output, monkeypatch):
-    clang_ir = unit.clang_ir
+    clang_ir = ClangRun.ir
     widened = []
 
     def wide(*args, **kwargs):
         ir = _with_i64_lengths(clang_ir(*args, **kwargs))
         widened.extend(re.findall(r"@llvm\.mem\w+\.[\w.]*i64\(", ir))
         return ir
-    monkeypatch.setattr(unit, "clang_ir", wide)
+    monkeypatch.setattr(ClangRun, "ir", wide)
     assert _built(tmp_path, "memory", opt) == gcc_output("memory")
     assert len(set(widened)) == 3          # memcpy, memmove and memset, all with i64

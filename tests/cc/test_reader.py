@@ -71,6 +71,18 @@ def test_malformed_ir_is_an_error(name):
     assert info.value.where == "bad.ll" and "LLVM IR" in info.value.message
 
 
+@pytest.mark.parametrize("name, header", [("syntax", True), ("not IR at all", False),
+                                          ("a NUL character", True)])
+def test_clangs_ir_is_checked_by_llvm_when_the_back_end_cannot_read_it(name, header):
+    """IR from clang is not checked first (start-up: LLVM is not loaded); text the back
+    end cannot read, without clang's first line or with a NUL still fails with LLVM's
+    message."""
+    text = ("; ModuleID = 'bad.c'\n" if header else "") + BROKEN[name]
+    with pytest.raises(CompileError) as info:
+        read_module(text, "bad.ll", from_clang=True)
+    assert info.value.where == "bad.ll" and "LLVM IR" in info.value.message
+
+
 def test_malformed_ir_never_crashes_the_process():
     """Many failed parses in a row, with the garbage collector running in between (a
     module freed after its context used to crash llvmlite), end in a clean exit."""

@@ -38,6 +38,6 @@ def test_each_variant_offers_what_the_one_before_it_does_and_more():
     small, dev, full = (PROFILES[name].features for name in ("minimal", "development", "full"))
     assert small < dev < full
     assert {"memory", "stdio", "values", "commands"} <= small
-    assert not small & {"debug", "events", "trace", "stack", "watch", "reverse"}
+    assert not small & {"debug", "events", "trace", "stack", "watch", "reverse", "timeline"}
     assert full - dev == {"observers"}
     assert get_profile("minimal", max_tasks=2).features == small      # overrides keep them

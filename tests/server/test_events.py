@@ -448,3 +448,25 @@ def test_a_batch_offered_at_once_leaves_what_offering_it_event_by_event_does(
     for line in lines_one + lines_many:
         line.pop("ts")
     assert lines_many == lines_one
+
+
+def test_mailbox_traffic_reaches_live_subscribers_and_is_not_replayed(connect):
+    """mailbox_send/mailbox_recv (one per message, a task's writes included) go to those
+    subscribed when they happen, but are not retained for `since_seq`, like the
+    high-rate types; the output itself is."""
+    live = connect()
+    live.subscribe(["mailbox_send", "mailbox_recv", "stdout", "task_state"])
+    pid = load(live, HELLO, "hello")
+    seen: list[dict] = []
+    while not seen or seen[-1]["data"].get("new_state") != "returned":
+        event = live.next_event(timeout=30)
+        assert event is not None, seen
+        seen.append(event)
+    write = [e["type"] for e in seen if e["type"] != "task_state"]
+    assert write == ["mailbox_send", "mailbox_recv", "stdout"]
+    assert [e["seq"] for e in seen] == sorted(e["seq"] for e in seen)
+    late = connect()
+    replayed = late.subscribe(["mailbox_send", "mailbox_recv", "stdout"], since_seq=0)
+    assert replayed["replayed"] == 1
+    event = late.next_event(timeout=30)
+    assert (event["type"], event["pid"], event["data"]["text"]) == ("stdout", pid, "hello\n")

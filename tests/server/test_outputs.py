@@ -8,7 +8,7 @@ import sys
 from execdkit import readline
 from serverkit import CHATTY, HELLO, LOOP, load, state, wait_event, wait_for
 
-from hsx.server.outputs import PER_TASK
+from hsx.server.outputs import PER_TASK, TaskOutput
 
 
 def test_output_written_while_nobody_listened_is_kept(client):
@@ -37,6 +37,27 @@ def test_the_kept_output_is_bounded(client):
     kept = client.request("stdio", op="recent", pid=pid)["recent"][0]
     assert sum(len(c["text"]) for c in kept["output"]) == PER_TASK
     assert kept["output"][-1]["text"] == "tick\n"
+
+
+def test_the_kept_output_is_the_newest_characters_however_it_was_written():
+    """Many small writes, then one larger than what is kept: each time what is shown is
+    exactly the newest PER_TASK characters, in order, and the rest is counted."""
+    output, written = TaskOutput(), []
+    for n in range(3 * PER_TASK // 7):
+        stream, text = ("stdout", f"{n % 1000:06d}\n") if n % 3 else ("stderr", "e")
+        output.add(stream, text)
+        written.append((stream, text))
+        if n % 9973 == 0 or n == 3 * PER_TASK // 7 - 1:
+            view = output.view(("stdout", "stderr"))
+            everything = "".join(text for _, text in written)
+            kept = "".join(chunk["text"] for chunk in view["output"])
+            assert kept == everything[-PER_TASK:]
+            assert view["dropped_chars"] == len(everything) - len(kept)
+    out_only = output.view(("stdout",))["output"]
+    assert {chunk["stream"] for chunk in out_only} == {"stdout"}
+    output.add("stdout", "x" * (PER_TASK + 5))
+    view = output.view(("stdout", "stderr"))
+    assert view["output"] == [{"stream": "stdout", "text": "x" * PER_TASK}]
 
 
 def test_execd_echo_prints_task_output_on_its_console(tmp_path):

@@ -33,7 +33,8 @@ OFFERS = [
     ("watch.add", {"addr": 0x4000}, "development"), ("trace.on", {}, "development"),
     ("disasm.read", {}, "development"), ("symbols.info", {}, "development"),
     ("history.on", {}, "development"), ("events.subscribe", {}, "development"),
-    ("stdio", {"op": "subscribe"}, "development"),
+    ("stdio", {"op": "subscribe"}, "development"), ("timeline.start", {}, "development"),
+    ("timeline.status", {}, "development"),
 ]
 
 
@@ -43,7 +44,8 @@ def test_each_variant_answers_what_it_offers_and_names_the_one_that_has_the_rest
     for cmd, fields, first in OFFERS:
         fields = {**fields, "pid": pid} if cmd not in ("ps", "val.list", "cmd.list",
                                                        "mailbox.snapshot", "load.begin",
-                                                       "events.subscribe") else fields
+                                                       "events.subscribe", "timeline.start",
+                                                       "timeline.status") else fields
         if VARIANTS.index(variant) >= VARIANTS.index(first):
             client.request(cmd, **fields)                      # answered
             continue
@@ -79,7 +81,7 @@ def test_info_and_session_open_report_what_the_variant_offers(executive):
     required = info["variant_required"]
     assert set(required) | set(info["features"]) == set(info["features"]) | {
         "observers", "debug", "events", "stack", "watch", "trace", "disasm", "symbols",
-        "variables", "expressions", "reverse"}
+        "variables", "expressions", "reverse", "timeline"}
     assert required.get("observers") == (None if variant == "full" else "full")
     assert required.get("debug") == ("development" if variant == "minimal" else None)
     asked = client.open_session("tool", features=["memory", "trace"])

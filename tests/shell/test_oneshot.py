@@ -69,6 +69,8 @@ def session_lines(p) -> list[tuple[str, str]]:
         ("print 3 *p", "result"), ("expand {ref}", "variables"), ("finish 3", "result"),
         ("wait 3", "type"), ("set 3 here.x = 7 --force", "result"), ("list 3", "source"),
         ("list 3 add", "source"), ("jump 3 main", "result"),
+        ("timeline start", "timeline"), ("timeline", "timeline"), ("timeline stop", "timeline"),
+        (f"timeline export {p['dir'] / 'run.pftrace'}", "timeline"),
         ("mailboxes", "descriptors"), ("send 2 hello", "length"),
         ("listen svc:stdio.in@2", "messages"), ("stdin 2 more", "written"),
         ("grant 2 1", "granted"), ("output 1", "recent"),

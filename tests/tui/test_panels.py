@@ -119,8 +119,9 @@ async def _switching_tasks(execd, walk, tmp_path):
         with Client(*execd) as observer:
             assert [bp["line"] for bp in observer.request("bp.list", pid=first)["breakpoints"]
                     if bp["kind"] == "breakpoint"] == [21]          # still set in the first
-            sessions = observer.request("session.list")["sessions"]
-            assert [s["pid_lock"] for s in sessions if s["client"] == "hsx dbg"] == [[second]]
+            await until(pilot, lambda: [s["pid_lock"] for s in observer.request(
+                "session.list")["sessions"] if s["client"] == "hsx dbg"] == [[second]],
+                what="the first task's session closed")       # (closing it is not waited for)
 
         app.switch_task(first)                                    # and back
         await until(pilot, lambda: app.pid == first and user_lines(app) == [21],

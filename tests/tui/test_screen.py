@@ -61,7 +61,8 @@ def test_the_wide_layout_at_80x24_keeps_the_source_readable_and_the_footer(execd
 
 async def _wide_at_80x24(execd, walk, tmp_path):
     async with at_main(execd, walk, tmp_path, size=(80, 24)) as (app, pilot):
-        assert app.current_layout.name == "compact" and footer_keys(app)
+        assert app.current_layout.name == "compact"
+        await until(pilot, lambda: footer_keys(app), what="the compact layout's footer")
         await pilot.press("f2")
         await until(pilot, lambda: app.current_layout.name == "wide" and app.query(SourceView),
                     what="the wide layout")

@@ -101,3 +101,32 @@ def test_several_files_run_together_and_the_first_gives_the_exit_code(tmp_path):
     code, out, err = run(a, b, a)
     assert code == 5
     assert err.startswith("hsx: fault: b (pid 2): memory at pc 0x0004")
+
+
+def _linked_hxe(tmp_path: Path, source: str) -> Path:
+    """source assembled and linked to prog.hxe with prog.sym beside it, as `hsx asm` does."""
+    from hsx.image.sym import write_sym
+    from hsx.toolchain.build import assemble_file, link_modules
+    (tmp_path / "prog.mvasm").write_text(source)
+    linked = link_modules([assemble_file(tmp_path / "prog.mvasm")], app_name="prog")
+    (tmp_path / "prog.sym").write_bytes(write_sym(linked.symbols))
+    (tmp_path / "prog.hxe").write_bytes(write_hxe(linked.image))
+    return tmp_path / "prog.hxe"
+
+
+FAULTS_IN_READER = ("        .entry main\nmain:   CALL reader\n        SVC MOD=1, FN=0\n"
+                    "reader: LDI R1, 0\n        LD R2, [R1+16]\n        RET\n")
+
+
+def test_a_fault_in_an_image_names_functions_from_the_sym_beside_it(tmp_path):
+    """The .sym is read when the report needs it (not at start), and still used."""
+    code, _, err = run(str(_linked_hxe(tmp_path, FAULTS_IN_READER)))
+    assert code == 70
+    assert "in reader" in err and "main" in err and "no symbols" not in err
+
+
+def test_a_broken_sym_beside_an_image_only_costs_the_names(tmp_path):
+    image_path = _linked_hxe(tmp_path, FAULTS_IN_READER)
+    image_path.with_suffix(".sym").write_text("not a symbol file")
+    code, _, err = run(str(image_path))
+    assert code == 70 and "no symbols" in err and "reader" not in err

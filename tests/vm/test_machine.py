@@ -415,3 +415,12 @@ def test_code_is_decoded_when_it_first_runs(mode):
     assert _decoded_words(ctx) == 0
     assert m.run(ctx, 1000).status == 3
     assert _decoded_words(ctx) == 8
+
+
+def test_every_instruction_of_the_interpreter_compiles():
+    """The exact interpreter compiles an instruction's closure factory when a program
+    first uses it (not all at import: start-up); every one of them compiles."""
+    from hsx.vm import interp
+    for mnemonic in interp.BODIES:
+        for variant in interp._variants(interp.BY_MNEMONIC[mnemonic].form):
+            assert callable(interp.factory(mnemonic, variant))

@@ -1,10 +1,11 @@
 /**
  * The HSX debugger extension: the `hsx` debug type is served by `hsx dap` (started from
- * the configured Python environment), and the Run and Debug container gets views of the
- * executive's tasks, mailboxes and values.
+ * the configured Python environment), the Run and Debug container gets views of the
+ * executive's tasks, mailboxes and values, and commands record its timeline.
  */
 import * as vscode from "vscode";
 import { AdapterCommand, AdapterNotFound, findAdapter } from "./python";
+import { registerTimeline } from "./timeline";
 import { registerViews } from "./views";
 
 const DEBUGGABLE_LANGUAGES = new Set(["c", "mvasm"]);
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.debug.registerDebugConfigurationProvider("hsx", new ConfigurationProvider()),
   );
   registerViews(context);
+  registerTimeline(context);
 }
 
 export function deactivate(): void {}

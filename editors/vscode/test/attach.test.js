@@ -107,6 +107,24 @@ describe("scenario B: attach to one task of a running multi-task app", function 
     assert.deepEqual(commands.children.map((c) => [c.label, c.description]), [["rounds", `PID ${worker}`]]);
   });
 
+  it("records the executive's timeline from the extension's commands", async function () {
+    const saved = path.join(dir, "run.pftrace");
+    const recorded = fake.reset({ saveTo: saved });
+    require("../out/extension").activate({ subscriptions: [] });
+    fake.debug.activeDebugSession = { type: "hsx", customRequest: async (command, args) => (await dc.customRequest(command, args)).body };
+    await recorded.commands["hsx.startTimeline"]();
+    assert.match(recorded.infos.at(-1), /recording what every task does/);
+    await until(async () => (await dc.customRequest("hsx/timeline", { op: "status" })).body.records > 10, "records");
+    await recorded.commands["hsx.stopTimeline"]();
+    assert.deepEqual(recorded.errors, []);
+    assert.match(recorded.saveDialogs[0].defaultUri.fsPath, /timeline\.pftrace$/);
+    assert.match(recorded.infos.at(-1), new RegExp(`wrote \\d+ events to ${saved} \\(open it in ui\\.perfetto\\.dev\\)`));
+    const trace = fs.readFileSync(saved);
+    assert.equal(trace[0], 0x0a); // Trace.packet, field 1
+    assert.ok(trace.includes(Buffer.from(`ticker (pid ${executive.pidOf("ticker")})`)), "the ticker's track");
+    assert.equal((await dc.customRequest("hsx/timeline", { op: "status" })).body.recording, false);
+  });
+
   it("disconnects and leaves the worker running", async function () {
     await dc.disconnectRequest({ terminateDebuggee: false });
     assert.ok((await printedDuring("worker", 600)) > 0, "the worker runs on after the debugger left");

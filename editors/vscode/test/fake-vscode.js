@@ -38,7 +38,10 @@ class DebugAdapterExecutable {
   }
 }
 
+const Uri = { file: (fsPath) => ({ fsPath, scheme: "file" }) };
+
 const vscode = {
+  Uri,
   EventEmitter,
   TreeItem,
   ThemeIcon,
@@ -53,8 +56,8 @@ const vscode = {
 /** What the extension registered and said, for the tests to look at. */
 const recorded = {};
 
-function reset({ settings = {}, folders = [], editorLanguage } = {}) {
-  Object.assign(recorded, { factories: {}, providers: {}, trackers: {}, trees: {}, commands: {}, errors: [], executed: [] });
+function reset({ settings = {}, folders = [], editorLanguage, saveTo } = {}) {
+  Object.assign(recorded, { factories: {}, providers: {}, trackers: {}, trees: {}, commands: {}, errors: [], infos: [], executed: [], saveDialogs: [] });
   const sessionChanged = new EventEmitter();
   const sessionEnded = new EventEmitter();
   Object.assign(vscode.window, {
@@ -64,6 +67,14 @@ function reset({ settings = {}, folders = [], editorLanguage } = {}) {
       return Promise.resolve(undefined);
     },
     registerTreeDataProvider: (id, provider) => ((recorded.trees[id] = provider), { dispose() {} }),
+    showInformationMessage: (message) => {
+      recorded.infos.push(message);
+      return Promise.resolve(undefined);
+    },
+    showSaveDialog: (options) => {
+      recorded.saveDialogs.push(options);
+      return Promise.resolve(saveTo ? Uri.file(saveTo) : undefined);
+    },
   });
   Object.assign(vscode.workspace, {
     workspaceFolders: folders.map((fsPath) => ({ uri: { fsPath } })),

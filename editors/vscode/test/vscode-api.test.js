@@ -82,3 +82,17 @@ describe("the extension, activated", function () {
     assert.deepEqual([row.label, row.description], ["not available", "no program is being debugged yet"]);
   });
 });
+
+describe("the timeline commands", function () {
+  it("are contributed, and without an hsx session say to start one", async function () {
+    const manifest = require("../package.json");
+    const titles = manifest.contributes.commands.map((c) => c.title);
+    assert.ok(titles.includes("Start Timeline Recording") && titles.includes("Stop Timeline Recording and Save…"));
+    const { commands, errors, saveDialogs } = activate({});
+    await commands["hsx.startTimeline"]();
+    await commands["hsx.stopTimeline"]();
+    assert.equal(errors.length, 2);
+    assert.match(errors[0], /start or attach a debug session first/);
+    assert.deepEqual(saveDialogs, []);
+  });
+});

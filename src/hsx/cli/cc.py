@@ -16,11 +16,6 @@ from pathlib import Path
 
 import click
 
-from hsx.image.hxe import normalize_app_name, write_hxe
-from hsx.image.hxo import write_hxo
-from hsx.image.sym import write_sym
-from hsx.toolchain.diagnostics import ToolchainError
-
 from .errors import cannot_write, input_file
 from .sizes import task_size_options, with_task_sizes
 
@@ -103,7 +98,8 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
                stack_size: int | None, memory: int | None) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
-    from hsx.toolchain.cc.driver import assemble_unit, build_c, compile_c_file
+    from hsx.toolchain.cc.driver import build_c, compile_sources
+    from hsx.toolchain.diagnostics import ToolchainError
 
     for source in sources:
         input_file(source, SOURCES, "a C or MVASM source",
@@ -116,16 +112,14 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
         _fail(["hsx: -S writes the MVASM of C files; an .mvasm file already is MVASM"])
     try:
         if emit_asm or emit_object:
-            for source in sources:
-                if source.suffix.lower() == ".mvasm":
-                    unit = assemble_unit(str(source))
-                else:
-                    unit = compile_c_file(str(source), options)
-                    print_warnings([unit])
-                suffix = ".mvasm" if emit_asm else ".hxo"
-                out = output or source.with_suffix(suffix)
+            units = compile_sources([str(s) for s in sources], options)
+            for source, unit in zip(sources, units):
+                from hsx.image.hxo import write_hxo      # (after clang has started)
+                print_warnings([unit])
+                out = output or source.with_suffix(".mvasm" if emit_asm else ".hxo")
                 _write(out, unit.mvasm if emit_asm else write_hxo(unit.module))
             return
+        from hsx.image.hxe import normalize_app_name
         out = output or sources[0].with_suffix(".hxe")
         result, units = build_c([str(s) for s in sources], options,
                                 normalize_app_name(out.stem))
@@ -135,5 +129,7 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
     print_warnings(units)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    from hsx.image.hxe import write_hxe
+    from hsx.image.sym import write_sym
     _write(out, write_hxe(with_task_sizes(result.image, stack_size, memory)))
     _write(out.with_suffix(".sym"), write_sym(result.symbols))

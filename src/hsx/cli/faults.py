@@ -3,15 +3,19 @@
 what put the trap there)."""
 from __future__ import annotations
 
-from hsx.debug.code import CodeMap
-from hsx.debug.stack import walk
-from hsx.debug.symbols import code_place
-from hsx.image.sym import SymbolTable
+from typing import TYPE_CHECKING
+
 from hsx.kernel.executive import Kernel
 from hsx.kernel.states import TaskState
 from hsx.kernel.task import MailboxWait, SendWait, SleepWait, Task
 
+if TYPE_CHECKING:
+    from hsx.debug.code import CodeMap
+    from hsx.image.sym import SymbolTable
+
 MAX_FRAMES = 16
+# The debugger's code map, stack walk and symbol places are imported by the reports
+# that use them: a run that ends well does not load hsx.debug.
 
 
 def fault_report(task: Task, symbols: SymbolTable | None) -> list[str]:
@@ -28,6 +32,7 @@ def trap_report(task: Task, symbols: SymbolTable | None, pc: int,
     """(what happened, backtrace lines, what to do) for a BRK that no debugger took.  In
     compiled C (its line is in a C file) the code says who put the trap there
     (hsx.toolchain.cc.traps): clang, after undefined behaviour; abort(); else a BRK."""
+    from hsx.debug.symbols import code_place
     from hsx.toolchain.cc.traps import MEANINGS    # (the compiler loads only for a trap)
     place = code_place(_code(task, symbols), symbols, pc) if symbols is not None else {}
     frames = backtrace(task, symbols, pc) if symbols is not None else []
@@ -49,6 +54,7 @@ def trap_report(task: Task, symbols: SymbolTable | None, pc: int,
 
 def running_at(task: Task, symbols: SymbolTable | None) -> str:
     """Where a task that has not ended is (for a program stopped from outside)."""
+    from hsx.debug.symbols import code_place
     pc = task.ctx.pc
     place = code_place(_code(task, symbols), symbols, pc) if symbols is not None else {}
     where = f" in {place['symbol']}" if place.get("symbol") else ""
@@ -59,6 +65,8 @@ def running_at(task: Task, symbols: SymbolTable | None) -> str:
 def backtrace(task: Task, symbols: SymbolTable, pc: int) -> list[str]:
     """One line per frame of the task's stack walked from `pc` (the faulting or
     trapping instruction), and why the walk stopped when it ends early."""
+    from hsx.debug.stack import walk
+    from hsx.debug.symbols import code_place
     ctx = task.ctx
     code = _code(task, symbols)
     saved_pc = ctx.pc
@@ -81,6 +89,7 @@ def backtrace(task: Task, symbols: SymbolTable, pc: int) -> list[str]:
 
 
 def _code(task: Task, symbols: SymbolTable | None) -> CodeMap:
+    from hsx.debug.code import CodeMap
     ctx = task.ctx
     return CodeMap(ctx.decoded, ctx.code_len, task.image.entry, symbols)
 

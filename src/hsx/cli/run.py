@@ -1,4 +1,4 @@
-"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [-O… -g -I… -D…]
+"""`hsx run FILE… [--max-steps N] [--stats] [--state-dir D] [--timeline F] [-O… -g -I… -D…]
 [--stack-size N] [--memory N] [--env NAME=VALUE]… [-- ARG…]` (DESIGN.md §7).
 
 What follows `--` is the programs' command line: each task gets argc/argv (argv[0] is
@@ -28,11 +28,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from hsx.image.model import HxeImage
-from hsx.image.sym import SymbolTable
 from hsx.kernel.errors import KernelError
 from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import PROFILES
@@ -49,50 +48,75 @@ from .errors import (EXIT_GUEST, EXIT_INTERRUPTED, EXIT_MAX_STEPS, EXIT_USAGE, f
                      input_file, report)
 from .sandbox import default_root
 from .sizes import configured_profile, task_size_options
+from .timeline import TimelineOutput, timeline_options
 
+if TYPE_CHECKING:
+    from hsx.image.model import HxeImage
+    from hsx.image.sym import SymbolTable
+
+# pid -> its symbol table, or the .sym to read it from when a report needs it
+Symbols = dict[int, "SymbolTable | Path | None"]
 EXIT_LOAD_ERROR = EXIT_USAGE
 EXIT_FAULT = EXIT_GUEST
 MAX_DIAGNOSTICS = 20
 
 
-def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | None]:
-    """An image (and its symbols, when known) from .hxe, or built from .mvasm or .c
-    (with the compiler options `cflags`: see `cc_options`)."""
-    from hsx.image.errors import ImageError
-    from hsx.image.hxe import normalize_app_name, read_hxe_file
-    from hsx.image.sym import SymbolFileError, load_sym
-    from hsx.toolchain.diagnostics import ToolchainError
+def _build(path: str, cflags: tuple) -> tuple[HxeImage, SymbolTable | Path | None]:
+    """An image and its symbols from .hxe, or built from .mvasm or .c (with the compiler
+    options `cflags`: see `cc_options`).  An .hxe's symbols are the path of the .sym
+    beside it, read only when a report needs them (`_symbols`): most runs never do."""
     source = input_file(path, (".hxe", ".mvasm", ".c"), "an HXE image, MVASM or C",
                         "hsx run takes .hxe images and .mvasm or .c sources")
     suffix = source.suffix.lower()
+    if suffix in (".mvasm", ".c"):
+        return _build_source(path, source, cflags)
+    from hsx.image.errors import ImageError
+    from hsx.image.hxe import read_hxe_file
     try:
-        if suffix == ".mvasm":
+        image = read_hxe_file(source)
+    except ImageError as exc:
+        fail(path, f"not a valid HXE image ({exc})",
+             "hsx run takes .hxe images and .mvasm or .c sources")
+    except OSError as exc:
+        fail(path, (exc.strerror or str(exc)).lower())
+    sym = source.with_suffix(".sym")
+    return image, (sym if sym.is_file() else None)
+
+
+def _build_source(path: str, source: Path, cflags: tuple) -> tuple[HxeImage, SymbolTable]:
+    from hsx.image.hxe import normalize_app_name
+    from hsx.toolchain.diagnostics import ToolchainError
+    try:
+        if source.suffix.lower() == ".mvasm":
             from hsx.toolchain.build import assemble_file, link_objects
             return link_objects([assemble_file(source)],
                                 app_name=normalize_app_name(source.stem))
-        if suffix == ".c":
-            from hsx.toolchain.cc.driver import build_c
-            result, units = build_c([path], cc_options(*cflags),
-                                    normalize_app_name(source.stem))
-            print_warnings(units)
-            return result.image, result.symbols
-        image = read_hxe_file(source)
+        from hsx.toolchain.cc.driver import build_c
+        result, units = build_c([path], cc_options(*cflags), normalize_app_name(source.stem))
+        print_warnings(units)
+        return result.image, result.symbols
     except ToolchainError as exc:
         lines = [str(d) for d in exc.diagnostics]
         for line in lines[:MAX_DIAGNOSTICS]:
             click.echo(line, err=True)
         more = f" ({len(lines)} problems)" if len(lines) > 1 else ""
         fail(path, f"the build failed{more}", "fix the problems above and run it again")
-    except ImageError as exc:
-        fail(path, f"not a valid HXE image ({exc})",
-             "hsx run takes .hxe images and .mvasm or .c sources")
     except OSError as exc:
         fail(path, (exc.strerror or str(exc)).lower())
-    try:
-        sym = source.with_suffix(".sym")
-        return image, load_sym(sym) if sym.is_file() else None
-    except (SymbolFileError, OSError):
-        return image, None                 # a broken .sym only costs the names
+
+
+def _symbols(symbols: Symbols, pid: int) -> SymbolTable | None:
+    """Task `pid`'s symbol table, reading its .sym the first time it is asked for (a
+    broken .sym only costs the names)."""
+    found = symbols.get(pid)
+    if isinstance(found, Path):
+        from hsx.image.sym import SymbolFileError, load_sym
+        try:
+            found = load_sym(found)
+        except (SymbolFileError, OSError):
+            found = None
+        symbols[pid] = found
+    return found
 
 
 def _write(task: Task, fd: int, data: bytes) -> None:
@@ -187,6 +211,7 @@ class _WithGuestArguments(click.Command):
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
               help="An environment variable the tasks see with getenv (repeatable).")
 @backend_options
+@timeline_options
 @compiler_options(default_opt="2")
 @engine_option
 @functools.partial(task_size_options, who="for each task, over what its image asks for")
@@ -194,7 +219,9 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
                 state_dir: str | None, root: str | None, profile: str, quantum: int,
                 env: tuple[str, ...], opt: str, debug: bool, include_dirs: tuple[str, ...],
                 defines: tuple[str, ...], engine: str | None, config_file: str | None,
-                fs_spec: str | None, stack_size: int | None, memory: int | None) -> None:
+                fs_spec: str | None, stack_size: int | None, memory: int | None,
+                timeline_path: str | None, timeline_format: str | None,
+                timeline_values: tuple[str, ...]) -> None:
     """Run FILE… (.hxe, or .mvasm / .c built on the fly) as tasks under the executive;
     `-- ARG…` passes the arguments to each task's main.
 
@@ -207,6 +234,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
         fail("--env", str(error), "write --env NAME=VALUE")
     guest_args = click.get_current_context().meta.get("guest_args", ())
     cflags = (opt, debug, include_dirs, defines)
+    timeline = TimelineOutput(timeline_path, timeline_format, timeline_values)
     images = [(path, *_build(path, cflags)) for path in files]
     limits = configured_profile(profile, config_file)
     chosen = choose_backends(config_file, fs_spec, root)
@@ -226,8 +254,9 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
         kernel.fs.on_first_use = lambda where: report(
             "guest files", f"in {where}", "choose another directory with --root")
     kernel.stdio.input_requested = _StdinPump(kernel)
+    timeline.start(kernel)
     tasks = []
-    symbols: dict[int, SymbolTable | None] = {}
+    symbols: Symbols = {}
     for path, image, table in images:
         options = TaskOptions(stack_size=stack_size, memory=memory, args=guest_args, env=env,
                               program=path)
@@ -249,7 +278,8 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
 
     def running() -> list[str]:
         """Where each task still running is: a program that never ends shows where."""
-        return [faults.running_at(task, _with_lines(task, task.ctx.pc, symbols.get(task.pid),
+        return [faults.running_at(task, _with_lines(task, task.ctx.pc,
+                                                    _symbols(symbols, task.pid),
                                                     *sources[task.pid]))
                 for task in tasks if not task.ended]
     try:
@@ -261,6 +291,7 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
         sys.exit(EXIT_INTERRUPTED)
     finally:
         seconds = time.perf_counter() - started
+        timeline.finish()
         kernel.shutdown()
     if stats:
         sys.stdout.flush()
@@ -268,10 +299,11 @@ def run_command(files: tuple[str, ...], max_steps: int | None, stats: bool,
     sys.exit(_exit_code(stuck, outcome.reason, outcome.instructions, tasks, trapped, left))
 
 
-def _report_fault(kernel: Kernel, event, symbols: dict[int, SymbolTable | None],
+def _report_fault(kernel: Kernel, event, symbols: Symbols,
                   sources: dict[int, tuple[str, tuple]]) -> None:
     task = kernel.tasks[event.pid]
-    table = _with_lines(task, task.fault.pc, symbols.get(task.pid), *sources[task.pid])
+    table = _with_lines(task, task.fault.pc, _symbols(symbols, task.pid),
+                        *sources[task.pid])
     first, *frames = faults.fault_report(task, table)
     report("fault", first, "\n".join(line.strip() for line in frames) or None)
 
@@ -295,7 +327,7 @@ def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
 
 
 def _report_trap(kernel: Kernel, event, trapped: set[int],
-                 symbols: dict[int, SymbolTable | None],
+                 symbols: Symbols,
                  sources: dict[int, tuple[str, tuple]]) -> None:
     """A BRK with no debugger attached is an unhandled trap: report it (in C, what put
     it there: undefined behaviour clang found, abort()), end the task."""
@@ -304,7 +336,7 @@ def _report_trap(kernel: Kernel, event, trapped: set[int],
     trapped.add(event.pid)
     task = kernel.tasks[event.pid]
     pc = event.data["pc"]
-    table = _with_lines(task, pc, symbols.get(task.pid), *sources[task.pid])
+    table = _with_lines(task, pc, _symbols(symbols, task.pid), *sources[task.pid])
     what, frames, hint = faults.trap_report(task, table, pc, event.data.get("code", 0))
     report(f"{task.app_name} (pid {task.pid})", what,
            "\n".join([line.strip() for line in frames] + [hint]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from hsx.kernel.taskargs import parse_size
 
 
 class Size(click.ParamType):
@@ -18,6 +17,7 @@ class Size(click.ParamType):
     def convert(self, value, param, ctx) -> int:
         if isinstance(value, int):
             return value
+        from hsx.kernel.taskargs import parse_size     # (given: `hsx cc` loads no kernel else)
         try:
             return parse_size(value, self.multiple)
         except ValueError as error:

@@ -12,10 +12,11 @@
 An error reply raises `ProtocolError(code, message)`; a broken link `ConnectionClosed`.
 docs/protocol.md lists every command.
 """
-from .aio import AsyncClient
-from .errors import ConnectionClosed, ProtocolError
-from .sync import Client
-from .wire import DEFAULT_HOST, DEFAULT_PORT
+from hsx.lazy import lazy_exports
 
-__all__ = ["AsyncClient", "Client", "ConnectionClosed", "DEFAULT_HOST", "DEFAULT_PORT",
-           "ProtocolError"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".aio": ("AsyncClient",),
+    ".errors": ("ConnectionClosed", "ProtocolError"),
+    ".sync": ("Client",),
+    ".wire": ("DEFAULT_HOST", "DEFAULT_PORT"),
+})

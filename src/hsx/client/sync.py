@@ -50,7 +50,10 @@ class Client:
         self.events_dropped = 0          # events discarded because nobody read them
         self._events: deque[dict[str, Any]] = deque()
         self._max_events = max_events
-        self._sock = socket.create_connection((host, port), timeout=timeout)
+        # An ASCII name as bytes: socket encodes a str with the "idna" codec, whose
+        # import costs a one-shot `hsx shell CMD` milliseconds of its start-up.
+        address = host.encode() if host.isascii() else host
+        self._sock = socket.create_connection((address, port), timeout=timeout)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._rcvtimeo = -1.0                    # SO_RCVTIMEO as last set (0: none)
         self._spin_s = 0.0

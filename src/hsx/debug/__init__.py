@@ -7,11 +7,11 @@ one kernel.  The protocol handlers call `Debugger`; see docs/debugger.md.
     debugger.resume(pid); kernel.run(...)         # the task stops before main's first instruction
     debugger.stack_info(pid)["frames"]
 """
-from .conditions import Condition, parse_condition
-from .debugger import Debugger
-from .errors import DebugError
-from .trace import FORMAT as TRACE_FORMAT
-from .trace import TraceFile, load_trace
+from hsx.lazy import lazy_exports
 
-__all__ = ["Condition", "DebugError", "Debugger", "TRACE_FORMAT", "TraceFile", "load_trace",
-           "parse_condition"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".conditions": ("Condition", "parse_condition"),
+    ".debugger": ("Debugger",),
+    ".errors": ("DebugError",),
+    ".trace": ("TraceFile", "load_trace"),
+})

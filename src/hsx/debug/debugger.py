@@ -30,6 +30,7 @@ from .stepping import RunControl
 from .store import DebugStore
 from .symbols import SymbolService, Where
 from .tap import Taps
+from .timeline import Recorder
 from .trace import TraceBuffers, TraceFile, parse_trace
 from .watches import WatchTable
 
@@ -57,6 +58,7 @@ class Debugger:
         self._reverse = ReverseControl(kernel, self.symbols, self.breakpoints,
                                        lambda task: self.inspector.frame0(task.pid),
                                        self._announce)
+        self.timeline = Recorder(kernel)       # the timeline (not recording until started)
         kernel.debug_hook = self._on_stop
         self._listener = self._on_task_state       # one bound method: unsubscribe matches by identity
         kernel.events.subscribe(self._listener, {"task_state"})

@@ -12,15 +12,13 @@ relative to the file.  `hsx run` and `hsx execd` also take `--fs host:DIR`,
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .blockdev import ImageBlockDevice
-from .bus import Bus, PythonCanBus
+from .bus import Bus
 from .filesystems import FileSystem, SandboxFS
-from .registry import PersistenceStore, PersistError, PersistStore
+from .registry import PersistenceStore, PersistError
 
 
 class BackendError(ValueError):
@@ -91,6 +89,7 @@ def list_backends() -> list[str]:
 
 def load_config(path: str | os.PathLike[str]) -> BackendConfig:
     """Read and check a configuration file (BackendError says what is wrong, and where)."""
+    import tomllib
     path = Path(path)
     try:
         with path.open("rb") as file:
@@ -176,6 +175,7 @@ def _build_fs(config: BackendConfig, max_open: int) -> FileSystem | None:
         if name == "host":
             return SandboxFS(table["root"], max_open_per_task=max_open)
         if name == "fat":
+            from .blockdev import ImageBlockDevice
             from .filesystems.fat import FatFileSystem
             device = ImageBlockDevice(table["image"])
             try:
@@ -207,6 +207,7 @@ def _build_store(config: BackendConfig) -> PersistenceStore | None:
     name = table["backend"]
     try:
         if name == "sqlite":
+            from .registry.persist import PersistStore
             return PersistStore(table["path"])
         from .persistdev import FlashImage, FramImage
         from .registry.logstore import LogStore
@@ -223,4 +224,5 @@ def _build_bus(config: BackendConfig) -> Bus | None:
     table = config.get("can")
     if table is None:
         return None
+    from .bus import PythonCanBus
     return PythonCanBus(table.get("channel", "hsx"), table.get("interface", "virtual"))

@@ -30,8 +30,13 @@ class Event:
 class EventBus:
     """Fan-out of kernel events to listeners, with a bounded history for resync."""
 
-    # Types emitted for every scheduling decision: built only when someone listens.
+    # Types emitted for every scheduling decision or traced instruction (delivered only
+    # to those who name them: server/subscriptions.py).
     HIGH_RATE = frozenset({"scheduler", "trace_step"})
+    # Types built only while someone listens and never kept in `history`: the high-rate
+    # ones and the traffic of every mailbox message, a stdio write's included (building
+    # and keeping them was a third of the cost of a task's write).
+    TRANSIENT = HIGH_RATE | {"mailbox_send", "mailbox_recv"}
 
     def __init__(self, now: Callable[[], float], history: int = 4096) -> None:
         self._now = now
@@ -40,7 +45,7 @@ class EventBus:
         self._routes: dict[str, list[tuple[Listener, BatchListener | None]]] = {}
         self._seq = 0
         self.history: deque[Event] = deque(maxlen=history)
-        self._wanted_high_rate: set[str] = set()
+        self._wanted_transient: set[str] = set()
         self._deferred: list[Callable[[], None]] = []
 
     def subscribe(self, listener: Listener, types: set[str] | None = None,
@@ -50,22 +55,23 @@ class EventBus:
         of an `emit_batch` in one call instead."""
         wanted = frozenset(types) if types is not None else None
         self._listeners.append((listener, wanted, batch))
-        self._refresh_high_rate()
+        self._refresh()
 
     def unsubscribe(self, listener: Listener) -> None:
         self._listeners = [entry for entry in self._listeners if entry[0] is not listener]
-        self._refresh_high_rate()
+        self._refresh()
 
     def wants(self, type_: str) -> bool:
-        """False when emitting `type_` would reach nobody (for high-rate types)."""
-        return type_ not in self.HIGH_RATE or type_ in self._wanted_high_rate
+        """False when emitting `type_` would be in vain: a transient type nobody listens
+        to (emitters that fire often ask first, and build nothing then)."""
+        return type_ not in self.TRANSIENT or type_ in self._wanted_transient
 
     def emit(self, type_: str, pid: int | None, data: dict[str, Any] | None = None) -> Event:
         if self._deferred:
             self.flush_deferred()
         self._seq = seq = self._seq + 1
         event = Event(seq, self._now(), type_, pid, {} if data is None else data)
-        if type_ not in self.HIGH_RATE:
+        if type_ not in self.TRANSIENT:
             self.history.append(event)
         for listener, _ in self._route(type_):
             listener(event)
@@ -82,7 +88,7 @@ class EventBus:
         now, seq = self._now(), self._seq
         events = [Event(n, now, type_, pid, data) for n, (pid, data) in enumerate(items, seq + 1)]
         self._seq = seq + len(events)
-        if type_ not in self.HIGH_RATE:
+        if type_ not in self.TRANSIENT:
             self.history.extend(events)
         for listener, batch in self._route(type_):
             if batch is not None:
@@ -116,10 +122,10 @@ class EventBus:
                 if wanted is None or type_matches(type_, wanted)]
         return route
 
-    def _refresh_high_rate(self) -> None:
+    def _refresh(self) -> None:
         self._routes = {}
-        self._wanted_high_rate = {
-            t for t in self.HIGH_RATE
+        self._wanted_transient = {
+            t for t in self.TRANSIENT
             if any(w is None or type_matches(t, w) for _, w, _ in self._listeners)}
 
 

@@ -12,13 +12,11 @@ from __future__ import annotations
 import errno
 import os
 import queue
-import shutil
-import tempfile
 import weakref
 from collections import deque
 from pathlib import Path
 from time import perf_counter
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from hsx.kernel.constants import MbxStatus
 from hsx.vm import Machine, Stop, StopReason, SvcStop
@@ -34,7 +32,7 @@ from .loading import TaskLoading
 from .mailbox import MailboxManager
 from .mailwaits import MailboxWaits
 from .profiles import Profile, get_profile
-from .registry import CommandRegistry, PersistenceStore, PersistStore, Pin, ValueRegistry
+from .registry import CommandRegistry, PersistenceStore, Pin, ValueRegistry
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .stdio import OutputSink, Stdio
@@ -50,6 +48,16 @@ from .syscalls.values import COMMAND_WAIT, CommandModule, ValueModule
 from .task import MailboxWait, SendWait, SleepWait, Task
 from .timers import TimerHeap
 from .upcall import finish
+
+
+class TimelineHook(Protocol):
+    """What the run loop tells a timeline recorder (hsx.debug.timeline.Recorder)."""
+
+    def turn(self, task: Task, at: int) -> None:
+        """`task` runs from instruction `at` (the executive's count) on."""
+
+    def burst(self, pids: list[int], at: int, executed: int) -> None:
+        """Tasks `pids` ran one instruction each in turn, `executed` in all, from `at`."""
 
 _WAITING = (TaskState.WAITING_MBX, TaskState.SLEEPING, TaskState.WAITING_CMD)
 _STEPPABLE = (TaskState.PAUSED, TaskState.READY)    # (a member read off the class is a
@@ -72,11 +80,14 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self._advance_clock = getattr(self.clock, "advance_instructions", None)
         self.events = EventBus(self.clock.now, history=self.profile.event_history)
         self.inputs = InputWatch(self.events.emit)
-        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self._emit_mailbox)
+        self.mailboxes = MailboxManager.from_profile(self.profile, emit=self.events.emit,
+                                                     wants=self.events.wants)
         # The backends (hsx.kernel.backends builds them from a configuration file); the
         # shorthands: fs_root, a host directory, and state_dir, SQLite in it.
         if fs is None:
             if fs_root is None:         # a sandbox of its own, removed with the kernel
+                import shutil
+                import tempfile
                 fs_root = tempfile.mkdtemp(prefix="hsx-fs-")
                 weakref.finalize(self, shutil.rmtree, fs_root, True)
             fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
@@ -84,6 +95,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.can = CanModule(self, can_bus or VirtualCanBus())
         self.pin = Pin(pin)
         if store is None and state_dir is not None:
+            from .registry.persist import PersistStore     # (SQLite only when asked for)
             Path(state_dir).mkdir(parents=True, exist_ok=True)
             store = PersistStore(Path(state_dir) / "values.sqlite3")
         self.store: PersistenceStore | None = store
@@ -112,6 +124,9 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self._inbox: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._last_pid: int | None = None
         self.input_sources = 0          # host feeders (e.g. a stdin pump) still attached
+        # A timeline recorder (hsx.debug.timeline) while one records, else None: told
+        # where each turn starts, so it knows which task ran and the instruction clock.
+        self.timeline: TimelineHook | None = None
         # Set by hsx.debug.Debugger: consulted at breakpoint, BRK and fault stops.  For a
         # breakpoint or BRK it returns None to let the task run on, or fields for debug_break.
         self.debug_hook: Callable[[Task, Stop], dict[str, Any] | None] | None = None
@@ -140,6 +155,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         budget_stop = StopReason.BUDGET
         last = self._last_pid
         trace = self.scheduler_trace.append
+        timeline = self.timeline
         announce = self.events.wants("scheduler")
         base = self.total_instructions
         while executed < budget:
@@ -158,7 +174,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
             turn = 0                                # the quantum this turn may still use
             if len(scheduler.front_level()) > 1:
                 if task.quantum == 1:
-                    ran = self._round_robin(n, deadline, base + executed if announce else None)
+                    ran = self._round_robin(n, deadline, base + executed, announce)
                     if ran:
                         executed += ran
                         last = self._last_pid
@@ -176,6 +192,8 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
                 n = max(min(n, limit - task.ctx.steps), 0)
             self.current = task
             self.ready_changed = False
+            if timeline is not None:
+                timeline.turn(task, base + executed)
             stop = machine_run(task.ctx, n)
             executed += stop.executed
             if advance is not None:
@@ -197,15 +215,17 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.total_instructions += executed
         return executed
 
-    def _round_robin(self, budget: int, deadline: float | None, announce_from: int | None) -> int:
+    def _round_robin(self, budget: int, deadline: float | None, start: int,
+                     announce: bool) -> int:
         """Quantum-1 turns among the front priority level in one machine call.
 
         Used when every task of that level has quantum 1; stops before any instruction
         that needs the kernel (an SVC, a fault, a BRK or breakpoint), which the caller
         then runs as a normal turn.  Returns the instructions executed (0: not
-        applicable, take the normal path).  With `announce_from` (the instruction count
-        at the start; the caller announced the first switch) the `scheduler` events of
-        the switches follow the call, as one turn at a time would have emitted them.
+        applicable, take the normal path).  `start` is the instruction count at the
+        start.  With `announce` (the caller announced the first switch) the `scheduler`
+        events of the switches follow the call, as one turn at a time would have emitted
+        them; a timeline recording is told of the whole burst in one call.
         """
         level = self.scheduler.front_level()
         count = len(level)
@@ -221,7 +241,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
                 return 0
             contexts.append(ctx)
         rounds = budget // count
-        if announce_from is not None:        # events to build for each: `run`'s time
+        if announce:                         # events to build for each: `run`'s time
             rounds = min(rounds, max(1, ANNOUNCED_TURNS // count))   # limit looks in between
         if deadline is not None:
             rounds = min(rounds, self._instructions_until(deadline) // count + 1)
@@ -232,8 +252,10 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
             return 0
         done, stopped_at = self.machine.run_interleaved(contexts, rounds)
         executed = done * count + max(stopped_at, 0)
-        if announce_from is not None:
-            self._announce_switches(pids, executed, announce_from)
+        if announce:
+            self._announce_switches(pids, executed, start)
+        if self.timeline is not None and executed:
+            self.timeline.burst(pids, start, executed)
         if self._advance_clock is not None:
             self._advance_clock(executed)
         if done:
@@ -273,6 +295,8 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
             if task.state is _PAUSED and task.resume_state in _WAITING:
                 break                   # it is waiting: a step cannot run it
             self.current = task
+            if self.timeline is not None:
+                self.timeline.turn(task, self.total_instructions + executed)
             stop = self.machine.step(task.ctx)
             self.current = None
             executed += stop.executed
@@ -569,6 +593,3 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.fs.release_task(pid)
         self.can.release_task(pid)
         self.inputs.release(pid)
-
-    def _emit_mailbox(self, type_: str, pid: int | None, data: dict[str, Any]) -> None:
-        self.events.emit(type_, pid, data)

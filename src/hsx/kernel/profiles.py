@@ -21,8 +21,8 @@ from dataclasses import dataclass, fields, replace
 MINIMAL_FEATURES = frozenset({"commands", "load_stream", "mailbox", "memory", "stdio",
                               "values"})
 DEVELOPMENT_FEATURES = MINIMAL_FEATURES | {"debug", "disasm", "events", "expressions",
-                                           "reverse", "stack", "symbols", "trace",
-                                           "variables", "watch"}
+                                           "reverse", "stack", "symbols", "timeline",
+                                           "trace", "variables", "watch"}
 FULL_FEATURES = DEVELOPMENT_FEATURES | {"observers"}
 
 

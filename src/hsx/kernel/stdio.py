@@ -2,7 +2,9 @@
 is the host end of them.
 
 Output written by a task goes through its stdio mailbox (so taps see it) and is drained
-at once by the executive into `stdout`/`stderr` events and the host's output sink.
+at once by the executive into `stdout`/`stderr` events and the host's output sink; when
+nobody else could see it queued, it is handed over without queueing, with the same
+numbers and events (`MailboxManager.hand_to_reader`, docs/mailboxes.md).
 Input posted by the host goes into `svc:stdio.in`; reads take bytes from it as a stream
 (a message may be read in pieces).  An empty message ends the input, for good: once a
 read has met it, every later read returns 0 at once (as at the end of a file or a
@@ -57,24 +59,31 @@ class Stdio:
         self._closed.discard(pid)
 
     def write(self, task: "Task", fd: int, data: bytes) -> None:
-        """A task wrote to fd 1 or 2."""
+        """A task wrote to fd 1 or 2: the executive receives it from the mailbox at once
+        (handed over without queueing when nobody else could see it queued)."""
         if not data:
             return
         boxes = self.kernel.mailboxes
+        handle = self._host_handles.get(task.pid, {}).get(fd)
+        if handle is not None and boxes.hand_to_reader(task.pid, fd, data, HOST_PID, handle):
+            self._show(task, fd, data)
+            return
         sent = boxes.write_stdio(task.pid, fd, data)
         self.kernel.deliver_wakes(sent.wakes)
-        handle = self._host_handles.get(task.pid, {}).get(fd)
         if handle is None:
             return
         while True:
             got = boxes.recv(HOST_PID, handle)
             if got.message is None:
                 return
-            payload = got.message.payload
-            self.kernel.events.emit("stdout" if fd == 1 else "stderr", task.pid,
-                                    {"text": payload.decode("utf-8", "replace")})
-            if self.output is not None:
-                self.output(task, fd, payload)
+            self._show(task, fd, got.message.payload)
+
+    def _show(self, task: "Task", fd: int, payload: bytes) -> None:
+        """Output the executive received: a `stdout`/`stderr` event and the host's sink."""
+        self.kernel.events.emit("stdout" if fd == 1 else "stderr", task.pid,
+                                {"text": payload.decode("utf-8", "replace")})
+        if self.output is not None:
+            self.output(task, fd, payload)
 
     def post(self, task: "Task", data: bytes) -> None:
         """Host input for a task's fd 0 (an empty write ends the input; ending it again

@@ -12,7 +12,6 @@ value that is not a size, is an error naming the file and the key.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 from .profiles import Profile
@@ -28,6 +27,7 @@ class ConfigError(ValueError):
 
 def task_defaults(path: str | os.PathLike) -> dict[str, int]:
     """The profile limits the file's [task] table sets (empty without one)."""
+    import tomllib                       # only with --config: `hsx run` starts without it
     path = Path(path)
     try:
         with path.open("rb") as file:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # `debug` is the whole debugger: a session that negotiated it may use every part of it.
 DEBUGGER_PARTS = frozenset({"stack", "disasm", "symbols", "watch", "trace", "variables",
-                            "expressions"})
+                            "expressions", "timeline"})
 # The prior executive's clients named the parts they wanted with these (it checked none
 # of them) and set breakpoints under any of them: each lets a session use `debug` too.
 PRIOR_DEBUGGER_NAMES = frozenset({"stack", "disasm", "symbols", "watch"})

@@ -8,21 +8,23 @@
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
 import click
 
-from hsx.client import DEFAULT_HOST, DEFAULT_PORT, ConnectionClosed, ProtocolError
 from hsx.client.commands import UsageError, parse
+from hsx.client.errors import ConnectionClosed, ProtocolError
 from hsx.client.render import event_lines
+from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
 from .core import EXIT_ERROR, EXIT_OK, EXIT_USAGE, QUIT, Shell
+from .immediate import finish_now
 from .output import Printer, refusal, wants_color
-from .spawn import NoExecutive, connect_or_spawn
+from .spawn import NoExecutive, connect_immediately, connect_or_spawn
 
 FOLLOW = {"stdio", "events.subscribe", "subscribe"}
+NEEDS_EVENTS = FOLLOW | {"wait"}
 
 
 _DOUBLE_DASH = "\0--"        # a `--` of the COMMAND, kept from click's own reading of it
@@ -75,9 +77,16 @@ def shell_command(host: str, port: int, token: str | None, as_json: bool, timeou
     command = tuple("--" if word == _DOUBLE_DASH else word for word in command)
     if command:     # a JSON request is one word (or several, if the shell split it)
         line = " ".join(command) if command[0].lstrip().startswith("{") else join_words(command)
+    # A command that needs no events runs without an event loop (immediate.py).
+    at_once = line is not None and not spawn and _name(line) not in NEEDS_EVENTS
+    main = _main(connect_immediately if at_once else connect_or_spawn, host, port, token,
+                 timeout, printer, line, script, keep_going, force, spawn)
     try:
-        code = asyncio.run(_main(host, port, token, timeout, printer, line, script,
-                                 keep_going, force, spawn))
+        if at_once:
+            code = finish_now(main)
+        else:
+            import asyncio
+            code = asyncio.run(main)
     except KeyboardInterrupt:
         code = EXIT_OK
     sys.exit(code)
@@ -92,11 +101,12 @@ def join_words(words: tuple[str, ...]) -> str:
     return " ".join(quote(w) for w in words)
 
 
-async def _main(host: str, port: int, token: str | None, timeout: float, printer: Printer,
-                line: str | None, script: Path | None, keep_going: bool, force: bool,
-                spawn: bool) -> int:
+async def _main(connect, host: str, port: int, token: str | None, timeout: float,
+                printer: Printer, line: str | None, script: Path | None, keep_going: bool,
+                force: bool, spawn: bool) -> int:
+    """The console: `connect` (spawn.py) gives the client and the executive it started."""
     try:
-        client, daemon = await connect_or_spawn(host, port, token, timeout, spawn, printer)
+        client, daemon = await connect(host, port, token, timeout, spawn, printer)
     except NoExecutive as why:
         printer.error(str(why))
         return EXIT_USAGE

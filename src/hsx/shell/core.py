@@ -7,17 +7,21 @@ wait that timed out), 2 a bad command line.  The connection going away raises
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from hsx.client import AsyncClient, ConnectionClosed, ProtocolError
+from hsx.client.errors import ConnectionClosed, ProtocolError
 from hsx.client.commands import (Invocation, UsageError, drive_async, help_text, parse,
                                  run_async, task_pid)
 from hsx.client.render import Context, EventFilter, event_lines, render
 from hsx.client.sources import SourceFinder
 
 from .output import Printer, refusal
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from hsx.client.aio import AsyncClient
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 QUIT = -1
@@ -73,6 +77,7 @@ class Shell:
                               "events (a task's output: `output PID`; stops: `wait PID` "
                               "looks); `help` marks the commands it lacks", "warn")
         elif events:
+            import asyncio          # (a command that shows no events runs without it)
             await self._subscribe()
             self._pump = asyncio.create_task(self._pump_events())
 
@@ -237,6 +242,7 @@ class Shell:
     async def _wait(self, pid: int, seconds: float) -> int:
         """Until task `pid` stops (a debug_break, or its end); a task that is paused or
         ended already, or stopped since the last run command, has."""
+        import asyncio
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters.append((pid, future))
         try:
@@ -266,6 +272,7 @@ class Shell:
 
     async def _poll_stop(self, pid: int) -> None:
         """Without events (the minimal variant): look until the task has stopped."""
+        import asyncio
         while not await self._stopped_now(pid):
             await asyncio.sleep(POLL_S)
 

@@ -2,22 +2,22 @@
 neither --no-color nor NO_COLOR says otherwise), plain text, or JSON for scripts.
 
 Printing goes through prompt_toolkit while a prompt is up, so live events appear above
-the line being typed without garbling it.
+the line being typed without garbling it.  Without a prompt (one command, a script)
+the colours are written as ANSI escapes here: `hsx shell ps` does not load
+prompt_toolkit, a third of its start-up.
 """
 from __future__ import annotations
 
 import json
 import os
 import sys
+from functools import cache
 from typing import Any, TextIO
-
-from prompt_toolkit import print_formatted_text
-from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.styles import Style
 
 from hsx.client.render import Line, plain
 
-STYLE = Style.from_dict({
+# Style class -> prompt_toolkit style: the prompt's `Style`, and `sgr` for the rest.
+STYLE_RULES = {
     "head": "bold", "dim": "#888888", "addr": "ansicyan", "sym": "ansiyellow",
     "num": "ansimagenta", "str": "ansigreen", "key": "bold", "ok": "ansigreen",
     "warn": "ansiyellow", "err": "ansired bold", "pc": "reverse bold", "bp": "ansired bold",
@@ -25,7 +25,56 @@ STYLE = Style.from_dict({
     "file": "ansiblue", "mnemonic": "", "pid": "ansiblue",
     "bottom-toolbar": "noreverse bg:#303030 #d0d0d0", "toolbar.usage": "bold",
     "toolbar.current": "bold underline ansiyellow", "toolbar.dim": "#909090",
-})
+}
+_ATTRIBUTES = {"bold": "1", "italic": "3", "underline": "4", "reverse": "7", "noreverse": "27"}
+_ANSI = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "gray")
+_ANSI_CODES = {**{f"ansi{name}": 30 + k for k, name in enumerate(_ANSI)},
+               **{f"ansibright{name}": 90 + k for k, name in enumerate(_ANSI)},
+               "ansiwhite": 97, "ansidarkgray": 90}
+_CUBE = (0, 95, 135, 175, 215, 255)      # the 256-colour palette's 6x6x6 cube levels
+
+
+@cache
+def prompt_style():
+    """The prompt_toolkit `Style` of the rules (imports prompt_toolkit)."""
+    from prompt_toolkit.styles import Style
+    return Style.from_dict(STYLE_RULES)
+
+
+def _palette_index(rgb: str) -> int:
+    """The nearest colour of the 256-colour palette's cube and grey ramp (16-255), as
+    prompt_toolkit picks at its default colour depth."""
+    want = [int(rgb[k:k + 2], 16) for k in (0, 2, 4)]
+    candidates = [(16 + 36 * r + 6 * g + b, (_CUBE[r], _CUBE[g], _CUBE[b]))
+                  for r in range(6) for g in range(6) for b in range(6)]
+    candidates += [(232 + k, (8 + 10 * k,) * 3) for k in range(24)]
+    return min(candidates, key=lambda c: sum((x - y) ** 2 for x, y in zip(c[1], want)))[0]
+
+
+@cache
+def sgr(style: str) -> str:
+    """The ANSI escape that starts text in `style` ("class:a class:b" or a style string;
+    "" for none)."""
+    codes: list[str] = []
+    for word in style.split():
+        if word.startswith("class:"):
+            codes.append(sgr(STYLE_RULES.get(word[6:], "")))
+            continue
+        background = word.startswith("bg:")
+        word = word[3:] if background else word
+        if word in _ATTRIBUTES and not background:
+            codes.append(f"\x1b[{_ATTRIBUTES[word]}m")
+        elif word in _ANSI_CODES:
+            codes.append(f"\x1b[{_ANSI_CODES[word] + (10 if background else 0)}m")
+        elif word.startswith("#") and len(word) == 7:
+            codes.append(f"\x1b[{48 if background else 38};5;{_palette_index(word[1:])}m")
+    return "".join(codes)
+
+
+def ansi(lines: list[Line]) -> str:
+    """The lines as text with ANSI colours, each styled fragment reset after it."""
+    return "\n".join("".join(f"{sgr(style)}{text}\x1b[0m" if sgr(style) else text
+                              for style, text in line) for line in lines)
 
 
 def wants_color(no_color: bool, stream: TextIO | None = None) -> bool:
@@ -44,12 +93,15 @@ class Printer:
         if not lines:
             return
         err = err and not self.interactive
-        if self.color:
+        if self.color and self.interactive:
+            from prompt_toolkit import print_formatted_text
+            from prompt_toolkit.formatted_text import FormattedText
             fragments: list[tuple[str, str]] = []
             for index, ln in enumerate(lines):
                 fragments += [*ln, ("", "\n")] if index < len(lines) - 1 else ln
-            print_formatted_text(FormattedText(fragments), style=STYLE,
-                                 file=sys.stderr if err else None)
+            print_formatted_text(FormattedText(fragments), style=prompt_style())
+        elif self.color:
+            print(ansi(lines), file=sys.stderr if err else sys.stdout, flush=True)
         else:
             print(plain(lines), file=sys.stderr if err else sys.stdout, flush=True)
 

@@ -24,7 +24,7 @@ from hsx.client.commands.syntax import PID
 
 from hsx.client.commands.cache import CompletionCache
 from .core import EXIT_OK, EXIT_USAGE, QUIT, Shell
-from .output import STYLE
+from .output import prompt_style
 
 FORGET = {"load", "restart", "kill", "sym load", "bp set", "bp clear", "bp clearall",
           "watch add", "watch rm"}
@@ -123,12 +123,13 @@ def toolbar_fragments(text: str, pid: int | None, task: str, where: str) -> list
 
 async def run_repl(shell: Shell, cache: CompletionCache, where: str, color: bool) -> int:
     history, warning = open_history()
+    style = prompt_style()
     session: PromptSession = PromptSession(
         history=history, completer=ShellCompleter(shell, cache), complete_while_typing=False,
         bottom_toolbar=toolbar(shell, where),
-        auto_suggest=AutoSuggestFromHistory(), style=STYLE, include_default_pygments_style=False,
+        auto_suggest=AutoSuggestFromHistory(), style=style, include_default_pygments_style=False,
         color_depth=None if color else _monochrome())
-    confirming: PromptSession = PromptSession(style=STYLE)
+    confirming: PromptSession = PromptSession(style=style)
 
     async def confirm(question: str) -> bool:
         answer = await confirming.prompt_async(f"{question} [y/N] ")

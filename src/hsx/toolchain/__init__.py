@@ -3,9 +3,10 @@
 Library entry points live in `hsx.toolchain.build`; every failure is a
 `ToolchainError` listing `file:line:col: message` diagnostics.
 """
-from .build import (assemble_file, assemble_source, build_file, build_source, link_modules,
-                    link_objects)
-from .diagnostics import Diagnostic, ToolchainError
+from hsx.lazy import lazy_exports
 
-__all__ = ["Diagnostic", "ToolchainError", "assemble_file", "assemble_source", "build_file",
-           "build_source", "link_modules", "link_objects"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".build": ("assemble_file", "assemble_source", "build_file", "build_source",
+               "link_modules", "link_objects"),
+    ".diagnostics": ("Diagnostic", "ToolchainError"),
+})

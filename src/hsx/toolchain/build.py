@@ -12,17 +12,18 @@ Everything raises `ToolchainError` (its `diagnostics` list every problem, each w
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Sequence
-
-from hsx.image.hxe import normalize_app_name
-from hsx.image.hxo import ObjectModule
-from hsx.image.model import HxeImage
-from hsx.image.sym import SymbolTable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .assembler import Assembler
 from .diagnostics import DiagnosticSink, TooManyErrors
-from .linker import LinkOptions, LinkResult, link
 from .parser import Parser, SourceLine, Statement
+
+if TYPE_CHECKING:           # (the linker and image formats: loaded when linking)
+    from hsx.image.hxo import ObjectModule
+    from hsx.image.model import HxeImage
+    from hsx.image.sym import SymbolTable
+
+    from .linker import LinkResult
 
 
 def assemble_source(text: str, filename: str = "<source>",
@@ -71,6 +72,7 @@ def link_modules(objects: Sequence[ObjectModule], *, entry: str | None = None,
                  app_name: str | None = None, allow_multiple: bool = True,
                  req_caps: int = 0, gc_sections: bool = False) -> LinkResult:
     """Link and also return the linker's warnings (see `LinkResult`)."""
+    from .linker import LinkOptions, link
     return link(objects, LinkOptions(entry, app_name, allow_multiple, req_caps,
                                      gc_sections=gc_sections))
 
@@ -93,6 +95,7 @@ def build_file(path: str | os.PathLike, include_dirs: Iterable[str] = ()) -> Hxe
     """Assemble and link one `.mvasm` file in memory (`hsx run prog.mvasm`).
 
     The app name is the file's stem, as when linking to `<stem>.hxe`."""
+    from hsx.image.hxe import normalize_app_name
     module = assemble_file(path, include_dirs)
     stem = os.path.splitext(os.path.basename(os.fspath(path)))[0]
     return link_objects([module], app_name=normalize_app_name(stem))[0]

@@ -11,6 +11,7 @@ from hsx.client.render import plain, render
 
 from . import commands
 from .layout import PANELS
+from .widgets.timeline import TimelineView
 from .screens import Confirm, Prompt
 from .target import ConnectionClosed, ProtocolError
 from .widgets.area import PanelArea
@@ -169,6 +170,19 @@ class DebuggerActions:
         self.notify("tracing: each instruction is recorded (the task runs slower)" if on
                     else "tracing off")
         self._table_dirty("trace")
+
+    def action_timeline(self) -> None:
+        self._run(self._timeline)
+
+    async def _timeline(self) -> None:
+        """The executive's timeline recording on (afresh) or off (what was recorded stays
+        for the Timeline panel and `:timeline export FILE`)."""
+        on = not (await self.target.request("timeline.status"))["timeline"]["recording"]
+        await self.target.request("timeline.start" if on else "timeline.stop")
+        self.notify("timeline: recording what every task does" if on else
+                    "timeline stopped: :timeline export FILE writes it (.pftrace, .json, .vcd)")
+        for panel in self.query(TimelineView):
+            panel.reload()
 
     # ------------------------------------------------------------------ breakpoints
 

@@ -41,6 +41,7 @@ from .widgets.stack import StackView
 from .widgets.status import StatusBar
 from .widgets.tables import BreakpointsTable, MailboxesTable, TasksTable, ValuesTable
 from .widgets.textlog import LineBuffer, TextLog
+from .widgets.timeline import TimelineView
 from .widgets.trace import ROWS as TRACE_ROWS, TraceTable
 from .widgets.variables import VariablesView, WatchesView
 
@@ -162,6 +163,8 @@ class DebuggerApp(DebuggerActions, App):
             return MemoryView(self.target, id=name).data_bind(app.location, app.frame)
         if name in ("output", "events"):
             return TextLog(self.output if name == "output" else self.event_log, id=name)
+        if name == "timeline":
+            return TimelineView(self.target, id=name).data_bind(app.location, app.task)
         tables = {"tasks": (TasksTable, app.task_rows), "mailboxes": (MailboxesTable,
                   app.mailbox_rows), "values": (ValuesTable, app.value_rows),
                   "trace": (TraceTable, app.trace_rows)}

@@ -25,6 +25,7 @@ BREAK = [
     ("B", "add_breakpoint", "Add breakpoint…", False),
     ("w", "add_watch", "Add watch…", False),
     ("ctrl+t", "trace", "Trace instructions on/off", False),
+    ("ctrl+e", "timeline", "Timeline recording on/off", False),
 ]
 NAVIGATE = [
     ("g", "go_to", "Go to…", False),
@@ -45,7 +46,7 @@ FEATURES = {
     "next_instruction": "debug", "run_to_cursor": "debug", "jump_to_cursor": "debug",
     "toggle_breakpoint": "debug", "add_breakpoint": "debug", "add_watch": "expressions",
     "record": "reverse", "step_back": "reverse", "continue_back": "reverse",
-    "trace": "trace", "go_to": "disasm",
+    "trace": "trace", "timeline": "timeline", "go_to": "disasm",
 }
 
 

@@ -29,13 +29,14 @@ PANELS = {
     "source": "Source", "disassembly": "Disassembly", "registers": "Registers",
     "stack": "Stack", "locals": "Locals", "watches": "Watches", "breakpoints": "Breakpoints",
     "memory": "Memory", "output": "Output", "events": "Events", "tasks": "Tasks",
-    "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace",
+    "mailboxes": "Mailboxes", "values": "Values", "trace": "Trace", "timeline": "Timeline",
 }
 # What a panel shows needs this session feature: an executive whose variant lacks it
 # (docs/variants.md) gets a note in the panel's place instead.
 PANEL_FEATURES = {
     "source": "symbols", "disassembly": "disasm", "stack": "stack", "locals": "variables",
     "watches": "expressions", "breakpoints": "debug", "trace": "trace", "events": "events",
+    "timeline": "timeline",
 }
 WIDE_FROM = (140, 40)            # columns, rows from which `wide` is the default
 SIDE_FLOOR = 28                  # columns the registers need for two columns of them
@@ -78,7 +79,7 @@ COMPACT = Layout("compact", {
     "code": ("source", "disassembly"),
     "side": ("registers",),
     "bottom": ("locals", "watches", "stack", "breakpoints", "output", "memory", "trace",
-               "events", "tasks", "mailboxes", "values"),
+               "timeline", "events", "tasks", "mailboxes", "values"),
 }, side_width=28, bottom_height=9)
 
 WIDE = Layout("wide", {
@@ -87,7 +88,7 @@ WIDE = Layout("wide", {
     "side": ("registers",),
     "side2": ("stack", "breakpoints"),
     "bottom": ("locals", "watches", "memory"),
-    "bottom2": ("output", "trace", "events", "tasks", "mailboxes", "values"),
+    "bottom2": ("output", "timeline", "trace", "events", "tasks", "mailboxes", "values"),
 }, side_width=44, bottom_height=16)
 
 LAYOUTS = {layout.name: layout for layout in (COMPACT, WIDE)}

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
+from typing import Any, Callable
 
 from hsx.image.model import HxeImage
 from hsx.isa import Instruction, decode
@@ -89,6 +89,13 @@ class Context:
         "ops", "itab", "btab", "blocks", "warmth", "breakpoints", "skip_breakpoint", "trace",
         "history",
     )
+
+    @property
+    def step_counter(self) -> Any:
+        """What holds `steps` as a plain attribute (here the context itself; the native
+        engine's task struct): read by a timeline recorder inside system calls, where
+        a property's two Python calls would be the dear part."""
+        return self
 
     def __init__(self, image: HxeImage, layout: Layout) -> None:
         code_len = len(image.code)

@@ -16,6 +16,7 @@ literal); `pc`, `nxt` (following instruction), `T` (static branch target); bound
 from __future__ import annotations
 
 import struct
+from functools import cache
 from textwrap import indent
 from typing import Callable
 
@@ -254,19 +255,15 @@ def _variants(form: Form) -> tuple[str, ...]:
     return ("ok",)
 
 
-def _build_factories() -> dict[tuple[str, str], Callable[..., Op]]:
-    factories = {}
-    for mnemonic, body in BODIES.items():
-        body = body.replace("@WIDTH", str(MEMORY_WIDTH.get(mnemonic, 4)))
-        for variant in _variants(BY_MNEMONIC[mnemonic].form):
-            text = body
-            for key, value in _VARIANTS[variant].items():
-                text = text.replace(key, value)
-            factories[mnemonic, variant] = _compile(f"{mnemonic}/{variant}", text)
-    return factories
+@cache
+def factory(mnemonic: str, variant: str) -> Callable[..., Op]:
+    """The closure factory of one instruction variant, compiled when a program first
+    uses it (all ~120 at import cost every hsx process ~10 ms, the native engine's too)."""
+    text = BODIES[mnemonic].replace("@WIDTH", str(MEMORY_WIDTH.get(mnemonic, 4)))
+    for key, value in _VARIANTS[variant].items():
+        text = text.replace(key, value)
+    return _compile(f"{mnemonic}/{variant}", text)
 
-
-FACTORIES = _build_factories()
 
 _WRITES_RD = frozenset(form for form, fields in FORM_FIELDS.items() if "rd" in fields)
 
@@ -309,7 +306,7 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     if ins.op.form is Form.RD_IMM32 and variant == "bad":
         return _raiser(lambda: literal_fault(pc, cl))
     width = MEMORY_WIDTH.get(ins.op.mnemonic, 4)
-    op = FACTORIES[ins.op.mnemonic, variant](
+    op = factory(ins.op.mnemonic, variant)(
         ctx, ctx.regs, ctx.words, ctx.mem, ins.rd, ins.rs1, ins.rs2, ins.imm,
         ins.imm & 0xFFFFFFFF, pc, nxt, target, lay.mem_size - width, lay.stack_base,
         lay.stack_top, lay.stack_top - 4, lay.mem_size, cl)

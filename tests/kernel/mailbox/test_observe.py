@@ -79,7 +79,8 @@ def test_event_catalogue_and_fields(mbx, events):
                                                 "length": 2, "flags": 1, "channel": 7,
                                                 "src_pid": 1, "seq": 0})
     assert events.of("mailbox_wake")[0] == (1, {"descriptor": 1, "handle": h, "status": 0,
-                                                "length": 2, "flags": 0, "channel": 0, "src_pid": 2})
+                                                "length": 2, "flags": 0, "channel": 0, "src_pid": 2,
+                                                "seq": 1})
     assert events.of("mailbox_timeout")[0][1]["status"] == MbxStatus.TIMEOUT
     assert events.of("mailbox_error") == [(1, {"fn": MbxFn.CLOSE, "status": MbxStatus.INVALID_HANDLE,
                                                "error": "task 1 has no mailbox handle 42"})]

@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
-from hsx.kernel.taskargs import parse_size
 
 REGISTERS = tuple(f"r{i}" for i in range(16)) + ("sp", "fp", "pc", "psw")
 
@@ -228,8 +227,18 @@ ANY = Kind("value", _value)
 FLAG = Kind("flag", bool)
 WORDS = Kind("words", lambda text: [w.text for w in split_words(text)],
              help="words, quoted as in the shell")
-STACK_BYTES = Kind("size", lambda text: parse_size(text, 4), help="bytes: 65536, 0x10000, 64K")
-MEMORY_BYTES = Kind("size", lambda text: parse_size(text, 16), help="bytes: 1048576, 1M")
+
+
+def _bytes(multiple: int):
+    """A size argument's parser (the kernel's own, imported when one is given)."""
+    def parse(text: str) -> int:
+        from hsx.kernel.taskargs import parse_size
+        return parse_size(text, multiple)
+    return parse
+
+
+STACK_BYTES = Kind("size", _bytes(4), help="bytes: 65536, 0x10000, 64K")
+MEMORY_BYTES = Kind("size", _bytes(16), help="bytes: 1048576, 1M")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,17 @@ def _trace(invocation):
     return (yield Request(f"trace.{op}", fields))
 
 
+def _timeline(invocation):
+    """timeline start|stop|status|export PATH -> timeline.*"""
+    op = invocation.values.get("op", "status")
+    fields = dict(invocation.extra)
+    if op == "export":
+        if "path" not in invocation.values:
+            raise UsageError("timeline export needs the file to write", invocation.command.usage)
+        fields["path"] = invocation.values["path"]
+    return (yield Request(f"timeline.{op}", fields))
+
+
 def _stdin(invocation):
     """stdin PID TEXT [-n] [--eof]: TEXT as a line (a newline is added unless it ends
     with one, or -n), then the end of the input with --eof."""
@@ -274,6 +285,13 @@ COMMANDS = [
       Arg("limit", INT, optional=True), plan=_trace, extras=("path", "size"),
       examples=("trace 1 on", "trace 1 records 20", "trace 1 export"), group=LOOK,
       view="trace", feature="trace"),
+    C("timeline", "Record what every task does (start/stop), or write it to a file: Perfetto "
+      "(.pftrace), Chrome JSON (.json) or values as signals (.vcd).",
+      Arg("op", TEXT, optional=True, choices=("start", "stop", "status", "export")),
+      Arg("path", PATH, optional=True), plan=_timeline,
+      extras=("format", "values", "size", "instructions"),
+      examples=("timeline start", "timeline export run.pftrace", "timeline stop"),
+      group=LOOK, view="timeline", feature="timeline"),
     # ---------------------------------------------------------------- variables
     C("locals", "Arguments and locals of a frame (0 = innermost).", PID_ARG,
       Arg("frame", INT, optional=True), cmd="frame.variables", fixed={"scope": "all"},

@@ -31,7 +31,7 @@ VIEWS: dict[str, Callable[[dict[str, Any], Context], list[Line]]] = {
     "locals": debug.locals_, "variables": debug.variables, "value": debug.value,
     "expanded": debug.expanded, "step": debug.step, "started": debug.started,
     "jumped": debug.jumped, "listing": debug.listing, "history": debug.history,
-    "trace": debug.trace, "json": lambda data, ctx: as_json(data),
+    "trace": debug.trace, "timeline": debug.timeline, "json": lambda data, ctx: as_json(data),
 }
 
 

@@ -193,6 +193,18 @@ def history(data: dict[str, Any], ctx: Context) -> list[Line]:
                  f"{h['bytes'] // 1024} KiB of {h['budget'] // 1024} KiB")]
 
 
+def timeline(data: dict[str, Any], ctx: Context) -> list[Line]:
+    t = data["timeline"]
+    if "path" in t:
+        return [line(f"wrote {t['events']} events ({t['format']}, {t['bytes'] // 1024} KiB) to ",
+                     s("file", t["path"]))]
+    state = s("ok", "recording") if t["recording"] else s("dim", "stopped")
+    dropped = f", {t['dropped']} oldest dropped" if t["dropped"] else ""
+    return [line("timeline: ", state, f", {t['records']} records "
+                 f"({t['bytes'] // 1024} KiB of {t['budget'] // (1 << 20)} MiB{dropped}), "
+                 f"instructions {t['start']}..{t['end']}")]
+
+
 def trace(data: dict[str, Any], ctx: Context) -> list[Line]:
     t = data["trace"]
     records = t.get("records")

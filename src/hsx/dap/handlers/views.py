@@ -1,9 +1,10 @@
-"""hsx/tasks, hsx/mailboxes, hsx/values: custom requests for the VS Code extension's views
-of the executive (editors/vscode), each the executive's own listing passed through."""
+"""hsx/tasks, hsx/mailboxes, hsx/values, hsx/timeline: custom requests for the VS Code
+extension's views and commands (editors/vscode), each passed through to the executive."""
 from __future__ import annotations
 
 from typing import Any
 
+from ..protocol import DapError
 from ..requests import handles
 
 
@@ -26,3 +27,19 @@ async def values(adapter, args: dict[str, Any]) -> dict[str, Any]:
     debuggee = adapter.need_debuggee()
     return {"values": (await debuggee.request("val.list"))["values"],
             "commands": (await debuggee.request("cmd.list"))["commands"]}
+
+
+TIMELINE_OPS = ("start", "stop", "status", "export")
+
+
+@handles("hsx/timeline")
+async def timeline(adapter, args: dict[str, Any]) -> dict[str, Any]:
+    """The executive's timeline (the extension's Start/Stop Timeline Recording commands):
+    `op` start, stop, status or export (with `path`, and `format` or `values`), passed
+    to `timeline.<op>`; the reply's `timeline` comes back."""
+    op = args.get("op", "status")
+    if op not in TIMELINE_OPS:
+        raise DapError(f"hsx/timeline: op must be one of {', '.join(TIMELINE_OPS)}, not {op!r}")
+    fields = {key: args[key] for key in ("path", "format", "values", "size", "instructions")
+              if key in args}
+    return (await adapter.need_debuggee().request(f"timeline.{op}", **fields))["timeline"]

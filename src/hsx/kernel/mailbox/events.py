@@ -26,3 +26,6 @@ class MailboxEvent(StrEnum):
 
 
 EmitFn = Callable[[str, int | None, dict[str, Any]], None]
+# The types reported for every message, as plain strings: the manager asks `wants`
+# with them before it builds one (an Enum member's lookup costs more than the check).
+SEND_TYPE, RECV_TYPE = MailboxEvent.SEND.value, MailboxEvent.RECV.value

@@ -8,7 +8,7 @@ it arms its own timers for receive deadlines, calling `expire_waiter` when one f
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from hsx.kernel.constants import (
     ACCESS_MASK,
@@ -17,9 +17,6 @@ from hsx.kernel.constants import (
     MAX_PAYLOAD,
     MESSAGE_HEADER_BYTES,
     MODE_MASK,
-    STDIO_ERR,
-    STDIO_IN,
-    STDIO_OUT,
     MbxFlag,
     MbxFn,
     MbxMode,
@@ -27,8 +24,9 @@ from hsx.kernel.constants import (
     MbxStatus,
 )
 from hsx.kernel.mailbox.descriptor import Descriptor, Handle, Message, Waiter
-from hsx.kernel.mailbox.events import EmitFn, MailboxEvent
+from hsx.kernel.mailbox.events import RECV_TYPE, SEND_TYPE, EmitFn, MailboxEvent
 from hsx.kernel.mailbox.grants import StdioGrants
+from hsx.kernel.mailbox.stdio import StdioMailboxes
 from hsx.kernel.mailbox.results import (
     BindResult,
     MailboxError,
@@ -45,7 +43,6 @@ if TYPE_CHECKING:
     from hsx.kernel.profiles import Profile
 
 _FANOUT_POLICY = MbxMode.FANOUT_DROP | MbxMode.FANOUT_BLOCK
-_STDIO_FLAGS = {1: MbxFlag.STDOUT, 2: MbxFlag.STDERR}
 _ACCESS_NAMES = {MbxMode.RDONLY: "read-only", MbxMode.WRONLY: "write-only",
                  MbxMode.RDWR: "read-write"}
 
@@ -63,7 +60,7 @@ class _Counters:
 HOST_PID = 0
 
 
-class MailboxManager:
+class MailboxManager(StdioMailboxes):
     """All mailboxes of one executive.
 
     Guest-facing calls (`bind`, `open`, `close`, `tap`, `send`, `recv`, `peek`) never
@@ -74,7 +71,10 @@ class MailboxManager:
 
     def __init__(self, *, max_descriptors: int = 256, max_handles_per_task: int = 64,
                  default_capacity: int = DEFAULT_CAPACITY, max_message_size: int = MAX_PAYLOAD,
-                 emit: EmitFn | None = None):
+                 emit: EmitFn | None = None, wants: Callable[[str], bool] | None = None):
+        """`emit(type, pid, data)` reports events; `wants(type)`, when given, says whether
+        one of `mailbox_send`/`mailbox_recv` (one per message) would reach anyone: they
+        are built only then (`EventBus.wants`)."""
         if max_descriptors < 1 or max_handles_per_task < 1:
             raise ValueError("max_descriptors and max_handles_per_task must be at least 1")
         if not MESSAGE_HEADER_BYTES <= default_capacity <= MAX_CAPACITY:
@@ -86,6 +86,11 @@ class MailboxManager:
         self.default_capacity = default_capacity
         self.max_message_size = max_message_size
         self._emit_fn = emit
+        self._wants = wants
+        # A timeline recorder (hsx.debug.timeline) while one records, else None: told of
+        # each message a task sends or receives, (received, pid, descriptor, seq), with
+        # no event built for it (two a message: the recorder's hot path).
+        self.message_hook: Callable[[bool, int, int, int], None] | None = None
         self._descriptors: dict[int, Descriptor] = {}
         self._by_key: dict[tuple[MbxNamespace, str, int | None], Descriptor] = {}
         self._next_descriptor = 1
@@ -98,11 +103,12 @@ class MailboxManager:
         self._counters = _Counters()
 
     @classmethod
-    def from_profile(cls, profile: Profile, emit: EmitFn | None = None) -> MailboxManager:
+    def from_profile(cls, profile: Profile, emit: EmitFn | None = None,
+                     wants: Callable[[str], bool] | None = None) -> MailboxManager:
         return cls(max_descriptors=profile.max_descriptors,
                    max_handles_per_task=profile.max_handles_per_task,
                    default_capacity=profile.mailbox_capacity,
-                   max_message_size=profile.max_message_size, emit=emit)
+                   max_message_size=profile.max_message_size, emit=emit, wants=wants)
 
     # -- descriptors and handles -------------------------------------------------------
 
@@ -187,7 +193,7 @@ class MailboxManager:
         if result.message is None:
             self._refused(pid, MbxFn.RECV, MailboxError(
                 result.status, f"next message is {result.length} bytes, buffer holds {max_len}"))
-        else:
+        elif self._observed(RECV_TYPE):
             self._emit(MailboxEvent.RECV, pid, descriptor=found.descriptor.id, handle=handle,
                        tap=found.tap is not None, **_message_fields(result.message))
         return result
@@ -238,56 +244,10 @@ class MailboxManager:
 
     # -- tasks -------------------------------------------------------------------------
 
-    def create_task_mailboxes(self, pid: int) -> StdioHandles:
-        """Bind `svc:stdio.in/out/err` and `pid:<pid>` for a new task and open its fd 0/1/2.
-
-        On failure nothing is left behind and MailboxError says which limit was hit.
-        """
-        if pid in self._stdio:
-            raise MailboxError(MbxStatus.INTERNAL_ERROR, f"task {pid} already has its mailboxes")
-        bound: list[Descriptor] = []
-        opened: list[Handle] = []
-        try:
-            for target in (STDIO_IN, STDIO_OUT, STDIO_ERR, MbxNamespace.PID.prefix):
-                bound.append(self._bind(pid, target, 0, self.stdio_modes.get(target, 0))[0])
-            for target, access in ((STDIO_IN, MbxMode.RDONLY), (STDIO_OUT, MbxMode.WRONLY),
-                                   (STDIO_ERR, MbxMode.WRONLY)):
-                opened.append(self._open(pid, target, access))
-        except MailboxError:
-            for handle in opened:
-                self._drop_handle(handle)
-            for descriptor in bound:
-                descriptor.binders.discard(pid)
-                self._free_if_unused(descriptor)
-            raise
-        stdio = StdioHandles(*(handle.number for handle in opened))
-        self._stdio[pid] = stdio
-        return stdio
-
     def target_of(self, pid: int, handle: int) -> str | None:
         """The mailbox a task's handle refers to, as people write it (`app:x`)."""
         found = self._handles.get(pid, {}).get(handle)
         return str(found.descriptor.target) if found is not None else None
-
-    def stdio_handle(self, pid: int, fd: int) -> int | None:
-        """The handle behind fd 0/1/2 of a task, or None."""
-        stdio = self._stdio.get(pid)
-        return stdio.for_fd(fd) if stdio else None
-
-    def write_stdio(self, pid: int, fd: int, data: bytes) -> SendResult:
-        """Send a write to fd 1 or 2 as one message flagged STDOUT or STDERR.
-
-        An empty write sends nothing, as write(2) of zero bytes does.
-        """
-        flags = _STDIO_FLAGS.get(fd)
-        handle = self.stdio_handle(pid, fd)
-        if flags is None or handle is None:
-            self._refused(pid, MbxFn.SEND, MailboxError(
-                MbxStatus.INVALID_HANDLE, f"task {pid} has no output stream for fd {fd}"))
-            return SendResult(MbxStatus.INVALID_HANDLE)
-        if not data:
-            return SendResult(MbxStatus.OK)
-        return self.send(pid, handle, data, flags)
 
     def release_task(self, pid: int) -> list[Wake]:
         """Free everything `pid` held so the app can be loaded again.
@@ -315,6 +275,16 @@ class MailboxManager:
         return wakes
 
     # -- tools -------------------------------------------------------------------------
+
+    def target_name(self, descriptor_id: int) -> str | None:
+        """The target a descriptor serves ("app:readings"), or None once it is freed."""
+        descriptor = self._descriptors.get(descriptor_id)
+        return str(descriptor.target) if descriptor is not None else None
+
+    def handle_target(self, pid: int, handle: int) -> str | None:
+        """The target `pid`'s `handle` is open on, or None."""
+        found = self._handles.get(pid, {}).get(handle)
+        return str(found.descriptor.target) if found is not None else None
 
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready view of every descriptor plus pool statistics."""
@@ -459,8 +429,11 @@ class MailboxManager:
                           descriptor.next_seq, handle.number)
         dropped, tap_drops = descriptor.enqueue(message)
         self._counters.messages_sent += 1
-        self._emit(MailboxEvent.SEND, handle.pid, descriptor=descriptor.id, handle=handle.number,
-                   **_message_fields(message))
+        if self.message_hook is not None:
+            self.message_hook(False, handle.pid, descriptor.id, message.seq)
+        if self._observed(SEND_TYPE):
+            self._emit(MailboxEvent.SEND, handle.pid, descriptor=descriptor.id,
+                       handle=handle.number, **_message_fields(message))
         for lost in dropped:
             self._overrun(lost.src_pid, descriptor, lost, "fanout_drop", len(descriptor.messages))
         for tap, lost_copies in tap_drops:
@@ -483,6 +456,8 @@ class MailboxManager:
             return RecvResult(MbxStatus.MSG_TOO_LARGE, None, pending.length)
         message = handle.descriptor.take(handle)
         self._counters.messages_received += 1
+        if self.message_hook is not None and handle.tap is None:     # (a tap only watches)
+            self.message_hook(True, handle.pid, handle.descriptor.id, message.seq)
         return RecvResult(MbxStatus.OK, message, message.length)
 
     def _serve_waiters(self, descriptor: Descriptor) -> list[Wake]:
@@ -506,7 +481,8 @@ class MailboxManager:
         info = result.info
         self._emit(event, waiter.pid, descriptor=wake.descriptor_id, handle=wake.handle,
                    status=int(info.status), length=info.length, flags=info.flags,
-                   channel=info.channel, src_pid=info.src_pid)
+                   channel=info.channel, src_pid=info.src_pid,
+                   seq=result.message.seq if result.message is not None else None)
         return wake
 
     def _remove_waiter(self, waiter: Waiter) -> None:
@@ -529,6 +505,10 @@ class MailboxManager:
     def _refused(self, pid: int, fn: MbxFn, error: MailboxError) -> None:
         self._counters.errors += 1
         self._emit(MailboxEvent.ERROR, pid, fn=int(fn), status=int(error.status), error=str(error))
+
+    def _observed(self, type_: str) -> bool:
+        """Whether an event of a type emitted for every message would reach anyone."""
+        return self._emit_fn is not None and (self._wants is None or self._wants(type_))
 
     def _emit(self, event: MailboxEvent, pid: int | None, **data: Any) -> None:
         if self._emit_fn is not None:

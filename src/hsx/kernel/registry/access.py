@@ -1,8 +1,6 @@
 """Who may touch an entry: the owner/auth rule and the executive's PIN."""
 from __future__ import annotations
 
-import hmac
-
 
 def may_access(owner_pid: int, level: int, caller_pid: int, caller_auth: int) -> bool:
     """The owner always may; anyone else needs at least the entry's auth level."""
@@ -35,5 +33,6 @@ class Pin:
     def check(self, token: bytes | None) -> bool:
         if self._pin is None or token is None:
             return False
+        import hmac                     # (imported by the first PIN check, not at start-up)
         return hmac.compare_digest(token, self._pin)
 

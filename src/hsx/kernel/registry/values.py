@@ -32,8 +32,7 @@ from .errors import RegistryError
 from .events import EmitFn, NotifyFn, RegistryEvent
 from .model import GetResult, OidResult, SetResult, ValueDescriptor, ValueInfo, json_float
 from .model import qualified_name
-from .persist import PersistKey
-from .store import PersistenceStore
+from .store import PersistenceStore, PersistKey
 
 if TYPE_CHECKING:
     from hsx.kernel.profiles import Profile

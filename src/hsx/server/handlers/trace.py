@@ -13,7 +13,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from hsx.debug import TRACE_FORMAT, load_trace
+from hsx.debug.trace import FORMAT as TRACE_FORMAT
+from hsx.debug.trace import load_trace
 from hsx.debug.errors import TRACE_FILE
 
 from ..dispatch import Call, Group
@@ -101,8 +102,14 @@ async def trace_load(call: Call) -> dict[str, Any]:
 
 
 def _path(call: Call, default: str | None = None) -> Path:
+    return state_path(call, TRACE_DIR, default)
+
+
+def state_path(call: Call, directory: str, default: str | None = None) -> Path:
+    """The request's `path` (or `default`), relative to `<state dir>/<directory>`;
+    absolute paths only while the executive listens on loopback."""
     config = call.server.config
-    base = (Path(config.state_dir) / TRACE_DIR).resolve() if config.state_dir else None
+    base = (Path(config.state_dir) / directory).resolve() if config.state_dir else None
     name = call.str("path", default)
     if name is None:
         raise bad_argument(f"{call.args['cmd']} requires 'path'")
@@ -110,10 +117,10 @@ def _path(call: Call, default: str | None = None) -> Path:
     if not path.is_absolute():
         if base is None:
             raise bad_argument("the executive has no state directory (--state-dir) for "
-                               "trace files: give an absolute 'path'")
+                               f"{directory}: give an absolute 'path'")
         path = base / path
     path = path.resolve()
     if not is_loopback(config.host) and (base is None or not path.is_relative_to(base)):
         raise RequestError("path_refused", f"{path}: an executive on a network address "
-                           f"only reads and writes trace files under <state dir>/{TRACE_DIR}")
+                           f"only reads and writes files under <state dir>/{directory}")
     return path

@@ -4,30 +4,41 @@
 crt0, the parts of the C library they use and crtend (runtime.py), and finishes the
 symbols: C variables and types with -g, functions' lines, the sources map.
 `build_c_file` is the one-call form.  The names below are the compiler's Python API.
+
+This module imports the back end when it first compiles: `compile_sources` starts
+every C file's clang before, so clang works while Python loads the back end.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
-from hsx.image.hxe import normalize_app_name
-from hsx.image.model import HxeImage
-from hsx.image.sym import GlobalVariable, LocalVariable, Symbol, SymbolTable
-from hsx.toolchain.linker import LinkResult
+from hsx.lazy import lazy_exports
 
-from .runtime import link_program, runtime_objects
+from .frontend import ClangRun, Options
 from .sourcenames import lib_dir, source_paths
-from .unit import CompiledUnit, Options, assemble_unit, clang_ir, compile_c_file
 
+if TYPE_CHECKING:
+    from hsx.image.model import HxeImage
+    from hsx.image.sym import SymbolTable
+    from hsx.toolchain.linker import LinkResult
+
+    from .unit import CompiledUnit
+
+__getattr__, __dir__, _ = lazy_exports(__name__, {
+    "hsx.toolchain.cc.runtime": ("link_program", "runtime_objects"),
+    "hsx.toolchain.cc.unit": ("CompiledUnit", "assemble_unit", "clang_ir", "compile_c_file"),
+})
 __all__ = ["CompiledUnit", "Options", "assemble_unit", "build_c", "build_c_file", "clang_ir",
-           "compile_c_file", "lib_dir", "link_program", "runtime_objects"]
+           "compile_c_file", "compile_sources", "lib_dir", "link_program", "runtime_objects"]
 
 
 def attach_debug_variables(table: SymbolTable, units: Sequence[CompiledUnit]) -> SymbolTable:
     """`table` with the C types, globals and locals of the -g `units`, where each of
     their functions' body begins, and each function's type (addresses from the linked
     labels: a global or function that is not in the image is left out)."""
+    from hsx.image.sym import GlobalVariable, LocalVariable
     types, globals_, locals_ = list(table.types), list(table.globals), list(table.locals)
     bodies: dict[int, int] = {}                  # function address -> its body's
     function_types: dict[int, int | None] = {}   # function address -> its type
@@ -91,13 +102,35 @@ def _linked(symbols, name: str, static: bool, file: str | None):
     return local[0] if len(local) == 1 else None
 
 
+def compile_sources(sources: Iterable[str], options: Options) -> Iterator[CompiledUnit]:
+    """Each of `sources` compiled (C) or assembled (MVASM), in order, one at a time.
+    Every C file's clang is started first: they run while the back end loads (and side
+    by side, on a machine with the CPUs for it); those not used yet when the caller
+    stops (a failure) are stopped."""
+    sources = list(sources)
+    runs: dict[int, ClangRun] = {}
+    try:
+        for index, source in enumerate(sources):
+            if not source.lower().endswith(".mvasm"):
+                runs[index] = ClangRun(source, options)
+        from .unit import assemble_unit, compile_c_file
+        for index, source in enumerate(sources):
+            if index in runs:
+                yield compile_c_file(source, options, clang=runs.pop(index))
+            else:
+                yield assemble_unit(source)
+    finally:
+        for run in runs.values():
+            run.cancel()
+
+
 def build_c(sources: Iterable[str], options: Options | None = None,
             app_name: str | None = None) -> tuple[LinkResult, list[CompiledUnit]]:
     """Compile the C files and assemble the MVASM files among `sources`, and link them
     with the runtime."""
     options = options or Options()
-    units = [assemble_unit(s) if s.lower().endswith(".mvasm") else compile_c_file(s, options)
-             for s in sources]
+    units = list(compile_sources(sources, options))
+    from .runtime import link_program
     result = link_program([u.module for u in units], app_name, [u.weak for u in units],
                           options.soft_float, options.collect_garbage)
     if options.debug:
@@ -123,6 +156,7 @@ def finish_symbols(table: SymbolTable) -> SymbolTable:
 
 def build_c_file(path: str | os.PathLike, opt: int = 2, debug: bool = False) -> HxeImage:
     """Compile and link one C file in memory (what `hsx run prog.c` uses)."""
+    from hsx.image.hxe import normalize_app_name
     path = os.fspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     result, _ = build_c([path], Options(opt=opt, debug=debug), normalize_app_name(stem))

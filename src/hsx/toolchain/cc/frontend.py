@@ -1,21 +1,60 @@
-"""Which clang turns C into LLVM IR.
+"""Which clang turns C into LLVM IR, with which options, and running it.
 
 The default is the clang inside the `ziglang` wheel (a pinned dependency), so `pip install`
 is all a machine needs.  It is run as `zig clang …`, the plain clang driver: unlike
 `zig cc` it adds no flags of its own (CPU features, unwind tables, frame pointers) and
 writes IR to standard output.  A system clang stays selectable with `--clang PATH` or
 `$HSX_CLANG` (a path or a command name on `PATH`).
+
+This module loads nothing of the back end: `start_clang` runs clang in the
+background, and the driver starts it before it imports the back end, so that clang
+works while Python loads the compiler's ~60 modules (at -O2 clang takes longer than
+that; the wait is then hidden entirely).
 """
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import subprocess
+from dataclasses import dataclass
 from functools import lru_cache
 
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 
+from .sourcenames import lib_dir
+
 ENV_VAR = "HSX_CLANG"
+TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
+                "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
+                "-Xclang", "-mlong-double-64",   # long double = double, as on ARM EABI
+                "-D__STDC_NO_THREADS__=1",       # C11 7.26 is optional: no <threads.h>
+                "-U__SIZEOF_INT128__")           # no __int128 (as on 32-bit ARM): code
+                                                 # that checks falls back to 64-bit words
+# No runtime loop unrolling (a loop whose trip count is known only at run time copied
+# 4-8 times plus a remainder loop): it grows code in a 64 KB code space and saved no
+# instruction in benchmarks/peer_bench.py, while it made clang's -O2 and the back end
+# each ~40% slower on benchmarks/cc_bench.py's file.  Loops of known small trip
+# counts are still unrolled fully (that halves the CoreMark-like mix's instructions).
+# The VM has no vector registers: the vectorizers would only look (same IR, less time).
+TUNING = ("-mllvm", "-unroll-runtime=false", "-fno-vectorize", "-fno-slp-vectorize")
+
+
+@dataclass
+class Options:
+    opt: int | str = 0              # clang's -O level: 0, 1, 2 or "s"
+    debug: bool = False
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    clang: str | None = None        # a system clang instead of the bundled one
+    soft_float: bool = False        # float/double/i64 division through the library (fpu.py)
+    line_tables: bool = False       # source lines without -g (the library: its labels' lines)
+    gc_sections: bool | None = None  # link only the functions and data that are used
+                                     # (None: unless -g, which keeps all for the debugger)
+
+    @property
+    def collect_garbage(self) -> bool:
+        return not self.debug if self.gc_sections is None else self.gc_sections
 
 
 def _error(message: str) -> ToolchainError:
@@ -78,3 +117,52 @@ def diagnostics(stderr: str) -> list[tuple[str, str]]:
             pending = []
     return [("error" if s == "fatal error" else s, "\n".join(b))
             for s, b in zip(severities, blocks)]
+
+
+def _fail(message: str, where: str = "") -> ToolchainError:
+    return ToolchainError([Diagnostic(message, where)])
+
+
+class ClangRun:
+    """clang turning one C file into LLVM IR, in the background; `ir()` waits for it."""
+
+    def __init__(self, path: str, options: Options) -> None:
+        self.path = path
+        cmd = [*clang_command(options.clang), *TARGET_FLAGS, "-isystem",
+               str(lib_dir() / "include"), "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-",
+               *TUNING]
+        if options.debug:
+            cmd.append("-g")
+        elif options.line_tables:
+            cmd.append("-gline-tables-only")
+        for d in options.include_dirs:
+            cmd += ["-I", d]
+        for d in options.defines:
+            cmd += ["-D", d]
+        cmd.append(path)
+        try:
+            self._process = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE, text=True)
+        except OSError as exc:
+            raise _fail(f"cannot run clang: {exc}", "hsx cc") from None
+
+    def ir(self, warnings: list[str] | None = None) -> str:
+        """The IR text.  clang's errors become the ToolchainError's diagnostics, each
+        whole (location, source line, caret, notes); its warnings are appended to
+        `warnings`."""
+        stdout, stderr = self._process.communicate()
+        found = diagnostics(stderr)
+        if self._process.returncode != 0:
+            errors = [Diagnostic(text) for severity, text in found if severity != "remark"]
+            raise ToolchainError(errors or [Diagnostic(
+                stderr.strip() or f"clang failed with status {self._process.returncode}",
+                self.path)])
+        if warnings is not None:
+            warnings.extend(text for severity, text in found if severity == "warning")
+        return stdout
+
+    def cancel(self) -> None:
+        """Stop clang if it still runs (its output is not wanted)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.communicate()

@@ -192,6 +192,11 @@ Constant = object      # any of the classes above
 
 _FLOAT_KINDS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "fp128": 128,
                 "x86_fp80": 80, "ppc_fp128": 128}
+# Types named by one word, one instance each (types are immutable): `i32` or `ptr` is
+# read thousands of times in a file.  Integer widths join when first read.
+_WORD_TYPES: dict[str, Type] = {"ptr": PtrT(), "void": VOID, "label": LabelT(),
+                                "metadata": MetadataT(), "token": TokenT(),
+                                **{w: FloatT(w, bits) for w, bits in _FLOAT_KINDS.items()}}
 _CAST_OPS = {"trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp",
              "sitofp", "ptrtoint", "inttoptr", "bitcast", "addrspacecast"}
 _BINARY_OPS = {"add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor", "udiv",
@@ -252,7 +257,8 @@ class Parser:
         return tok
 
     def at(self, text: str) -> bool:
-        return self.tok.text == text and self.tok.kind in ("punct", "word")
+        tok = self.tokens[self.pos]
+        return tok.text == text and tok.kind in ("punct", "word")
 
     def accept(self, text: str) -> bool:
         if self.at(text):
@@ -323,23 +329,16 @@ class Parser:
         tok = self.next()
         if tok.kind == "word":
             w = tok.text
-            if w == "ptr":
-                if self.at("addrspace"):
-                    self.next()
-                    self.skip_balanced()
+            simple = _WORD_TYPES.get(w)
+            if simple is not None and not (w == "ptr" and self.at("addrspace")):
+                return simple
+            if w == "ptr":                      # ptr addrspace(N): a pointer all the same
+                self.next()
+                self.skip_balanced()
                 return PtrT()
-            if w == "void":
-                return VOID
-            if w == "label":
-                return LabelT()
-            if w == "metadata":
-                return MetadataT()
-            if w == "token":
-                return TokenT()
-            if w in _FLOAT_KINDS:
-                return FloatT(w, _FLOAT_KINDS[w])
             if w[:1] == "i" and w[1:].isdigit():
-                return IntT(int(w[1:]))
+                simple = _WORD_TYPES[w] = IntT(int(w[1:]))
+                return simple
         elif tok.kind == "local":
             if self.named_types is None:
                 raise IRSyntaxError(f"named type {tok.text} without a module")

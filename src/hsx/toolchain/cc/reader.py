@@ -2,15 +2,17 @@
 
 llvmlite's parser checks the text first, so IR that does not parse or verify is an
 error carrying LLVM's own message; no llvmlite object outlives that check (`check_ir`
-disposes the module and then its context).  The back end then reads the text itself:
+disposes the module and then its context).  IR that clang has just written (it starts
+with clang's `; ModuleID` line, has no NUL) is checked only if the back end cannot read
+it: it is clang's own module, printed, and loading LLVM (a 180 MB library) cost each
+`hsx cc` ~50 ms of CPU, more than the check itself.
+The back end then reads the text itself:
 one pass sorts the lines (named types, globals, aliases, function headers and bodies,
 metadata), the module-level lines are parsed here and the bodies by instructions.py.
 Reading the text directly is several times faster than walking the module through
 llvmlite, one foreign call per operand.
 """
 from __future__ import annotations
-
-import llvmlite.binding as llvm
 
 from .instructions import read_body
 from .ir import Argument, CompileError, Function, GlobalVar, Loc, Module
@@ -22,10 +24,12 @@ from .types import FuncT, Layout, StructT
 _LOCAL_LINKAGE = {"internal", "private"}
 # clang's wasm32 target adds these aliases of main for its own start-up code.
 WASM_MAIN_ALIASES = {"__main_void", "__main_argc_argv"}
+CLANG_HEADER = "; ModuleID = "     # the first line of the IR clang prints
 
 
 def check_ir(text: str, source_name: str) -> None:
     """Parse and verify `text` with LLVM, releasing everything before returning."""
+    import llvmlite.binding as llvm
     if "\0" in text:                # LLVM would read only up to it
         raise CompileError("LLVM IR does not parse: it contains a NUL character",
                            source_name)
@@ -54,15 +58,19 @@ def _llvm_message(exc: RuntimeError) -> str:
 
 
 def read_module(text: str, source_name: str = "<ir>",
-                local_prefix: str | None = None) -> Module:
+                local_prefix: str | None = None, from_clang: bool = False) -> Module:
     """The module in `text`.  With `local_prefix`, module-local functions and variables
     are renamed `local_prefix + name` and exported, so that the unit can be split into
-    one object per symbol (see driver.py)."""
-    check_ir(text, source_name)
+    one object per symbol (see driver.py).  `from_clang`: the text is clang's output,
+    checked by LLVM only when it does not look like it or the back end cannot read it."""
+    if not from_clang or not text.startswith(CLANG_HEADER) or "\0" in text:
+        check_ir(text, source_name)
     reader = _ModuleReader(text, source_name, local_prefix)
     try:
         return reader.read()
     except IRSyntaxError as exc:
+        if from_clang:              # LLVM's own words, when LLVM cannot read it either
+            check_ir(text, source_name)
         raise CompileError(f"unsupported construct: {exc}", reader.where) from None
 
 

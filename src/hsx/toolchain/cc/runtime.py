@@ -23,7 +23,8 @@ from hsx.toolchain.linker import LinkOptions, LinkResult, link
 
 from .frontend import clang_command
 from .sourcenames import lib_dir
-from .unit import Options, assemble_unit, compile_c_file
+from .frontend import Options
+from .unit import assemble_unit, compile_c_file
 
 RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
 

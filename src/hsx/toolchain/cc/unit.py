@@ -1,7 +1,7 @@
 """One translation unit: a C file through clang and the back end to an object, or an
 MVASM file assembled to link with C.
 
-`compile_c_file` runs clang (`clang_ir`), reads the IR, selects instructions, allocates
+`compile_c_file` runs clang (frontend.py), reads the IR, selects instructions, allocates
 registers, lays out frames, emits MVASM statements and assembles them; the unit's
 object carries the C lines of its code with -g, and its labels the C file and line
 they were declared at whenever clang says (see sourcenames.py for how files are named).
@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import gc
 import os
-import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Iterable
@@ -24,7 +23,7 @@ from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
 from .emit import Listing, ModuleEmitter
 from .frame import layout_frame
-from .frontend import clang_command, diagnostics as clang_diagnostics
+from .frontend import ClangRun, Options
 from .ir import CompileError
 from .irtext import IRSyntaxError
 from .isel import select_function
@@ -32,38 +31,7 @@ from .naming import symbol_name
 from .reader import read_module
 from .regalloc import allocate
 from .shrinkwrap import address_taken, copy_return_tails, place_frame
-from .sourcenames import lib_dir, source_name
-
-TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
-                "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
-                "-Xclang", "-mlong-double-64",   # long double = double, as on ARM EABI
-                "-D__STDC_NO_THREADS__=1",       # C11 7.26 is optional: no <threads.h>
-                "-U__SIZEOF_INT128__")           # no __int128 (as on 32-bit ARM): code
-                                                 # that checks falls back to 64-bit words
-# No runtime loop unrolling (a loop whose trip count is known only at run time copied
-# 4-8 times plus a remainder loop): it grows code in a 64 KB code space and saved no
-# instruction in benchmarks/peer_bench.py, while it made clang's -O2 and the back end
-# each ~40% slower on benchmarks/cc_bench.py's file.  Loops of known small trip
-# counts are still unrolled fully (that halves the CoreMark-like mix's instructions).
-# The VM has no vector registers: the vectorizers would only look (same IR, less time).
-TUNING = ("-mllvm", "-unroll-runtime=false", "-fno-vectorize", "-fno-slp-vectorize")
-
-
-@dataclass
-class Options:
-    opt: int | str = 0              # clang's -O level: 0, 1, 2 or "s"
-    debug: bool = False
-    include_dirs: tuple[str, ...] = ()
-    defines: tuple[str, ...] = ()
-    clang: str | None = None        # a system clang instead of the bundled one
-    soft_float: bool = False        # float/double/i64 division through the library (fpu.py)
-    line_tables: bool = False       # source lines without -g (the library: its labels' lines)
-    gc_sections: bool | None = None  # link only the functions and data that are used
-                                     # (None: unless -g, which keeps all for the debugger)
-
-    @property
-    def collect_garbage(self) -> bool:
-        return not self.debug if self.gc_sections is None else self.gc_sections
+from .sourcenames import source_name
 
 
 @dataclass
@@ -82,49 +50,21 @@ class CompiledUnit:
         return self.listing.text()
 
 
-def _fail(message: str, where: str = "") -> ToolchainError:
-    return ToolchainError([Diagnostic(message, where)])
-
-
 def clang_ir(path: str, options: Options, warnings: list[str] | None = None) -> str:
-    """LLVM IR text for a C file.  clang's errors become the ToolchainError's
-    diagnostics, each whole (location, source line, caret, notes); its warnings are
-    appended to `warnings`."""
-    cmd = [*clang_command(options.clang), *TARGET_FLAGS, "-isystem", str(lib_dir() / "include"),
-           "-S", "-emit-llvm", f"-O{options.opt}", "-o", "-", *TUNING]
-    if options.debug:
-        cmd.append("-g")
-    elif options.line_tables:
-        cmd.append("-gline-tables-only")
-    for d in options.include_dirs:
-        cmd += ["-I", d]
-    for d in options.defines:
-        cmd += ["-D", d]
-    cmd.append(path)
-    try:
-        result = subprocess.run(cmd, capture_output=True, text=True)
-    except OSError as exc:
-        raise _fail(f"cannot run clang: {exc}", "hsx cc") from None
-    found = clang_diagnostics(result.stderr)
-    if result.returncode != 0:
-        errors = [Diagnostic(text) for severity, text in found if severity != "remark"]
-        raise ToolchainError(errors or [Diagnostic(
-            result.stderr.strip() or f"clang failed with status {result.returncode}", path)])
-    if warnings is not None:
-        warnings.extend(text for severity, text in found if severity == "warning")
-    return result.stdout
+    """LLVM IR text for a C file (see `ClangRun.ir`)."""
+    return ClangRun(path, options).ir(warnings)
 
 
 def compile_ir(ir: str, source: str, debug: bool, filename: str,
                pieces: list[tuple[str, list]] | None = None,
-               hard_float: bool = True, local_prefix: str | None = None
-               ) -> tuple[Listing, dict, frozenset[str]]:
+               hard_float: bool = True, local_prefix: str | None = None,
+               from_clang: bool = False) -> tuple[Listing, dict, frozenset[str]]:
     """MVASM statements (with the C location of each), debug facts (always the file and
     line of each function and variable, when the IR has them) and weak references for
     one IR module; `filename` names the MVASM.  With `pieces`, also append (symbol,
     statements) for each function and variable, module-local ones renamed with
-    `local_prefix` (see `read_module`)."""
-    module = read_module(ir, source, local_prefix)
+    `local_prefix` (see `read_module`, also for `from_clang`)."""
+    module = read_module(ir, source, local_prefix, from_clang)
     evaluator = ConstEvaluator(module.layout, module.aliases, module.functions)
     emitter = ModuleEmitter(module, evaluator, filename)
     emitter.header(source)
@@ -177,11 +117,13 @@ def _collector_paused():
             gc.enable()
 
 
-def compile_c_file(path: str, options: Options, split: bool = False) -> CompiledUnit:
-    """Compile one C file.  `split` (used for the library) also assembles each
-    function and variable into its own object (`CompiledUnit.pieces`)."""
+def compile_c_file(path: str, options: Options, split: bool = False,
+                   clang: ClangRun | None = None) -> CompiledUnit:
+    """Compile one C file (`clang`: its clang, started already).  `split` (used for the
+    library) also assembles each function and variable into its own object
+    (`CompiledUnit.pieces`)."""
     warnings: list[str] = []
-    ir = clang_ir(path, options, warnings)
+    ir = (clang or ClangRun(path, options)).ir(warnings)
     source = os.path.relpath(path) if not os.path.isabs(path) else path
     stem = os.path.splitext(os.path.basename(path))[0]
     filename = f"{stem}.mvasm"
@@ -190,7 +132,7 @@ def compile_c_file(path: str, options: Options, split: bool = False) -> Compiled
     with _collector_paused():
         try:
             listing, facts, weak = compile_ir(ir, source, options.debug, filename, pieces,
-                                              not options.soft_float, prefix)
+                                              not options.soft_float, prefix, from_clang=True)
         except CompileError as exc:
             where = exc.where if _names_a_line(exc.where) else _locate(path, options, exc)
             raise ToolchainError([Diagnostic(exc.message, where or exc.where or source)]) \
@@ -253,7 +195,7 @@ def _locate(path: str, options: Options, error: CompileError) -> str | None:
     has no source lines): compile again with line tables and find the same error."""
     try:
         compile_ir(clang_ir(path, replace(options, line_tables=True)), path, False,
-                   "locate.mvasm")
+                   "locate.mvasm", from_clang=True)
     except CompileError as again:
         if again.message == error.message and _names_a_line(again.where):
             return again.where

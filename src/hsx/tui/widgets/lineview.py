@@ -105,13 +105,16 @@ class LineView(ScrollView, can_focus=True):
         self.cursor = min(max(row, 0), self._row_count - 1)
         self.call_after_refresh(self._scroll_to_cursor, center)
 
-    def _scroll_to_cursor(self, center: bool, always: bool = False) -> None:
-        height = self.scrollable_content_region.height
+    def _scroll_to_cursor(self, center: bool) -> None:
         top = int(self.scroll_offset.y)
-        if always or center and not top <= self.cursor < top + height - 1:
-            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, force=True)
+        if center and not top <= self.cursor < top + self.scrollable_content_region.height - 1:
+            self._center_cursor()
         else:
             self.scroll_to_region(Region(0, self.cursor, 1, 1), animate=False, force=True)
+
+    def _center_cursor(self) -> None:
+        height = self.scrollable_content_region.height
+        self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, force=True)
 
     def action_move(self, delta: int) -> None:
         self.move_cursor(self.cursor + delta)
@@ -135,7 +138,7 @@ class LineView(ScrollView, can_focus=True):
         """A resized panel (the terminal changed, another layout) centres the cursor row
         -- after a stop, the current line: where it ends up then does not depend on the
         sizes the panel passed through on the way."""
-        self.call_after_refresh(self._scroll_to_cursor, True, True)
+        self.call_after_refresh(self._center_cursor)
 
     def on_focus(self) -> None:
         self.refresh()

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -53,6 +51,7 @@ def library_name(sources: Path, variant: str = "") -> str:
 
 
 def cache_dir() -> Path:
+    import tempfile                 # (here: every hsx process finds the library, few build it)
     base = os.environ.get("HSX_CACHE_DIR") or os.path.join(
         tempfile.gettempdir(), f"hsx-cc-{os.getuid() if hasattr(os, 'getuid') else 0}")
     return Path(base) / "native"
@@ -67,6 +66,7 @@ def build(sources: Path, out_dir: Path, variant: str = "") -> Path:
         import ziglang
     except ImportError:
         raise BuildError("the 'ziglang' package (its C compiler) is not installed") from None
+    import subprocess
     zig = Path(ziglang.__file__).resolve().parent / ("zig.exe" if os.name == "nt" else "zig")
     out_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
@@ -100,10 +100,9 @@ def find_or_build(variant: str = "") -> Path:
                              "not available")
         return lib
     name = library_name(sources, variant)
-    for folder in (PACKAGE_DIR, cache_dir()):
-        if (folder / name).is_file():
-            return folder / name
-    return build(sources, cache_dir(), variant)
+    if (PACKAGE_DIR / name).is_file():
+        return PACKAGE_DIR / name
+    return build(sources, cache_dir(), variant)     # (or the one built there before)
 
 
 if __name__ == "__main__":          # setup.py: python build.py PORT_DIR OUT_DIR

@@ -11,6 +11,7 @@ interpreter on the same state, one instruction at a time, as the Python engine d
 from __future__ import annotations
 
 import ctypes
+from operator import attrgetter
 
 from hsx.image.model import HxeImage
 from hsx.isa import OPCODES
@@ -129,6 +130,7 @@ class NativeContext(Context):
                    lambda self, value: setattr(self.task, "psw", value))
     steps = property(lambda self: self.task.steps,
                      lambda self, value: setattr(self.task, "steps", value))
+    step_counter = property(attrgetter("task"))     # its `steps`, without the property
 
     @property
     def skip_breakpoint(self) -> int | None:

@@ -62,12 +62,18 @@ def test_a_system_clang_is_used_when_asked(monkeypatch, tmp_path):
 
 def test_predefined_macros_say_what_the_implementation_offers(tmp_path):
     """C11's optional parts: threads are absent (__STDC_NO_THREADS__, no <threads.h>);
-    complex numbers, VLAs and atomics are there; the environment is freestanding."""
+    complex numbers, VLAs and atomics are there; the environment is freestanding.
+    __SIZEOF_INT128__ is not defined: code that looks for __int128 (yyjson's number
+    parsing) takes its 64-bit path instead of failing to build."""
     out, status = compile_and_run(tmp_path, """
         #include <stdio.h>
         int main(void) {
         #ifdef __STDC_NO_THREADS__
             printf("no-threads ");
+        #endif
+        #ifdef __SIZEOF_INT128__
+            __int128 wide = 1;
+            printf("int128 %d ", (int)(wide << 64 >> 64));
         #endif
         #if defined(__STDC_NO_COMPLEX__) || defined(__STDC_NO_VLA__) || defined(__STDC_NO_ATOMICS__)
             printf("missing ");

@@ -38,10 +38,12 @@ def _write(path: Path, data: bytes) -> None:
 
 def _link_and_write(modules, out: Path, sym: Path | None, *, entry: str | None,
                     app_name: str | None, single_instance: bool, req_cap: int,
-                    stack_size: int | None = None, memory: int | None = None) -> None:
+                    stack_size: int | None = None, memory: int | None = None,
+                    gc_sections: bool = False) -> None:
     result = link_modules(modules, entry=entry,
                           app_name=app_name or normalize_app_name(out.stem),
-                          allow_multiple=not single_instance, req_caps=req_cap)
+                          allow_multiple=not single_instance, req_caps=req_cap,
+                          gc_sections=gc_sections)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     _write(out, write_hxe(with_task_sizes(result.image, stack_size, memory)))
@@ -103,10 +105,14 @@ def asm_command(source: Path, output: Path | None, include_dirs: tuple[Path, ...
 @click.option("--entry", help="Start at this symbol (default: _start, else the first .entry).")
 @click.option("--req-cap", default="0", metavar="N",
               help="Capability mask written to the header (decimal or 0x…).")
+@click.option("--gc-sections", is_flag=True,
+              help="Leave out the functions and data of `hsx cc -c` objects that nothing "
+                   "reachable from the entry point uses (.mvasm objects stay whole).")
 @task_size_options
 def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
                  app_name: str | None, single_instance: bool, entry: str | None,
-                 req_cap: str, stack_size: int | None, memory: int | None) -> None:
+                 req_cap: str, gc_sections: bool, stack_size: int | None,
+                 memory: int | None) -> None:
     """Link .hxo objects, in the order given, into an .hxe image and its .sym file."""
     try:
         caps = int(req_cap, 0)
@@ -119,7 +125,7 @@ def link_command(objects: tuple[Path, ...], output: Path, sym: Path | None,
         modules = [_object(path) for path in objects]
         _link_and_write(modules, output, sym, entry=entry, app_name=app_name,
                         single_instance=single_instance, req_cap=caps, stack_size=stack_size,
-                        memory=memory)
+                        memory=memory, gc_sections=gc_sections)
 
     _run(action)
 

@@ -5,7 +5,9 @@ The schema is the prior one (version 1: `entry`, `entry_symbol`, `code`, `rodata
 written by the prior assembler still link.  Additive fields, all optional on read:
 `bss` (size), section `"bss"` in symbol entries, `entry_declared`, `data_align`,
 `bss_align`, `files` + `lines` (code word index -> source line), per-label
-`file`/`line`, and per-relocation `addend` and `at` ("file:line:col" of the reference).
+`file`/`line`, per-relocation `addend` and `at` ("file:line:col" of the reference), and
+`function_sections` (every reference between functions or data objects is a relocation,
+so the linker can drop the ones nothing uses: hsx.toolchain.gc).
 Written with sorted keys and no timestamps or absolute paths, so equal inputs give
 equal bytes.
 """
@@ -81,6 +83,7 @@ class ObjectModule:
     lines: list[LineEntry] = field(default_factory=list)
     data_align: int = 4
     bss_align: int = 4
+    function_sections: bool = False   # atoms the linker may drop (hsx.toolchain.gc)
     name: str = "<object>"        # where the module came from, for messages; not stored
     source_dir: str = ""          # directory `files` and `at` are relative to; not stored
 
@@ -130,6 +133,8 @@ def hxo_to_json(module: ObjectModule) -> dict[str, Any]:
         doc["data_align"] = module.data_align
     if module.bss_align != 4:
         doc["bss_align"] = module.bss_align
+    if module.function_sections:
+        doc["function_sections"] = True
     if any(module.metadata.get(kind) for kind in METADATA_KINDS):
         doc["metadata"] = {kind: list(module.metadata.get(kind, [])) for kind in METADATA_KINDS}
     return doc
@@ -223,7 +228,8 @@ def _from_json(doc: Any, name: str) -> ObjectModule:
         relocs=relocs,
         metadata={k: list(metadata.get(k) or []) for k in METADATA_KINDS},
         files=files, lines=lines, data_align=int(doc.get("data_align", 4)),
-        bss_align=int(doc.get("bss_align", 4)), name=name)
+        bss_align=int(doc.get("bss_align", 4)),
+        function_sections=bool(doc.get("function_sections", False)), name=name)
 
 
 def _symbol(entry: Any, fail) -> SymbolDef:

@@ -10,6 +10,7 @@ Instruction shapes come from the opcode table's forms, never from mnemonic lists
 """
 from __future__ import annotations
 
+import bisect
 import math
 import os
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from hsx.isa.encoding import IMM_RANGE, Instruction as Encoded, encode
 from hsx.isa.opcodes import BY_MNEMONIC, Form, Opcode
 
 from . import fixups, metadata
+from .gc import starts_atom
 from .diagnostics import DiagnosticSink, SourceLocation, TooManyErrors
 from .expressions import Expr, ExpressionError, Name, Value, evaluate
 from .parser import (Directive, Instruction, KeyValue, Label, Memory, Operand, Register,
@@ -65,8 +67,11 @@ class _Skip(Exception):
 
 
 class Assembler:
-    def __init__(self, sink: DiagnosticSink, top_file: str) -> None:
+    def __init__(self, sink: DiagnosticSink, top_file: str,
+                 function_sections: bool = False) -> None:
         self.sink = sink
+        self.function_sections = function_sections   # references between atoms stay
+        self._atoms: list[int] | None = None           # relocations (hsx.toolchain.gc)
         self.top_file = top_file
         self.top_dir = os.path.dirname(top_file) or "."
         self.section = "text"
@@ -503,13 +508,24 @@ class Assembler:
         if value.is_constant:
             self._patch(fixup, value.addend)
             return None
-        if fixup.pc_relative and local is not None:
+        if fixup.pc_relative and local is not None and \
+                self._same_atom(4 * fixup.position, local[0].offset):
             self._patch(fixup, local[0].offset + value.addend)
             return None
         return Relocation(type=fixup.rtype, section=fixup.section, position=fixup.position,
                           symbol=value.symbol, kind=value.kind, addend=value.addend,
                           pc_relative=fixup.pc_relative and fixup.rtype == "jump",
                           at=self._where(fixup.loc))
+
+    def _same_atom(self, here: int, there: int) -> bool:
+        """Whether two code offsets are in one function (always, unless the module is
+        assembled with function sections)."""
+        if not self.function_sections:
+            return True
+        if self._atoms is None:
+            self._atoms = sorted({0} | {s.offset for name, (s, _) in self.labels.items()
+                                        if s.section == "text" and starts_atom(name, "text")})
+        return bisect.bisect_right(self._atoms, here) == bisect.bisect_right(self._atoms, there)
 
     def _patch(self, fixup: _Fixup, value: int) -> None:
         if fixup.section == "rodata":
@@ -537,7 +553,8 @@ class Assembler:
             externs=tuple(sorted(n for n in self.externs if n not in symbols)),
             imports=tuple(sorted(self.imports)), relocs=relocs, metadata=self.metadata,
             files=tuple(self.files), lines=self.lines, data_align=self.data_align,
-            bss_align=self.bss_align, name=self.top_file,
+            bss_align=self.bss_align, function_sections=self.function_sections,
+            name=self.top_file,
             source_dir="" if self.top_dir == "." else self.top_dir)
 
 

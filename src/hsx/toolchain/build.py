@@ -33,9 +33,11 @@ def assemble_source(text: str, filename: str = "<source>",
 
 
 def assemble_statements(statements: Iterable[Statement | SourceLine],
-                        filename: str) -> ObjectModule:
+                        filename: str, function_sections: bool = False) -> ObjectModule:
     """Assemble statements a compiler built (each carrying its own location), with
-    `SourceLine`s among them parsed in place; `filename` names the unit in messages."""
+    `SourceLine`s among them parsed in place; `filename` names the unit in messages.
+    `function_sections`: every function and data object an atom the linker may drop
+    (hsx.toolchain.gc)."""
     sink = DiagnosticSink()
     parser = Parser(sink)
     flat: list[Statement] = []
@@ -48,7 +50,7 @@ def assemble_statements(statements: Iterable[Statement | SourceLine],
                 flat.append(statement)
     except TooManyErrors:
         flat = []
-    return Assembler(sink, filename).assemble(flat)
+    return Assembler(sink, filename, function_sections).assemble(flat)
 
 
 def assemble_file(path: str | os.PathLike, include_dirs: Iterable[str] = ()) -> ObjectModule:
@@ -68,10 +70,11 @@ def _assemble(filename: str, include_dirs: Iterable[str],
 
 def link_modules(objects: Sequence[ObjectModule], *, entry: str | None = None,
                  app_name: str | None = None, allow_multiple: bool = True,
-                 req_caps: int = 0) -> LinkResult:
+                 req_caps: int = 0, gc_sections: bool = False) -> LinkResult:
     """Link and also return the linker's warnings (see `LinkResult`)."""
     from .linker import LinkOptions, link
-    return link(objects, LinkOptions(entry, app_name, allow_multiple, req_caps))
+    return link(objects, LinkOptions(entry, app_name, allow_multiple, req_caps,
+                                     gc_sections=gc_sections))
 
 
 def link_objects(objects: Sequence[ObjectModule], *, entry: str | None = None,

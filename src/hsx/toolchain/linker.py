@@ -22,7 +22,7 @@ from hsx.image.hxo import ObjectModule, Relocation
 from hsx.image.model import (FLAG_ALLOW_MULTIPLE, RODATA_BASE, HxeImage, Metadata)
 from hsx.image.sym import LineInfo, MemoryRegion, Symbol, SymbolTable
 
-from . import fixups, metadata
+from . import fixups, gc, metadata
 from .diagnostics import DiagnosticSink, TooManyErrors
 
 
@@ -35,6 +35,8 @@ class LinkOptions:
     # weak references: these names resolve to address 0 when no module defines them
     # (C `__attribute__((weak))` declarations, e.g. optional parts of the C library)
     weak: frozenset[str] = frozenset()
+    # leave out the functions and data nothing reachable uses (hsx.toolchain.gc)
+    gc_sections: bool = False
 
 
 @dataclass
@@ -68,6 +70,10 @@ class Linker:
     def __init__(self, modules: Sequence[ObjectModule], options: LinkOptions,
                  sink: DiagnosticSink) -> None:
         self.modules = list(modules)
+        if options.gc_sections:
+            exported = {n for m in self.modules for n in m.exports}
+            entry = options.entry or ("_start" if "_start" in exported else None)
+            self.modules = gc.collect(self.modules, entry)
         self.options = options
         self.sink = sink
         self.warnings: list[str] = []

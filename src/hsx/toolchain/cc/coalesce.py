@@ -8,9 +8,8 @@ iteration); when they never hold different values at once they are one register.
 
 `coalesce_copies` merges the two sides of `mov d, s` when neither is live where the
 other is defined (the copy itself aside: there they are equal) and their intervals in
-layout order overlap or touch, so the merged one is no longer than the two together
-(the allocator's intervals have their holes filled: merging far-apart values would
-hold a register in between), and both or neither live across a call: a value that
+layout order overlap or touch (merging far-apart values makes one value of many
+ranges, harder to place whole), and both or neither live across a call: a value that
 is not would have to be in R6..R13 too, and code that uses none of them needs no frame
 (shrinkwrap.py: `fib`'s quick way out keeps its argument in R1).  Values named by debug records (-g) keep their own
 registers: their homes are where the debugger looks for them.

@@ -95,6 +95,7 @@ class FunctionEmitter(Emit64):
         self.local = 0
         self.loc = None
         self.framed = True                  # the block being emitted runs with the frame
+        self.epilogue_at: str | None = None  # the label of the function's one epilogue
 
     def label(self) -> str:
         self.local += 1
@@ -403,8 +404,17 @@ class FunctionEmitter(Emit64):
         self.ins("CALLR", inst.uses[0])
 
     def i_ret(self, inst, nxt):
-        for mnemonic, *operands in epilogue(self.mf) if self.framed else [("RET",)]:
-            self.ins(mnemonic, *operands)
+        """A return: RET without the frame; with it, the epilogue where the first
+        return is and a BR to it from the others (one word, the epilogue is 3 and up)."""
+        if not self.framed:
+            self.ins("RET")
+        elif self.epilogue_at is not None:
+            self.ins("BR", self.epilogue_at)
+        else:
+            self.epilogue_at = f".L{self.mf.symbol}.ret"
+            self.out.label(self.epilogue_at)
+            for mnemonic, *operands in epilogue(self.mf):
+                self.ins(mnemonic, *operands)
 
     def i_trap(self, inst, nxt):
         self.ins("BRK", inst.args[0])

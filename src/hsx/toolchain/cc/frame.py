@@ -28,14 +28,26 @@ def _below(cursor: int, align: int) -> int:
     return cursor + (phase - cursor) % align
 
 
+# what calls (SP must then be 16-aligned) and what moves SP after the prologue
+CALLING_OPS = frozenset({"call", "callr", "asm"})
+SP_MOVING_OPS = frozenset({"dynalloc", "stackrestore", "asm"})
+
+
 def layout_frame(mf: MFunction) -> None:
-    """Give every frame slot its offset below R14 and size the frame."""
+    """Give every frame slot its offset below R14 and size the frame.  SP is 16-aligned
+    below the frame where the function calls; a function that does not leaves it where
+    its slots end (slots are aligned from R14, which is 8 mod 16 all the same)."""
+    ops = {inst.op for block in mf.blocks for inst in block.insts}
     cursor = 4 * len(mf.saved)
     order = sorted(mf.slots, key=lambda s: (s.kind != "spill", s.size > 16, s.size))
     for slot in order:
         slot.offset = cursor = _below(cursor + slot.size, min(slot.align, MAX_ALIGN))
-    total = _below(cursor + mf.outgoing, 16)          # SP = R14 - total, 16-aligned
+    if ops & CALLING_OPS:
+        total = _below(cursor + mf.outgoing, 16)      # SP = R14 - total, 16-aligned
+    else:
+        total = _below(cursor + mf.outgoing, 4)
     mf.frame_size = total - 4 * len(mf.saved)
+    mf.sp_moves = bool(ops & SP_MOVING_OPS)
 
 
 def prologue(mf: MFunction) -> list[tuple]:
@@ -51,7 +63,11 @@ def prologue(mf: MFunction) -> list[tuple]:
 
 
 def epilogue(mf: MFunction) -> list[tuple]:
-    code: list[tuple] = [("ADDI", SP, FP, -4 * len(mf.saved)) if mf.saved else ("MOV", SP, FP)]
+    """The return sequence: SP back to the saved registers (where the prologue left it
+    already when nothing below them was made or moved), their POPs, R14's, RET."""
+    code: list[tuple] = []
+    if mf.frame_size or mf.sp_moves:
+        code.append(("ADDI", SP, FP, -4 * len(mf.saved)) if mf.saved else ("MOV", SP, FP))
     code += [("POP", r) for r in reversed(mf.saved)]
     code += [("POP", FP), ("RET",)]
     return code

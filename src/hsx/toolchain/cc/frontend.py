@@ -28,7 +28,9 @@ ENV_VAR = "HSX_CLANG"
 TARGET_FLAGS = ("--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin",
                 "-nostdinc", "-fno-exceptions", "-fno-asynchronous-unwind-tables",
                 "-Xclang", "-mlong-double-64",   # long double = double, as on ARM EABI
-                "-D__STDC_NO_THREADS__=1")       # C11 7.26 is optional: no <threads.h>
+                "-D__STDC_NO_THREADS__=1",       # C11 7.26 is optional: no <threads.h>
+                "-U__SIZEOF_INT128__")           # no __int128 (as on 32-bit ARM): code
+                                                 # that checks falls back to 64-bit words
 # No runtime loop unrolling (a loop whose trip count is known only at run time copied
 # 4-8 times plus a remainder loop): it grows code in a 64 KB code space and saved no
 # instruction in benchmarks/peer_bench.py, while it made clang's -O2 and the back end
@@ -47,6 +49,12 @@ class Options:
     clang: str | None = None        # a system clang instead of the bundled one
     soft_float: bool = False        # float/double/i64 division through the library (fpu.py)
     line_tables: bool = False       # source lines without -g (the library: its labels' lines)
+    gc_sections: bool | None = None  # link only the functions and data that are used
+                                     # (None: unless -g, which keeps all for the debugger)
+
+    @property
+    def collect_garbage(self) -> bool:
+        return not self.debug if self.gc_sections is None else self.gc_sections
 
 
 def _error(message: str) -> ToolchainError:

@@ -104,6 +104,7 @@ class MFunction:
     next_vreg: int = 0
     saved: list = field(default_factory=list)    # callee-saved registers used
     frame_size: int = 0               # bytes below the saved registers
+    sp_moves: bool = True             # SP may move after the prologue (frame.py)
     unframed: frozenset = frozenset()  # blocks that run without the frame (shrinkwrap.py)
     frame_at: "MBlock | None" = None  # the block that starts with the prologue, if not
                                       # the entry

@@ -1,17 +1,23 @@
 """Linear-scan register allocation over live intervals.
 
-Liveness is a backward data-flow over the machine CFG; each virtual register gets one
-interval (its first to last live position in layout order, holes filled in, so loops
-are covered).  Physical registers that instructions name explicitly (call arguments
+Liveness is a backward data-flow over the machine CFG; each virtual register gets an
+interval of the position ranges where it is live, in layout order, with holes where it
+is not (a loop's values are not live in the calls laid out between the loop's entry
+and its body), so two values share a register where neither is live at the other's
+positions; with -g one range from first to last (a variable's register holds nothing
+else meanwhile).  Physical registers that instructions name explicitly (call arguments
 and results, the return registers, inline asm operands) and those a call clobbers have
 short fixed ranges; a virtual register never gets a physical one whose fixed ranges
 overlap its interval.  That single rule gives caller-saved correctness across calls
 and hazard-free argument set-up.
 
-When registers run out the interval ending furthest away is spilled to a frame slot:
-each of its uses reloads into a fresh short ("tiny") register and each definition is
-stored back, then allocation runs again; tiny registers are never spilled, so this
-converges.
+When registers run out, the interval that is cheapest to spill for the stretch it still
+covers is spilled to a frame slot: the loads and stores it would cost (each use and
+definition, 8 times over for each loop around it) over the square of its remaining
+length, so a value used in a hot loop keeps its register and one used only before and
+after it gives its register up.  Each use of a spilled value reloads into a fresh
+short ("tiny") register and each definition is stored back, then allocation runs
+again; tiny registers are never spilled, so this converges.
 
 The two words of a register pair (pairs.py) are allocated as one interval, the union of
 theirs, to two registers `Rn`, `Rn+1` (R0:R1 ... R12:R13), and spilled together.
@@ -20,10 +26,11 @@ from __future__ import annotations
 
 import bisect
 
-from .mir import ALLOCATABLE, CALLEE_SAVED, CALLER_SAVED, MFunction, MInst, PReg, R, VReg
+from .mir import ALLOCATABLE, CALLEE_SAVED, MFunction, MInst, PReg, R, VReg
 from .ir import CompileError
 from .coalesce import coalesce_copies
 from .cse import local_cse
+from .dce import remove_dead_code
 from .hoist import hoist_constants
 from .pairs import legalize_pairs
 from .sink import sink_into_edges
@@ -33,14 +40,17 @@ MAX_ROUNDS = 32
 
 
 class _Interval:
-    """A virtual register's interval, or a pair's (`hi`: the high word's register)."""
+    """A virtual register's live ranges, or a pair's (`hi`: the high word's register):
+    sorted, disjoint [start, end] position ranges; between them it holds nothing, and
+    another value may have its register there."""
 
-    __slots__ = ("vreg", "start", "end", "preg", "hi")
+    __slots__ = ("vreg", "ranges", "start", "end", "preg", "hi")
 
-    def __init__(self, vreg: VReg, start: int, end: int, hi: VReg | None = None) -> None:
+    def __init__(self, vreg: VReg, ranges: list, hi: VReg | None = None) -> None:
         self.vreg = vreg
-        self.start = start
-        self.end = end
+        self.ranges = ranges
+        self.start = ranges[0][0]
+        self.end = ranges[-1][1]
         self.preg: PReg | None = None
         self.hi = hi
 
@@ -50,12 +60,41 @@ class _Interval:
     def vregs(self) -> list[VReg]:
         return [self.vreg] if self.hi is None else [self.vreg, self.hi]
 
+    def covers(self, pos: int) -> bool:
+        k = bisect.bisect_right(self.ranges, [pos, 1 << 62]) - 1
+        return k >= 0 and self.ranges[k][1] >= pos
+
+    def intersects(self, other: "_Interval") -> bool:
+        if self.end < other.start or other.end < self.start:
+            return False
+        a, b, i, j = self.ranges, other.ranges, 0, 0
+        while i < len(a) and j < len(b):
+            if a[i][1] < b[j][0]:
+                i += 1
+            elif b[j][1] < a[i][0]:
+                j += 1
+            else:
+                return True
+        return False
+
+
+def _union(a: list, b: list) -> list:
+    """The union of two sorted lists of ranges, sorted, touching ones merged."""
+    out: list = []
+    for r in sorted(a + b):
+        if out and r[0] <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], r[1])
+        else:
+            out.append(list(r))
+    return out
+
 
 def allocate(mf: MFunction) -> None:
     """Assign a physical register to every virtual one in `mf` (adding spill code)."""
     sink_into_edges(mf)
     hoist_constants(mf, _Allocator)
     local_cse(mf)
+    remove_dead_code(mf)
     coalesce_copies(mf, _Allocator(mf))
     for _ in range(MAX_ROUNDS):
         legalize_pairs(mf)
@@ -74,15 +113,18 @@ class _Allocator:
         self.block_bounds: list[tuple[int, int]] = []
         self.fixed: dict[PReg, list[tuple[int, int]]] = {r: [] for r in ALLOCATABLE}
         self.hints: dict[VReg, list] = {}
+        self.block_of: list[int] = []               # instruction number -> block index
+        self.cost: dict[VReg, int] = {}             # loads and stores a spill would cost
 
     # -- numbering and liveness ---------------------------------------------------------
 
     def _number(self) -> None:
         n = 0
-        for block in self.mf.blocks:
+        for k, block in enumerate(self.mf.blocks):
             first = n
             for inst in block.insts:
                 self.order.append(inst)
+                self.block_of.append(k)
                 n += 1
             self.block_bounds.append((2 * first, 2 * max(n - 1, first) + 1))
 
@@ -119,25 +161,62 @@ class _Allocator:
                     changed = True
         return live_in, live_out
 
+    def _loop_weights(self) -> list[int]:
+        """A weight per block: 8 to the power of the loops around it (a branch back to
+        an earlier block closes a loop over the blocks between, in layout order)."""
+        blocks = self.mf.blocks
+        index = {id(b): k for k, b in enumerate(blocks)}
+        depth = [0] * len(blocks)
+        for k, block in enumerate(blocks):
+            for s in block.succs:
+                head = index[id(s)]
+                if head <= k:
+                    for j in range(head, k + 1):
+                        depth[j] += 1
+        return [8 ** min(d, 4) for d in depth]
+
     def _intervals(self) -> list[_Interval]:
+        """Every virtual register's live ranges (built backwards over each block from
+        what is live out of it); with -g one range from first to last position, so a
+        variable's register holds nothing else in between (_record_homes).  Also the
+        fixed ranges of the physical registers, the hints and the spill costs."""
         live_in, live_out = self._liveness()
-        spans: dict[VReg, list[int]] = {}
+        ranges: dict[VReg, list[list[int]]] = {}      # backwards: ranges come first
+        weights = self._loop_weights()
+        cost = self.cost
 
-        def touch(v: VReg, pos: int) -> None:
-            span = spans.get(v)
-            if span is None:
-                spans[v] = [pos, pos]
+        def add(v: VReg, start: int, end: int) -> None:
+            got = ranges.setdefault(v, [])
+            if got and got[0][0] <= end + 1:
+                got[0][0] = min(got[0][0], start)
+                got[0][1] = max(got[0][1], end)
             else:
-                if pos < span[0]:
-                    span[0] = pos
-                if pos > span[1]:
-                    span[1] = pos
+                got.insert(0, [start, end])
 
-        for k, (start, end) in enumerate(self.block_bounds):
-            for v in live_in[k]:
-                touch(v, start)
-            for v in live_out[k]:
-                touch(v, end)
+        for k in range(len(self.mf.blocks) - 1, -1, -1):
+            start, end = self.block_bounds[k]
+            live = set(live_out[k])
+            for v in live:
+                add(v, start, end)
+            for n in range(end // 2, start // 2 - 1, -1):
+                if n >= len(self.order) or self.block_of[n] != k:
+                    continue
+                inst = self.order[n]
+                use_pos, def_pos = 2 * n, 2 * n + 1
+                for r in inst.defs:
+                    if isinstance(r, VReg):
+                        first = use_pos if inst.early else def_pos
+                        if r in live:
+                            ranges[r][0][0] = first
+                            live.discard(r)
+                        else:
+                            add(r, first, def_pos)
+                for r in inst.uses:
+                    if isinstance(r, VReg) and r not in live:
+                        add(r, start, use_pos)
+                        live.add(r)
+        if "values" in self.mf.debug:
+            ranges = {v: [[rs[0][0], rs[-1][1]]] for v, rs in ranges.items()}
         open_fixed: dict[PReg, list[int]] = {}
         block_ends = iter(self.block_bounds)
         bound = next(block_ends, (0, -1))
@@ -146,17 +225,15 @@ class _Allocator:
                 open_fixed.clear()              # physical registers never cross blocks
                 bound = next(block_ends, (0, 1 << 60))
             use_pos, def_pos = 2 * n, 2 * n + 1
-            for r in inst.uses:
+            weight = weights[self.block_of[n]]
+            for r in inst.uses + inst.defs:
                 if isinstance(r, VReg):
-                    touch(r, use_pos)
-                elif r in open_fixed:
+                    cost[r] = cost.get(r, 0) + weight
+            for r in inst.uses:
+                if not isinstance(r, VReg) and r in open_fixed:
                     open_fixed[r][1] = use_pos
             for r in inst.defs:
-                if isinstance(r, VReg):
-                    touch(r, use_pos if inst.early else def_pos)
-                    if inst.early:
-                        touch(r, def_pos)
-                elif r in self.fixed:
+                if not isinstance(r, VReg) and r in self.fixed:
                     span = [def_pos, def_pos]
                     self.fixed[r].append(span)
                     open_fixed[r] = span
@@ -169,9 +246,9 @@ class _Allocator:
                     self.hints.setdefault(d, []).append(s)
                 if isinstance(s, VReg):
                     self.hints.setdefault(s, []).append(d)
-        for r, ranges in self.fixed.items():
-            ranges.sort()
-            self.fixed[r] = [tuple(x) for x in ranges]
+        for r, fixed in self.fixed.items():
+            fixed.sort()
+            self.fixed[r] = [tuple(x) for x in fixed]
         self._fixed_starts = {r: [a for a, _ in rs] for r, rs in self.fixed.items()}
         self._fixed_max_end = {}
         for r, rs in self.fixed.items():
@@ -180,47 +257,45 @@ class _Allocator:
                 best = max(best, b)
                 ends.append(best)
             self._fixed_max_end[r] = ends
-        return sorted((_Interval(v, s, e) for v, (s, e) in spans.items()),
+        return sorted((_Interval(v, rs) for v, rs in ranges.items()),
                       key=lambda iv: (iv.start, iv.vreg.id))
 
-    def _conflicts(self, r: PReg, start: int, end: int) -> bool:
-        """Does a fixed range of `r` overlap [start, end]?"""
-        starts = self._fixed_starts[r]
-        k = bisect.bisect_right(starts, end)       # ranges starting at or before `end`
-        return k > 0 and self._fixed_max_end[r][k - 1] >= start
+    def _conflicts(self, r: PReg, iv: _Interval) -> bool:
+        """Does a fixed range of `r` overlap one of `iv`'s ranges?"""
+        starts, max_end = self._fixed_starts[r], self._fixed_max_end[r]
+        for start, end in iv.ranges:
+            k = bisect.bisect_right(starts, end)   # fixed ranges starting at or before end
+            if k > 0 and max_end[k - 1] >= start:
+                return True
+        return False
 
     # -- scan ---------------------------------------------------------------------------
 
     def run(self) -> set[VReg]:
+        """Linear scan with lifetime holes: `active` holds the intervals live at the
+        current position, `inactive` those that started and are in a hole; a register
+        is free for an interval when no active one holds it, no inactive one holding
+        it meets the interval, and no fixed range of it does."""
         self._number()
         intervals = self._intervals()
         active: list[_Interval] = []
-        in_use: dict[PReg, _Interval] = {}
+        inactive: list[_Interval] = []
         spilled: set[VReg] = set()
         assigned: dict[VReg, PReg] = {}
         used_callee: set[PReg] = set()
 
-        def release(a: _Interval) -> None:
-            for r in a.regs():
-                del in_use[r]
-
         for iv in self._units(intervals):
-            still = []
-            for a in active:
-                if a.end < iv.start:
-                    release(a)
-                else:
-                    still.append(a)
-            active = still
-            if iv.hi is not None:
-                preg, victims = self._choose_pair(iv, in_use, assigned, used_callee)
-            else:
-                preg = self._choose(iv, in_use, assigned, used_callee)
-                victims = []
-                if preg is None:
-                    victim = self._victim(iv, active)
-                    victims = [victim] if victim is not None else None
-                    preg = victim.preg if victim is not None else None
+            pos = iv.start
+            active, gone = [a for a in active if a.covers(pos)], \
+                [a for a in active if not a.covers(pos) and a.end >= pos]
+            waking = [a for a in inactive if a.covers(pos)]
+            inactive = [a for a in inactive + gone if a.end >= pos and not a.covers(pos)]
+            active += waking
+
+            def occupants(r: PReg) -> list[_Interval]:
+                return [a for a in active if r in a.regs()] + \
+                    [a for a in inactive if r in a.regs() and a.intersects(iv)]
+            preg, victims = self._place(iv, occupants, assigned, used_callee)
             if victims is None:
                 raise CompileError("register allocation failed: too many values live "
                                    "at one point", f"in function '{self.mf.name}'")
@@ -228,14 +303,12 @@ class _Allocator:
                 spilled.update(iv.vregs())
                 continue
             for victim in victims:
-                release(victim)
                 spilled.update(victim.vregs())
-                active.remove(victim)
+                (active if victim in active else inactive).remove(victim)
                 for v in victim.vregs():
                     del assigned[v]
             iv.preg = preg
             for r, v in zip(iv.regs(), iv.vregs()):
-                in_use[r] = iv
                 assigned[v] = r
                 if r in CALLEE_SAVED:
                     used_callee.add(r)
@@ -264,47 +337,56 @@ class _Allocator:
             if hi is None:
                 units.append(iv)
             else:
-                other = by_vreg[hi]
-                units.append(_Interval(iv.vreg, min(iv.start, other.start),
-                                       max(iv.end, other.end), hi))
+                units.append(_Interval(iv.vreg, _union(iv.ranges, by_vreg[hi].ranges), hi))
         units.sort(key=lambda iv: (iv.start, iv.vreg.id))
         return units
 
-    def _choose_pair(self, iv: _Interval, in_use: dict, assigned: dict,
-                     used_callee: set) -> tuple[PReg | None, list | None]:
-        """(Rn, []) for a pair, or (Rn, the intervals to spill to free Rn:Rn+1), or
-        (None, [iv]) to spill the pair itself; (None, None) when nothing can be done."""
-        def free(r: PReg) -> bool:
-            return r not in in_use and not self._conflicts(r, iv.start, iv.end)
+    def _place(self, iv: _Interval, occupants, assigned: dict,
+               used_callee: set) -> tuple[PReg | None, list | None]:
+        """(R, []) for a free register (the first of two for a pair), or (R, the
+        intervals to spill to free it), or (None, [iv]) to spill `iv` itself; (None,
+        None) when nothing can be done."""
+        width = 1 if iv.hi is None else 2
+        last = len(ALLOCATABLE) - width
 
-        firsts = []
-        for hint_of, shift in ((iv.vreg, 0), (iv.hi, 1)):
+        def usable(n: int) -> bool:
+            return 0 <= n <= last and not any(self._conflicts(R[n + k], iv)
+                                              for k in range(width))
+        for n in self._preferences(iv, assigned, used_callee):
+            if usable(n) and not any(occupants(R[n + k]) for k in range(width)):
+                return R[n], []
+
+        def score(a: _Interval) -> float:      # cheap to spill over a long stretch
+            return sum(self.cost.get(v, 0) for v in a.vregs()) / (a.end - iv.start + 1) ** 2
+        best = (score(iv), None, [iv]) if not iv.vreg.tiny else None
+        for n in range(last + 1):
+            if not usable(n):
+                continue
+            found = {id(a): a for k in range(width) for a in occupants(R[n + k])}
+            victims = list(found.values())
+            if any(a.vreg.tiny for a in victims):
+                continue
+            total = sum(score(a) for a in victims)
+            if best is None or total < best[0]:
+                best = (total, R[n], victims)
+        return (None, None) if best is None else best[1:]
+
+    def _preferences(self, iv: _Interval, assigned: dict, used_callee: set) -> list[int]:
+        """Register numbers to try, best first: what copies to and from it were given,
+        then caller-saved ones, callee-saved ones already saved, the rest."""
+        first = []
+        for hint_of, shift in ((iv.vreg, 0), (iv.hi, 1)) if iv.hi else ((iv.vreg, 0),):
             for hint in self.hints.get(hint_of, ()):
                 r = hint if isinstance(hint, PReg) else assigned.get(hint)
                 if r is not None and r in self.fixed:
-                    firsts.append(r.n - shift)
+                    first.append(r.n - shift)
+        width = 1 if iv.hi is None else 2
 
         def cost(n: int) -> tuple:
-            pair = (R[n], R[n + 1])
-            return (sum(r in CALLEE_SAVED and r not in used_callee for r in pair),
-                    sum(r in CALLEE_SAVED for r in pair), n)
-        for n in firsts + sorted(range(len(ALLOCATABLE) - 1), key=cost):
-            if 0 <= n < len(ALLOCATABLE) - 1 and free(R[n]) and free(R[n + 1]):
-                return R[n], []
-        best = None                  # the pair whose occupants all end the latest
-        for n in range(len(ALLOCATABLE) - 1):
-            pair = (R[n], R[n + 1])
-            if any(self._conflicts(r, iv.start, iv.end) for r in pair):
-                continue
-            occupants = list({id(in_use[r]): in_use[r] for r in pair if r in in_use}.values())
-            if any(o.vreg.tiny for o in occupants):
-                continue
-            score = min(o.end for o in occupants)
-            if best is None or score > best[0]:
-                best = (score, n, occupants)
-        if best is None or (not iv.vreg.tiny and iv.end >= best[0]):
-            return None, (None if iv.vreg.tiny else [iv])
-        return R[best[1]], best[2]
+            regs = [R[n + k] for k in range(width) if n + k < len(ALLOCATABLE)]
+            return (sum(r in CALLEE_SAVED and r not in used_callee for r in regs),
+                    sum(r in CALLEE_SAVED for r in regs), n)
+        return first + sorted(range(len(ALLOCATABLE)), key=cost)
 
     def _record_homes(self, intervals: list[_Interval]) -> None:
         """-g: the register of each value the debug info names and the instructions
@@ -317,37 +399,6 @@ class _Allocator:
             if iv.vreg in wanted:
                 homes[iv.vreg] = (iv.preg.n, self.order[iv.start // 2], iv.start % 2 == 1,
                                   self.order[iv.end // 2])
-
-    def _choose(self, iv: _Interval, in_use: dict, assigned: dict,
-                used_callee: set) -> PReg | None:
-        def free(r: PReg) -> bool:
-            return r not in in_use and not self._conflicts(r, iv.start, iv.end)
-
-        for hint in self.hints.get(iv.vreg, ()):
-            r = hint if isinstance(hint, PReg) else assigned.get(hint)
-            if r is not None and r in self.fixed and free(r):
-                return r
-        for r in CALLER_SAVED:
-            if free(r):
-                return r
-        for r in CALLEE_SAVED:
-            if r in used_callee and free(r):
-                return r
-        for r in CALLEE_SAVED:
-            if free(r):
-                return r
-        return None
-
-    def _victim(self, iv: _Interval, active: list[_Interval]) -> _Interval | None:
-        """The interval to spill: the one ending last among those that could give `iv`
-        a register (or `iv` itself)."""
-        best = iv if not iv.vreg.tiny else None
-        for a in active:
-            if a.vreg.tiny or self._conflicts(a.preg, iv.start, iv.end):
-                continue
-            if best is None or a.end > best.end:
-                best = a
-        return best
 
     def _apply(self, assigned: dict[VReg, PReg]) -> None:
         for inst in self.order:

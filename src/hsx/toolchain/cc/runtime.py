@@ -208,16 +208,19 @@ def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Me
 # programs
 
 def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
-                 weak: Sequence[frozenset[str]] = (), soft_float: bool = False) -> LinkResult:
+                 weak: Sequence[frozenset[str]] = (), soft_float: bool = False,
+                 gc_sections: bool = True) -> LinkResult:
     """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
-    library members they need and crtend."""
+    library members they need and crtend; `gc_sections` leaves out the functions and
+    data nothing reachable from `_start` uses (hsx.toolchain.gc)."""
     runtime = runtime_objects(soft_float)
     user = [Member(runtime.crt0)] + [
         Member(m, weak[i] if i < len(weak) else frozenset()) for i, m in enumerate(units)]
     chosen = select_runtime(user, runtime.library)
     modules = [m.module for m in user + chosen] + [runtime.crtend]
     weak_names = frozenset().union(*(m.weak for m in user + chosen))
-    result = link(modules, LinkOptions(entry="_start", app_name=app_name, weak=weak_names))
+    result = link(modules, LinkOptions(entry="_start", app_name=app_name, weak=weak_names,
+                                       gc_sections=gc_sections))
     result.symbols = _without_local_labels(result.symbols)
     return result
 

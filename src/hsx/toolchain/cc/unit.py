@@ -151,7 +151,7 @@ def compile_c_file(path: str, options: Options, split: bool = False,
     _name_symbols(module, decls)
     objects = []
     for name, piece in pieces or ():
-        obj = assemble_statements(piece, filename)
+        obj = assemble_statements(piece, filename, function_sections=True)
         obj.files, obj.lines = (), []
         _name_symbols(obj, decls)
         obj.name = f"{source}:{name}" if name else source
@@ -164,7 +164,7 @@ def _assemble_listing(statements, filename: str, source: str):
     (a bad `.value` record, say), so it is reported at the C file, not the listing
     nobody sees."""
     try:
-        return assemble_statements(statements, filename)
+        return assemble_statements(statements, filename, function_sections=True)
     except ToolchainError as exc:
         raise ToolchainError([
             Diagnostic(f"in an __asm__ statement: {d.message}", source)

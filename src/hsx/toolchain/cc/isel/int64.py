@@ -97,6 +97,40 @@ class Int64Ops(SelectorBase):
         hi = self.alu("ADD", hi, self.alu("MUL", ra[1], rb[0]))
         return [lo, hi]
 
+    def binary128(self, i: Instr) -> list:
+        """The 128-bit arithmetic clang forms from C's 64 x 64 -> 128-bit multiplication
+        idiom (yyjson's number parsing): `mul` of two values zero-extended from 64 bits,
+        and shifts by whole words.  An i128 is its words, low first; a zext keeps only
+        its source's words (the rest are zero), which `trunc` and these read."""
+        op, (a, b) = i.opcode, i.ops
+        if op == "mul" and all(_zext_of_64(v) for v in (a, b)):
+            return self._product128(self.get(a)[:2], self.get(b)[:2])
+        amount = self.imm_of(b, 128, False) if op in ("shl", "lshr") else None
+        if amount is not None and amount % 32 == 0 and amount < 128:
+            words = self.get(a)
+            words = words + [self.li(0) for _ in range(4 - len(words))]
+            n = amount // 32
+            zeros = [self.li(0) for _ in range(n)]
+            return words[n:] + zeros if op == "lshr" else zeros + words[:4 - n]
+        raise self.error(f"{int_bits(i.ty)}-bit integer arithmetic is not supported", i)
+
+    def _product128(self, a: list, b: list) -> list:
+        """The four words of the 128-bit product of the pairs `a` and `b`."""
+        def product(x, y) -> list:
+            return [self.alu("MUL", x, y), self.alu("MULHU", x, y)]
+
+        def add(x: list, y: list) -> list:
+            d = [self.new(), self.new()]
+            self.emit("add64", d, [x[0], x[1], y[0], y[1]], early=True)
+            return d
+        low, cross1, cross2, high = (product(a[0], b[0]), product(a[0], b[1]),
+                                     product(a[1], b[0]), product(a[1], b[1]))
+        zero = self.li(0)
+        middle = add(cross1, [low[1], zero])
+        second = add(cross2, [middle[0], zero])
+        top = add(add(high, [middle[1], zero]), [second[1], zero])
+        return [low[0], second[0], top[0], top[1]]
+
     def _shift64_const(self, op: str, a: list, n: int) -> list:
         lo, hi = a
         if n == 0:
@@ -129,3 +163,8 @@ class Int64Ops(SelectorBase):
         value = mask(imm, 64)
         words = [signed(value & 0xFFFFFFFF, 32), signed(value >> 32, 32)]
         return pred, ra, [w if fits12(w) else self.li(w) for w in words]
+
+
+def _zext_of_64(value) -> bool:
+    return isinstance(value, Instr) and value.opcode == "zext" and \
+        int_bits(value.ops[0].ty) <= 64

@@ -27,7 +27,8 @@ class IntegerOps(SelectorBase):
             raise self.error("vector arithmetic is not supported", i)
         bits = int_bits(ty)
         if bits > 64:
-            raise self.error(f"{bits}-bit integer arithmetic is not supported", i)
+            self.define(i, self.binary128(i))
+            return
         if bits > 32:
             self.define(i, self._binary64(i, bits))
             return
@@ -202,6 +203,8 @@ class IntegerOps(SelectorBase):
         sbits = int_bits(i.ops[0].ty)
         dbits = int_bits(i.ty)
         src = self.get(i.ops[0])
+        if dbits > 64 and sign:             # (zext: int64.binary128's wide products)
+            raise self.error(f"values of type {i.ty} are not supported", i)
         if sbits > 32:
             self.define(i, self.ext64(src, sbits, sign))
             return

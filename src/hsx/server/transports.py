@@ -155,6 +155,8 @@ class DeviceLink:
             self._flush()
 
     def _flush(self) -> None:
+        if self._fd is None:                    # closed meanwhile
+            return
         try:
             sent = os.write(self._fd, self._out)
         except BlockingIOError:

@@ -177,9 +177,3 @@ def test_a_bad_link_is_refused_naming_it(tmp_path, spec, why):
     assert f"--link {spec}" in done.stderr and why in done.stderr
     assert "Traceback" not in done.stderr
 
-
-def test_list_backends_names_the_links():
-    done = subprocess.run([sys.executable, "-m", "hsx", "execd", "--list-backends"],
-                          capture_output=True, text=True, timeout=60, check=True)
-    links = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("link")]
-    assert links == ["socket", "serial", "pty"]

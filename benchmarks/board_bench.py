@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from hsx.board.build import find_or_build  # noqa: E402
-from hsx.client.link.frames import encode_frame  # noqa: E402
+from hsx.link.frames import encode_frame  # noqa: E402
 from hsx.board.serve import start  # noqa: E402
 from hsx.client import Client  # noqa: E402
 from hsx.toolchain.build import assemble_file, link_modules  # noqa: E402

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "port"))
 
 from port_size import PORT, compile_object, object_sizes  # noqa: E402
 
-from hsx.client.link.frames import encode_frame  # noqa: E402
+from hsx.link.frames import encode_frame  # noqa: E402
 from hsx.client.link.payload import decode_message, encode_request  # noqa: E402
 
 BAUDS = (115_200, 1_000_000)

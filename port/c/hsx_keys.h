@@ -1,6 +1,6 @@
 /* HSX C executive: the numbered words of the protocol (docs/wire.md, "Payload").
  *
- * GENERATED from hsx.client.link.keys: python -m hsx.client.link.keys > port/c/hsx_keys.h
+ * GENERATED from hsx.link.keys: python -m hsx.link.keys > port/c/hsx_keys.h
  * A map key is a word's number; a word as a value is its number under CBOR tag 39;
  * the firmware holds no text of them (hsx.client names them).
  */

@@ -1,6 +1,7 @@
 """The executives the conformance tests run against, all through `hsx.client` by URL:
-the Python `hsx execd` (tcp://, `--profile VARIANT`) and the C executive's host build
-(socket://, started as `hsx board run --board host` starts it), each in every variant.
+the Python `hsx execd` (tcp://, `--profile VARIANT`), the same executive over the framed
+link a board speaks (socket://, `--link`), and the C executive's host build (socket://,
+started as `hsx board run --board host` starts it), each in every variant.
 What a variant offers (docs/variants.md: hsx.kernel.profiles, the one table both
 executives follow) decides what a test expects: the command, or `unsupported` naming
 the variant that has it."""
@@ -22,7 +23,7 @@ from hsx.toolchain.build import build_source
 
 @dataclass
 class Executive:
-    kind: str                                   # "python" or "c"
+    kind: str                                   # "python", "linked" (python) or "c"
     variant: str                                # minimal, development or full
     start: Callable[[], tuple[str, Callable[[], None]]]   # -> (url, stop)
     clients: list = field(default_factory=list)
@@ -60,16 +61,19 @@ class Executive:
         self.stop()
 
 
-def python_executive(root: Path, variant: str) -> Executive:
-    """`hsx execd --profile VARIANT`, its state (stored values) and files under `root`."""
+def python_executive(root: Path, variant: str, linked: bool = False) -> Executive:
+    """`hsx execd --profile VARIANT`, its state (stored values) and files under `root`;
+    `linked`: reached over its framed link (`--link socket://127.0.0.1:0`), not TCP."""
     from hsx.server import BackgroundServer, ServerConfig
 
     def start() -> tuple[str, Callable[[], None]]:
+        link = {"backend": "socket", "host": "127.0.0.1", "port": 0} if linked else None
         server = BackgroundServer(ServerConfig(port=0, root=root / "fs", profile=variant,
-                                               state_dir=root / "state"))
+                                               state_dir=root / "state", link=link))
         server.__enter__()
-        return f"tcp://{server.host}:{server.port}", lambda: server.__exit__(None, None, None)
-    return Executive("python", variant, start)
+        url = server.server.link_url if linked else f"tcp://{server.host}:{server.port}"
+        return url, lambda: server.__exit__(None, None, None)
+    return Executive("linked" if linked else "python", variant, start)
 
 
 def c_executive(root: Path, variant: str) -> Executive:

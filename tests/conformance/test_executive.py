@@ -11,8 +11,9 @@ from programs import CONSUMER, FAULTER, HELLO, LOOP
 from hsx.client import ProtocolError
 from hsx.kernel.profiles import FULL_FEATURES, PROFILES, variant_offering
 
-# Reverse execution and the timeline are hsx execd's alone (docs/variants.md).
-ONLY_PYTHON = {"reverse", "timeline"}
+# Reverse execution and the timeline are hsx execd's alone, over TCP: a board has neither,
+# and the framed link carries neither (docs/variants.md).
+NOT_ON_THE_LINK = {"reverse", "timeline"}
 
 
 def row(client, pid: int) -> dict:
@@ -22,11 +23,12 @@ def row(client, pid: int) -> dict:
 def test_info_names_the_variant_what_it_offers_and_which_variant_has_the_rest(executive):
     info = executive.connect().request("info")["info"]
     expected = PROFILES[executive.variant].features
-    if executive.kind == "c":
-        expected = expected - ONLY_PYTHON
+    if executive.kind != "python":
+        expected = expected - NOT_ON_THE_LINK
     assert info["variant"] == executive.variant
     assert set(info["features"]) == expected
-    lacking = FULL_FEATURES - expected - (ONLY_PYTHON if executive.kind == "c" else set())
+    lacking = FULL_FEATURES - expected - (NOT_ON_THE_LINK if executive.kind != "python"
+                                          else set())
     assert info["variant_required"] == {f: variant_offering(f) for f in lacking}
 
 

@@ -22,8 +22,8 @@ from typing import Any, Callable
 import cbor2
 
 from hsx.client import Client, ProtocolError
-from hsx.client.link.frames import BadFrame, FrameDecoder, encode_frame
-from hsx.client.link.payload import decode_request
+from hsx.link.frames import BadFrame, FrameDecoder, encode_frame
+from hsx.link.names import decode_request
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 

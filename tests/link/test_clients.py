@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
-from hsx.client.link import keys
-from hsx.client.link.frames import encode_frame
+from hsx.link import keys
+from hsx.link.frames import encode_frame
 from hsx.client.url import URLError, parse_url
 from hsx.image.hxe import write_hxe
 from hsx.server import BackgroundServer, ServerConfig

@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hsx.client.errors import ProtocolError
-from hsx.client.link.frames import (BadFrame, Frame, FrameDecoder, cobs_decode, cobs_encode,
+from hsx.link.frames import (BadFrame, Frame, FrameDecoder, cobs_decode, cobs_encode,
                                     encode_frame, wire_size)
-from hsx.client.link import keys
+from hsx.link import keys
 from hsx.client.link.payload import (PayloadError, TableMismatch, decode_hello, decode_message,
-                                     decode_request, encode_request)
+                                     encode_request)
+from hsx.link.names import decode_request
 
 KINDS = st.sampled_from("HQRENZ")
 frames = st.builds(Frame, KINDS, st.integers(0, 255), st.binary(max_size=700))
@@ -107,7 +108,7 @@ def test_requests_lose_id_and_version_and_carry_binary_data_as_bytes():
 
 
 def test_a_request_names_its_keys_command_and_categories_by_number():
-    """What a board reads: the table's numbers (hsx.client.link.keys), never the text."""
+    """What a board reads: the table's numbers (hsx.link.keys), never the text."""
     raw = cbor2.loads(encode_request({"cmd": "events.subscribe", "pids": [2],
                                       "categories": ["stdout", "fault"], "unread": 1}))
     number = keys.NUMBERS

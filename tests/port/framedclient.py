@@ -5,7 +5,7 @@ so that the tests can also send what a correct client never would (`send_request
 `send_raw`). `call` and `request` do what hsx.client does around a board: the request in
 its canonical form (hsx.client.link.canonical, a refusal as an error reply), the reply
 with `version`, the request's `id` and an error's words; byte strings stay bytes; the
-board's numbered keys and words are named (hsx.client.link.keys)."""
+board's numbered keys and words are named (hsx.link.keys)."""
 from __future__ import annotations
 
 import os
@@ -16,10 +16,11 @@ from typing import Any
 
 import cbor2
 
-from hsx.client.link.frames import BadFrame, FrameDecoder, encode_frame
-from hsx.client.link import keys
+from hsx.link.frames import BadFrame, FrameDecoder, encode_frame
+from hsx.link import keys
 from hsx.client.link.canonical import board_request, explain
-from hsx.client.link.payload import decode_hello, decode_names, encode_request
+from hsx.client.link.payload import decode_hello, encode_request
+from hsx.link.names import decode_names
 from hsx.server.errors import RequestError
 
 DEADLINE = 30.0                  # seconds: generous, for a loaded machine

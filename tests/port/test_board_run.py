@@ -138,7 +138,7 @@ def test_the_executive_serves_its_stdio():
     """`hsx-exec-host --stdio`: the link on stdin and stdout (a hello at boot, one for a
     host's H); the end of stdin ends it cleanly."""
     from hsx.board.build import find_or_build
-    from hsx.client.link.frames import FrameDecoder, encode_frame
+    from hsx.link.frames import FrameDecoder, encode_frame
     from hsx.client.link.payload import decode_hello, decode_message, encode_request
     process = subprocess.Popen([str(find_or_build("full")), "--stdio"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)

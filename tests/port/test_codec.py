@@ -1,5 +1,5 @@
 """The device's codecs (port/c/hsx_frame.c, hsx_cbor.c) against references: zlib's CRC,
-the host side's frames (hsx.client.link.frames), and cbor2 for CBOR. Hypothesis generates
+the host side's frames (hsx.link.frames), and cbor2 for CBOR. Hypothesis generates
 the inputs; the C runs through a test-only library (codec_shim.c)."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from shimkit import HERE, PORT, build_shim
-from hsx.client.link.frames import Frame, FrameDecoder, decode_frame, encode_frame
+from hsx.link.frames import Frame, FrameDecoder, decode_frame, encode_frame
 
 WINDOW, MAX_FRAME = 96, 64          # small, so floods and long frames are cheap to make
 RX_NONE, RX_FRAME, RX_BAD_CRC, RX_TOO_LONG = range(4)

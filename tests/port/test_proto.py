@@ -13,7 +13,7 @@ from framedclient import FramedClient
 from boardkit import clear
 
 from hsx import __version__
-from hsx.client.link.frames import encode_frame
+from hsx.link.frames import encode_frame
 
 import cbor2
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from boardkit import connect, serving
 from framedclient import DEADLINE, FramedClient
 
-from hsx.client.link.frames import encode_frame
+from hsx.link.frames import encode_frame
 from hsx.client.link.payload import encode_request
 
 FUZZ = settings(max_examples=60, deadline=None,

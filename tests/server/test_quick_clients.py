@@ -5,6 +5,7 @@ only place it looks (an executive embedded in a program does not)."""
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -45,9 +46,12 @@ def test_a_client_stepping_in_a_loop_does_not_hold_up_another(execd):
     with stepping_in_a_loop(execd, pid) as done, Client(*execd, timeout=5) as other:
         other.request("ping")
         before = done[0]
-        replies = [other.request("ping")["reply"] for _ in range(200)]
+        replies = []
+        deadline = time.monotonic() + 60
+        while (len(replies) < 200 or done[0] - before < 10) and time.monotonic() < deadline:
+            replies.append(other.request("ping")["reply"])   # each within its 5 s timeout
         during = done[0] - before
-    assert replies == ["pong"] * 200 and during > 0      # both were answered meanwhile
+    assert set(replies) == {"pong"} and during >= 10     # both were answered meanwhile
 
 
 def test_a_subscriber_gets_its_events_while_another_client_steps_in_a_loop(execd):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hsx.client.link.frames import Frame, FrameDecoder, encode_frame
+from hsx.link.frames import Frame, FrameDecoder, encode_frame
 from hsx.client.link.payload import TableMismatch, decode_hello
 from hsx.client.url import Endpoint, URLError, parse_url
 

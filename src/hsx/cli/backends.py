@@ -46,6 +46,17 @@ def choose_backends(config_file: str | None, fs_spec: str | None, root: str | No
     return config
 
 
+def chosen_link(config, link_spec: str | None) -> dict | None:
+    """The framed link to serve: `--link URL`, else the file's [link], else none."""
+    from hsx.kernel.backends import BackendError, link_shorthand
+    if link_spec is None:
+        return config.get("link")
+    try:
+        return link_shorthand(link_spec)
+    except BackendError as error:
+        fail(error.what, error.why, error.hint)
+
+
 def build_backends(config, max_open_per_task: int):
     """Start the backends (an image opened, a bus joined), or fail saying why."""
     from hsx.kernel.backends import BackendError, build

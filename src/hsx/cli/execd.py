@@ -1,7 +1,8 @@
 """`hsx execd`: the executive daemon (DESIGN.md §5, §7).
 
 Prints `hsx execd listening on HOST:PORT` once it accepts connections (scripts wait for
-that line; with `--port 0` it is how they learn the port).  SIGINT, SIGTERM and the
+that line; with `--port 0` it is how they learn the port), and with a framed link
+(`--link`, a config file's [link]) `hsx execd serving the framed link on URL` after it.  SIGINT, SIGTERM and the
 `shutdown` command all end it cleanly with exit status 0; so does the end of stdin with
 `--exit-on-eof`, which ties an executive to the process that started it.
 """
@@ -20,7 +21,8 @@ import click
 
 from hsx.client.wire import DEFAULT_HOST, DEFAULT_PORT
 
-from .backends import backend_options, build_backends, choose_backends, list_backends_option
+from .backends import (backend_options, build_backends, choose_backends, chosen_link,
+                       list_backends_option)
 from .engine import engine_option, resolve_engine
 from .errors import fail, input_file, port_in_use
 from .sizes import configured_profile
@@ -55,13 +57,18 @@ from .sizes import configured_profile
               help="Shut down when stdin ends: a program that starts an executive for "
                    "itself passes a pipe and keeps its other end, so the executive ends "
                    "with it, even when it is killed.")
+@click.option("--link", "link_spec", metavar="URL",
+              help="Also serve the framed link a board speaks, so front ends reach this "
+                   "executive as they reach a board: socket://HOST:PORT, "
+                   "serial://DEVICE?baud=N or pty (a new pseudo-terminal); replaces the "
+                   "config file's [link].")
 @backend_options
 @list_backends_option
 @engine_option
 def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None, profile: str,
                   state_dir: str | None, token: str | None, token_file: str | None,
-                  pin: str | None, echo: bool, exit_on_eof: bool, engine: str | None,
-                  config_file: str | None, fs_spec: str | None) -> None:
+                  pin: str | None, echo: bool, exit_on_eof: bool, link_spec: str | None,
+                  engine: str | None, config_file: str | None, fs_spec: str | None) -> None:
     """Run the executive: tasks under one kernel, served over protocol v1."""
     from hsx.server import ServerConfig
     if token_file is not None:
@@ -84,10 +91,11 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
     defaults = configured_profile(profile, config_file)      # checks the file's [task] now
     fallback = default_root() if state_dir is None else Path(state_dir) / "fs"
     chosen = choose_backends(config_file, fs_spec, root, fallback)
+    link = chosen_link(chosen, link_spec)
     backends = build_backends(chosen, defaults.max_handles_per_task)
     config = ServerConfig(host=host, port=port, token=token, profile=profile,
                           state_dir=state_dir, load=list(load), pin=pin or None, echo=echo,
-                          engine=resolve_engine(engine), backends=backends,
+                          engine=resolve_engine(engine), backends=backends, link=link,
                           task_defaults={"stack_size": defaults.stack_size,
                                          "task_memory": defaults.task_memory})
     from hsx.server.loop import ENV, loop_name, run
@@ -104,10 +112,13 @@ def execd_command(host: str, port: int, load: tuple[str, ...], root: str | None,
 async def _serve(config, exit_on_eof: bool) -> int:
     from hsx.server import Server
     _tune_gc()
+    server = None
     try:
         server = Server(config)
         host, port = await server.start()
     except OSError as error:
+        if server is not None and server.address is not None:     # TCP was up: the link
+            fail("--link", (error.strerror or str(error)).lower())
         if error.errno == errno.EADDRINUSE:
             raise port_in_use(config.host, config.port) from None
         fail(f"{config.host}:{config.port}", (error.strerror or str(error)).lower())
@@ -122,6 +133,8 @@ async def _serve(config, exit_on_eof: bool) -> int:
     if exit_on_eof:
         _when_stdin_ends(loop, server.request_shutdown)
     click.echo(f"hsx execd listening on {host}:{port}")
+    if server.link_url is not None:
+        click.echo(f"hsx execd serving the framed link on {server.link_url}")
     sys.stdout.flush()
     await server.serve()
     return 0

@@ -3,11 +3,14 @@
     [fs]        backend = "host" | "fat" | "can"        (the guests' file system)
     [persist]   backend = "none" | "sqlite" | "fram" | "flash"   (persistent values)
     [can]       interface, channel                       (the CAN bus, SVC module 0x02)
+    [link]      backend = "socket" | "serial" | "pty"    (the framed link hsx execd also
+                serves, as a board does; built by hsx.server.transports)
     [task]      stack_size, memory     (what a task gets; read by hsx.kernel.taskconfig)
 
 docs/backends.md has every key and a complete example.  Relative paths in a file are
 relative to the file.  `hsx run` and `hsx execd` also take `--fs host:DIR`,
-`--fs fat:IMAGE` and `--fs can:CHANNEL`, which replace the file's [fs].
+`--fs fat:IMAGE` and `--fs can:CHANNEL`, which replace the file's [fs]; `hsx execd
+--link URL` replaces its [link].
 """
 from __future__ import annotations
 
@@ -60,6 +63,13 @@ CATALOGUE: dict[str, dict[str, Backend]] = {
     "can": {
         "python-can": Backend("CAN through python-can: interface 'virtual' (in-process, the "
                               "default), 'socketcan', ...", {"interface": str, "channel": str}),
+    },
+    "link": {
+        "socket": Backend("the framed link a board speaks (docs/wire.md) on a TCP port: "
+                          "socket://HOST:PORT", {"host": str, "port": int}, ("port",)),
+        "serial": Backend("the framed link on a serial device: serial://DEVICE?baud=N",
+                          {"device": str, "baud": int}, ("device",)),
+        "pty": Backend("the framed link on a new pseudo-terminal (its path is printed)", {}),
     },
 }
 DEFAULT_BACKEND = {"fs": "host", "persist": "none", "can": "python-can"}
@@ -122,6 +132,26 @@ def fs_shorthand(spec: str, config: BackendConfig | None = None) -> dict[str, An
     if name == "can" and config is not None and (can := config.get("can")):
         table["interface"] = can.get("interface", "virtual")  # the bus the file names
     return _checked(f"--fs {spec}", "fs", table, Path.cwd())
+
+
+def link_shorthand(spec: str) -> dict[str, Any]:
+    """The [link] table for `--link socket://HOST:PORT`, `serial://DEVICE?baud=N` or
+    `pty`."""
+    from urllib.parse import parse_qs, urlsplit
+    where, hint = f"--link {spec}", "e.g. --link socket://127.0.0.1:4000, or --link pty"
+    if spec == "pty":
+        return {"backend": "pty"}
+    parts = urlsplit(spec)
+    try:
+        if parts.scheme == "socket" and parts.port is not None:
+            return {"backend": "socket", "host": parts.hostname or "127.0.0.1",
+                    "port": parts.port}
+        if parts.scheme == "serial" and parts.path:
+            baud = parse_qs(parts.query).get("baud", ["115200"])[0]
+            return {"backend": "serial", "device": parts.path, "baud": int(baud)}
+    except ValueError as error:
+        raise BackendError(where, str(error), hint) from None
+    raise BackendError(where, "not socket://HOST:PORT, serial://DEVICE?baud=N or pty", hint)
 
 
 def _checked(where: str, kind: str, table: dict[str, Any], base: Path) -> dict[str, Any]:

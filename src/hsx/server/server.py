@@ -37,6 +37,7 @@ from .images import load_file
 from .outputs import OutputBuffers
 from .sessions import Session, SessionTable
 from .subscriptions import EventHub
+from .transports import TcpTransport, Transport, link_transport
 from .variants import check_session, check_variant
 
 DEFAULT_HOST = "127.0.0.1"
@@ -64,6 +65,7 @@ class ServerConfig:
     max_connections: int = MAX_CONNECTIONS
     task_defaults: dict[str, int] = field(default_factory=dict)  # a config's [task]
     backends: Backends | None = None    # built from --config / --fs (hsx.kernel.backends)
+    link: dict[str, Any] | None = None  # the framed link also served ([link], --link)
 
 
 class Server:
@@ -89,9 +91,10 @@ class Server:
         self.connections: set[Connection] = set()
         self.closing = False
         self.address: tuple[str, int] | None = None
+        self.link_url: str | None = None        # where the framed link is served
         self.clock: AutoClock
         self.hub: EventHub
-        self._listener: asyncio.AbstractServer | None = None
+        self._transports: list[Transport] = []
         self._tasks: list[asyncio.Task] = []
         self._shutdown: asyncio.Event | None = None            # made on the loop in start()
 
@@ -126,10 +129,15 @@ class Server:
             self.attach_symbols(task)
             self.log.log("info", f"loaded {path} as pid {task.pid}", pid=task.pid)
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: Connection(self), self.config.host,
-                                                  self.config.port, reuse_address=True)
-        sockname = self._listener.sockets[0].getsockname()
-        self.address = (sockname[0], sockname[1])
+        tcp = TcpTransport(self.config.host, self.config.port)
+        self._transports.append(tcp)
+        await tcp.open(self)
+        assert tcp.address is not None
+        self.address = tcp.address
+        if self.config.link is not None:
+            link = link_transport(self.config.link)
+            self._transports.append(link)
+            self.link_url = await link.open(self)
         self._tasks = [asyncio.create_task(self.clock.run(), name="hsx-clock"),
                        asyncio.create_task(self._expire_sessions(), name="hsx-expiry")]
         loop_kind = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
@@ -149,8 +157,9 @@ class Server:
 
     async def _stop(self) -> None:
         self.closing = True
-        if self._listener is not None:
-            self._listener.close()
+        if self._transports:
+            for transport in self._transports:
+                transport.close()
             # asyncio (3.11) drops a connection accepted just before close() without
             # closing its socket; collecting frees it, so that client sees EOF, not silence.
             await asyncio.sleep(ACCEPT_GRACE_S)

@@ -85,7 +85,8 @@ def test_list_backends_names_each_with_a_line():
     names = [line.split()[:2] for line in out.splitlines()]
     assert names == [["fs", "host"], ["fs", "fat"], ["fs", "can"], ["persist", "none"],
                      ["persist", "sqlite"], ["persist", "fram"], ["persist", "flash"],
-                     ["can", "python-can"]]
+                     ["can", "python-can"], ["link", "socket"], ["link", "serial"],
+                     ["link", "pty"]]
     assert all(len(line.split()) > 3 for line in out.splitlines())     # each says what it is
 
 

@@ -29,9 +29,9 @@ __all__ = ["WAIT", "Gateway", "command"]
 # full): a board's `info` and sessions list these features too, so front ends see what
 # the pair offers, as from `hsx execd` of the same variant.
 HOST_FEATURES = ("disasm", "expressions", "symbols", "variables")
-# What a framed link cannot carry: its key table (hsx.client.link.keys) has no reverse
-# execution commands, as no board offers it.
-LINK_LACKS = ("reverse",)
+# What a framed link cannot carry: its key table (hsx.link.keys) has no reverse
+# execution or timeline commands, as no board offers them.
+LINK_LACKS = ("reverse", "timeline")
 MAX_RUNS = 64                  # fetch-and-retry rounds of one computation
 JSON_CHUNK = 4096              # bytes one peek reads from an executive without frames
 HANDLERS: dict[str, Callable[["Gateway", dict[str, Any]], Steps]] = {}

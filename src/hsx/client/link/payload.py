@@ -24,7 +24,8 @@ from typing import Any
 import cbor2
 
 from ..errors import ProtocolError
-from . import keys
+from hsx.link import keys
+from hsx.link.names import PayloadError, decode_names
 
 # command (and its aliases) -> {field: how protocol v1 encodes it as text}
 _BINARY_FIELDS: dict[str, dict[str, str]] = {}
@@ -36,10 +37,6 @@ for _names, _fields in (
     for _name in _names:
         _BINARY_FIELDS[_name] = _fields
 _TEXT_KEYS = frozenset({"text", "message", "app_name", "name"})
-
-
-class PayloadError(ValueError):
-    """A frame's payload is not a CBOR map (the device sent something broken)."""
 
 
 class TableMismatch(PayloadError):
@@ -81,14 +78,6 @@ def _word(text: Any) -> Any:
     return text if number is None else cbor2.CBORTag(keys.WORD_TAG, number)
 
 
-def decode_request(payload: bytes) -> dict[str, Any]:
-    """A request as a board reads it, with its names (the tests' fake boards)."""
-    request = _named(cbor2.loads(payload, tag_hook=_words))
-    if isinstance(request.get("cmd"), int):
-        request["cmd"] = keys.TEXTS[request["cmd"]]
-    return request
-
-
 def _decode_text(text: str, encoding: str, name: str) -> bytes:
     try:
         if encoding == "utf-8":
@@ -121,16 +110,6 @@ def decode_hello(payload: bytes) -> dict[str, Any]:
     return _message(hello)
 
 
-def decode_names(payload: bytes) -> Any:
-    """The CBOR item with its numbered keys and words named (bytes stay bytes)."""
-    try:
-        return _named(cbor2.loads(payload, tag_hook=_words))
-    except PayloadError:
-        raise
-    except Exception as error:         # cbor2 raises several kinds on broken input
-        raise PayloadError(f"not CBOR: {error}") from None
-
-
 def _message(message: Any) -> dict[str, Any]:
     """A decoded map as protocol v1 has it, with what a board leaves to the host added."""
     if not isinstance(message, dict) or not all(isinstance(k, str) for k in message):
@@ -142,32 +121,6 @@ def _message(message: Any) -> dict[str, Any]:
         if isinstance(entry, dict) and "event" in entry:
             entry["message"] = _logged(entry)
     return _textual(message)
-
-
-def _words(tag: cbor2.CBORTag, immutable: bool) -> Any:
-    """Tag 39: a word of the table, or a word and its detail joined (`pid_locked:3`)."""
-    if tag.tag != keys.WORD_TAG:
-        return tag.value                       # other tags: the item stands for itself
-    value = tag.value
-    if isinstance(value, (list, tuple)) and len(value) == 2:     # (a tuple: cbor2 in a tag)
-        return _text_of(value[0]) + (str(value[1]) if isinstance(value[1], int)
-                                     else value[1])
-    return _text_of(value)
-
-
-def _text_of(number: Any) -> str:
-    if not isinstance(number, int) or not 0 <= number < len(keys.TEXTS):
-        raise PayloadError(f"{number!r} is not a word of the key table")
-    return keys.TEXTS[number]
-
-
-def _named(value: Any) -> Any:
-    """Numbered map keys as their names, all the way down."""
-    if isinstance(value, dict):
-        return {_text_of(k) if isinstance(k, int) else k: _named(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_named(v) for v in value]
-    return value
 
 
 def _logged(entry: dict[str, Any]) -> str:

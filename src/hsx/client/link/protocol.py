@@ -25,7 +25,7 @@ from typing import Any, Callable, Hashable, Union
 from hsx.server.errors import RequestError
 
 from .canonical import board_request, explain
-from .frames import BadFrame, Frame, FrameDecoder, encode_frame
+from hsx.link.frames import BadFrame, Frame, FrameDecoder, encode_frame
 from .payload import PayloadError, TableMismatch, decode_hello, decode_message, encode_request
 
 ATTEMPTS = 4                   # the first send and 3 retries (wire.md)

@@ -7,7 +7,7 @@ detail (`pid_locked:3`, `mbx_wouldblock`) is tag 39 over [number, detail] -- so 
 firmware carries none of their text; `hsx.client.link.payload` turns numbers into
 protocol v1's names and back.  The device's header is generated from this table:
 
-    python -m hsx.client.link.keys > port/c/hsx_keys.h
+    python -m hsx.link.keys > port/c/hsx_keys.h
 
 (tests/port/test_keys.py fails when they drift), and the table's digest, first in the
 board's hello, tells a host whose table differs (an hsx of another version) that the
@@ -142,7 +142,7 @@ def c_header() -> str:
     lines = [
         "/* HSX C executive: the numbered words of the protocol (docs/wire.md, \"Payload\").",
         " *",
-        " * GENERATED from hsx.client.link.keys: python -m hsx.client.link.keys > port/c/hsx_keys.h",
+        " * GENERATED from hsx.link.keys: python -m hsx.link.keys > port/c/hsx_keys.h",
         " * A map key is a word's number; a word as a value is its number under CBOR tag 39;",
         " * the firmware holds no text of them (hsx.client names them).",
         " */",

@@ -19,7 +19,7 @@ the same C, all at -Os (benchmarks/README.md has the figures).  Two tables:
 
 Libraries: this repository's C library (lib/src/*.c), lz4 (lz4, lz4hc, lz4frame,
 xxhash), yyjson and the Lua 5.4 interpreter (about 30,000 lines); the last three come
-from PyPI source distributions fetched once into hsx's cache (tests/cc/lua/thirdparty.py),
+from PyPI source distributions fetched once into hsx's cache (hsx.thirdparty),
 never kept in this repository.  Programs: examples/c/hello.c and wc.c, the CoreMark-like
 mix of benchmarks/peers, a JSON program on yyjson and a compression program on lz4
 (density/), and the Lua interpreter.  --quick leaves Lua out (its HSX build takes a few
@@ -43,9 +43,8 @@ from hsx.toolchain.cc.driver import Options, build_c, compile_c_file
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "density"
-sys.path.insert(0, str(ROOT / "tests" / "cc" / "lua"))
 
-import thirdparty  # noqa: E402
+from hsx import thirdparty  # noqa: E402
 
 ZIG_CC = [sys.executable, "-m", "ziglang", "cc"]
 FOREIGN = ["-Os", "-ffreestanding", "-fno-builtin", "-nostdinc", "-fno-exceptions",

@@ -1,5 +1,5 @@
 """A real 30,000-line C program: the Lua 5.4 interpreter (sources fetched at test time,
-lua/thirdparty.py) builds with `hsx cc` at -Os and -O2, and `hsx run` runs a script
+hsx.thirdparty) builds with `hsx cc` at -Os and -O2, and `hsx run` runs a script
 with it, printing what Lua built natively prints (lua/script.expected): tables,
 strings and patterns, closures, coroutines, errors, metatables, integer and float
 arithmetic and formatting, utf8, the garbage collector, the script's `arg`."""
@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "lua"))
-
-import thirdparty  # noqa: E402
+from hsx import thirdparty
 
 HERE = Path(__file__).parent / "lua"
 

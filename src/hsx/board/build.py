@@ -29,6 +29,10 @@ LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_sessions.c",
         "hsx_proto_cmds.c", "hsx_proto_values.c", "hsx_proto_debug.c", "hsx_proto_events.c",
         "hsx_proto_system.c")
 HOST_BOARD = ("boards/host/host_hal.c", "boards/host/link.c", "boards/host/main.c")
+# The FAT file system (`hsx board run --fs fat:IMAGE`): its glue, built against ChaN's
+# FatFs from PyPI (hsx.thirdparty.FATFS, fetched into the cache on first use) with the
+# executive's own configuration (port/c/fs/ffconf.h).
+FAT = ("fs/hsx_fat.c",)
 FLAGS = ("-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-DHSX_DECODE_AT_FETCH",
          "-DHSX_TASK_MEMORY=0x10000u", "-DHSX_STACK_SIZE=0x2000u")
 # The mps2-an385 firmware: Cortex-M3 at -Os, the board's own startup code, vector table
@@ -53,7 +57,8 @@ __all__ = ["BOARDS", "BuildError", "VARIANTS", "build", "build_firmware", "execu
 
 def _files(port: Path, board: str = "host") -> tuple[str, ...]:
     """Every C file under port/c and the board's files: any edit means a new build."""
-    patterns = ("*.[ch]", "*.inc", f"boards/{board}/*.[ch]", f"boards/{board}/*.ld")
+    patterns = ("*.[ch]", "*.inc", "fs/*.[ch]", f"boards/{board}/*.[ch]",
+                f"boards/{board}/*.ld")
     names = {p.relative_to(port).as_posix() for pattern in patterns for p in port.glob(pattern)}
     return tuple(sorted(names))
 
@@ -64,28 +69,51 @@ def _variant_flag(variant: str) -> str:
     return f"-DHSX_VARIANT={VARIANTS[variant]}"
 
 
-def _flags(variant: str) -> tuple[str, ...]:
-    return (*FLAGS, _variant_flag(variant))
+def _flags(variant: str, fat: bool = False) -> tuple[str, ...]:
+    return (*FLAGS, _variant_flag(variant), *(("-DHSX_FAT",) if fat else ()))
 
 
-def executable_name(port: Path, variant: str, board: str = "host") -> str:
-    """The file name of a board's build: the board, the variant and a hash of what it is
-    built from."""
+def executable_name(port: Path, variant: str, board: str = "host", fat: bool = False) -> str:
+    """The file name of a board's build: the board, the variant (with the FAT file
+    system, `-fat`) and a hash of what it is built from."""
     if board == "host":
         suffix = ".exe" if os.name == "nt" else ""
-        return f"hsx-exec-host-{variant}-{source_digest(port, _files(port), _flags(variant))}{suffix}"
+        digest = source_digest(port, _files(port), _flags(variant, fat))
+        return f"hsx-exec-host-{variant}{'-fat' if fat else ''}-{digest}{suffix}"
     flags = (*MPS2_FLAGS, _variant_flag(variant))
     return f"hsx-{board}-{variant}-{source_digest(port, _files(port, board), flags)}.elf"
 
 
-def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
-    """Compile the host executive for `variant` into out_dir (unless it is there);
-    its path. BuildError on failure."""
-    target = out_dir / executable_name(port, variant)
+def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT, fat: bool = False) -> Path:
+    """Compile the host executive for `variant` (`fat`: with the FAT file system) into
+    out_dir (unless it is there); its path. BuildError on failure."""
+    target = out_dir / executable_name(port, variant, fat=fat)
     if target.is_file():
         return target
-    return zig_cc([*_flags(variant), "-I", str(port),
-                   *(str(port / name) for name in EXECUTIVE + LINK + HOST_BOARD)], target)
+    sources = [str(port / name) for name in EXECUTIVE + LINK + HOST_BOARD]
+    includes = ["-I", str(port)]
+    if fat:
+        fatfs = _fatfs(out_dir)
+        includes += ["-I", str(port / "fs"), "-I", str(fatfs)]
+        sources += [str(port / name) for name in FAT]
+        sources += [str(zig_cc(["-c", "-std=c99", "-O2", "-w", *includes, str(source)],
+                               out_dir / "fatfs" / f"{source.stem}.o"))
+                    for source in sorted(fatfs.glob("*.c"))]
+    return zig_cc([*_flags(variant, fat), *includes, *sources], target)
+
+
+def _fatfs(out_dir: Path) -> Path:
+    """FatFs's sources (fetched from PyPI once), in out_dir/fatfs/src."""
+    from hsx.thirdparty import FATFS, Unavailable
+    into = out_dir / "fatfs" / "src"
+    if not (into / "ff.c").is_file():
+        into.mkdir(parents=True, exist_ok=True)
+        try:
+            FATFS.extract(into)
+        except Unavailable as error:
+            raise BuildError(f"the FAT file system is built against ChaN's FatFs, fetched "
+                             f"from PyPI: {error}") from None
+    return into
 
 
 def build_firmware(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT) -> Path:
@@ -106,9 +134,10 @@ def firmware_flags(port: Path, variant: str) -> tuple[str, ...]:
             "-T", str(board / "mps2.ld"))
 
 
-def find_or_build(variant: str = DEFAULT_VARIANT, board: str = "host") -> Path:
+def find_or_build(variant: str = DEFAULT_VARIANT, board: str = "host", fat: bool = False) -> Path:
     """A board's build for `variant` matching the sources (built on first use): the host
-    executive's program, or the mps2-an385 firmware's ELF."""
+    executive's program (`fat`: with the FAT file system), or the mps2-an385 firmware's
+    ELF."""
     if board not in BOARDS:
         raise BuildError(f"unknown board {board!r} (choose {', '.join(BOARDS)})")
     port = source_dir()
@@ -116,4 +145,8 @@ def find_or_build(variant: str = DEFAULT_VARIANT, board: str = "host") -> Path:
         raise BuildError("the C executive's sources (port/c) are not available; boards "
                          "are built from a source checkout")
     out_dir = cache_dir().parent / "board"
-    return build(port, out_dir, variant) if board == "host" else build_firmware(port, out_dir, variant)
+    if board == "host":
+        return build(port, out_dir, variant, fat)
+    if fat:
+        raise BuildError("the mps2-an385 board has no file system yet (the host board has)")
+    return build_firmware(port, out_dir, variant)

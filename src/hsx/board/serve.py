@@ -83,11 +83,13 @@ class Served:
         return self.process.wait()
 
 
-def start(board: str, listen: str, variant: str, flash: str | None = None) -> Served:
+def start(board: str, listen: str, variant: str, flash: str | None = None,
+          fs: str | None = None) -> Served:
     """Build (or find) the board's executive, start it on `listen`, and wait for its
     hello. `flash`: a file that keeps the board's persistent values across runs (None:
     the host board keeps none, the mps2-an385 board's flash lasts as long as the run).
-    BoardError says what went wrong."""
+    `fs`: the guests' file system on the host board, `host:DIR` or `fat:IMAGE` (None:
+    none). BoardError says what went wrong."""
     if board not in BOARDS:
         raise BoardError("--board", f"unknown board {board!r}", f"boards: {', '.join(BOARDS)}")
     if variant not in VARIANTS:
@@ -96,18 +98,22 @@ def start(board: str, listen: str, variant: str, flash: str | None = None) -> Se
     spec = link_spec(listen)
     if flash is not None:
         check_flash_file(flash)
+    files = file_system_options(fs)
     if board == "mps2-an385":
+        if fs is not None:
+            raise BoardError("--fs", "the mps2-an385 board has no file system yet",
+                             "the host board has one: --board host --fs fat:IMAGE")
         from . import qemu
         return qemu.start(spec, listen, variant, flash, HELLO_DEADLINE)
     try:
-        program = find_or_build(variant)
+        program = find_or_build(variant, fat=files[:1] == ["--fat"])
     except BuildError as error:
         raise BoardError(f"the {board} board", f"cannot build its executive: {error}",
                          "hsx builds it with the zig compiler of the 'ziglang' package "
                          "(pip install ziglang)") from None
     log = tempfile.TemporaryFile()      # not a pipe nobody reads (which would stall it)
     persist = ["--persist", str(flash)] if flash else []
-    process = subprocess.Popen([str(program), "--listen", spec, *persist],
+    process = subprocess.Popen([str(program), "--listen", spec, *persist, *files],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                preexec_fn=end_with_parent)
     try:
@@ -119,6 +125,20 @@ def start(board: str, listen: str, variant: str, flash: str | None = None) -> Se
         process.wait()
         raise
     return Served(process, url, hello, log)
+
+
+def file_system_options(fs: str | None) -> list[str]:
+    """The host board's options for `--fs host:DIR` or `--fs fat:IMAGE`."""
+    if fs is None:
+        return []
+    kind, _, where = fs.partition(":")
+    if kind not in ("host", "fat") or not where:
+        raise BoardError(f"--fs {fs}", "not host:DIR or fat:IMAGE",
+                         "e.g. --fs fat:card.img (make one with hsx fs mkfs card.img --size 8M)")
+    if kind == "fat" and not Path(where).is_file():
+        raise BoardError(f"--fs {fs}", f"no image {where}",
+                         f"make one with hsx fs mkfs {where} --size 8M")
+    return ["--root" if kind == "host" else "--fat", where]
 
 
 def check_flash_file(flash: str) -> None:

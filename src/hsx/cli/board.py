@@ -53,11 +53,16 @@ def build_command(board: str, variant: str) -> None:
 @click.option("--flash", default=None, metavar="FILE",
               help="Keep the board's persistent values in FILE across runs (without it the "
                    "mps2-an385's flash lasts for this run, the host board keeps none).")
-def run_command(board: str, listen: str, variant: str, flash: str | None) -> None:
+@click.option("--fs", "fs_spec", default=None, metavar="SPEC",
+              help="The guests' file system on the host board: host:DIR (a directory) or "
+                   "fat:IMAGE (an SD card image, hsx fs mkfs; the board is then built "
+                   "against ChaN's FatFs, fetched from PyPI once).")
+def run_command(board: str, listen: str, variant: str, flash: str | None,
+                fs_spec: str | None) -> None:
     """Start a board's executive, print the URL it listens on, run until interrupted."""
     from hsx.board.serve import BoardError, start
     try:
-        served = start(board, listen, variant, flash)
+        served = start(board, listen, variant, flash, fs_spec)
     except BoardError as error:
         fail(error.what, error.why, error.hint)
     try:                    # from here on Ctrl-C or SIGTERM stops the board cleanly (status 0)

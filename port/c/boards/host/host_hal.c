@@ -19,6 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef HSX_FAT
+#include "hsx_fat.h"
+#endif
+
 /* ---- tick --------------------------------------------------------------------------- */
 
 static uint32_t now_ms(void)
@@ -421,6 +425,60 @@ static const hsx_fs host_fs = {
     0, fs_open, fs_read, fs_write, fs_seek, fs_close, fs_listdir, fs_remove, fs_rename, fs_mkdir
 };
 
+#ifdef HSX_FAT
+/* A FAT image file as the block device (the SPI SD card's place on a board). */
+static int image_fd = -1;
+static hsx_fs fat_fs;
+
+static int image_read(void *ctx, uint32_t lba, uint8_t *out, uint32_t count)
+{
+    ssize_t n = pread(image_fd, out, (size_t)count * 512, (off_t)lba * 512);
+    (void)ctx;
+    return n == (ssize_t)count * 512 ? 0 : -HSX_EIO;
+}
+
+static int image_write(void *ctx, uint32_t lba, const uint8_t *data, uint32_t count)
+{
+    ssize_t n = pwrite(image_fd, data, (size_t)count * 512, (off_t)lba * 512);
+    (void)ctx;
+    return n == (ssize_t)count * 512 ? 0 : -HSX_EIO;
+}
+
+static int image_sync(void *ctx)
+{
+    (void)ctx;
+    return fdatasync(image_fd) ? -HSX_EIO : 0;
+}
+
+static hsx_block_device image = { 0, 512, 0, image_read, image_write, image_sync };
+
+static int fat_open_image(const char *path, const hsx_fs **fs)
+{
+    struct stat st;
+    image_fd = open(path, O_RDWR);
+    if (image_fd < 0 || fstat(image_fd, &st) != 0) {
+        fprintf(stderr, "hsx-exec-host: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    image.block_count = (uint32_t)(st.st_size / 512);
+    if (hsx_fat_mount(&image, &fat_fs) != 0) {
+        fprintf(stderr, "hsx-exec-host: %s: no FAT file system on it (make one with "
+                        "hsx fs mkfs)\n", path);
+        return -1;
+    }
+    *fs = &fat_fs;
+    return 0;
+}
+#else
+static int fat_open_image(const char *path, const hsx_fs **fs)
+{
+    (void)fs;
+    fprintf(stderr, "hsx-exec-host: %s: this build has no FAT file system (hsx board run "
+                    "--fs fat:IMAGE builds one that has)\n", path);
+    return -1;
+}
+#endif
+
 int host_hal_init(hsx_hal *hal, const host_options *o)
 {
     memset(hal, 0, sizeof *hal);
@@ -438,6 +496,8 @@ int host_hal_init(hsx_hal *hal, const host_options *o)
         }
         hal->fs = &host_fs;
     }
+    if (o->fat && fat_open_image(o->fat, &hal->fs) != 0)
+        return -1;
     if (o->persist) {
         if (flash_open(o) != 0)
             return -1;

@@ -1,7 +1,8 @@
 /* hsx-exec-host: the C executive as a native program (docs/port.md, "The host build").
  *
- *   hsx-exec-host --run A.hxe [B.hxe ...] [--root DIR] [--persist FILE] [--max-steps N]
- *   hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty  [--root DIR] [--persist FILE]
+ *   hsx-exec-host --run A.hxe [B.hxe ...] [--root DIR | --fat IMAGE] [--persist FILE]
+ *                 [--max-steps N]
+ *   hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty  [--root DIR | --fat IMAGE] ...
  *
  * The first runs the images as tasks to the end, as `hsx run` does: their stdout and
  * stderr go to this process's, stdin is fed to the tasks that read it, faults and stuck tasks are
@@ -37,7 +38,7 @@ static uint8_t *images[MAX_IMAGES];
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: hsx-exec-host --run IMAGE.hxe... [--root DIR] [--persist FILE]\n"
+            "usage: hsx-exec-host --run IMAGE.hxe... [--root DIR | --fat IMAGE] [--persist FILE]\n"
             "                     [--flash-size BYTES] [--flash-page BYTES] [--max-steps N]\n"
             "       hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty [--root DIR] ...\n"
             "variant: " HSX_VARIANT_NAME "\n");
@@ -347,7 +348,7 @@ static int run(char **files, int count, uint64_t max_steps)
 int main(int argc, char **argv)
 {
     static hsx_hal hal;
-    host_options options = { 0, 0, 16384, 1024 };
+    host_options options = { 0, 0, 0, 16384, 1024 };
     char **files = 0;
     const char *link = 0;
     uint64_t max_steps = 0;
@@ -363,6 +364,9 @@ int main(int argc, char **argv)
             }
         } else if (value && !strcmp(a, "--root")) {
             options.root = value;
+            i++;
+        } else if (value && !strcmp(a, "--fat")) {
+            options.fat = value;
             i++;
         } else if (value && !strcmp(a, "--persist")) {
             options.persist = value;

@@ -1,7 +1,9 @@
-"""Real C code from PyPI source distributions, fetched when a test or a benchmark runs
-and never kept in this repository: the Lua 5.4 interpreter (about 30,000 lines, which
-lupa's sdist bundles), and for benchmarks/density_bench.py the lz4 library (lz4's sdist)
-and the yyjson JSON library (yyjson's sdist).
+"""Real C code from PyPI source distributions, fetched when it is needed and never kept
+in this repository: ChaN's FatFs (fatfs-ng's sdist bundles it), which the C executive's
+FAT file system is built against (hsx.board.build); for the tests, the Lua 5.4
+interpreter (about 30,000 lines, which lupa's sdist bundles); for
+benchmarks/density_bench.py the lz4 library (lz4's sdist) and the yyjson JSON library
+(yyjson's sdist).
 
 Where an sdist comes from, first found: hsx's cache directory (checked against its
 SHA-256); else `pip download` of it from PyPI into the cache, checked again.  For Lua,
@@ -59,17 +61,24 @@ class Sdist:
 
     def extract(self, into: Path) -> list[Path]:
         """The .c files (the headers beside them) of the sdist's source folder, in
-        `into`; raises Unavailable saying why not."""
+        `into` (but the files `left_out`); raises Unavailable saying why not."""
         with tarfile.open(self._cached()) as archive:
             members = [m for m in archive.getmembers()
                        if m.name.startswith(self.members) and m.isfile()
-                       and "/" not in m.name[len(self.members):]]
+                       and "/" not in m.name[len(self.members):]
+                       and m.name[len(self.members):] not in self.left_out]
             for member in members:
                 member.name = member.name[len(self.members):]
                 archive.extract(member, into, filter="data")
-        return sorted(p for p in into.glob("*.c") if p.name not in self.left_out)
+        return sorted(into.glob("*.c"))
 
 
+# FatFs: ff.c and ffunicode.c with their headers; the configuration is the C
+# executive's own (port/c/fs/ffconf.h), the disk glue too (port/c/fs/hsx_fat.c).
+FATFS = Sdist("fatfs-ng==0.1.16", "fatfs_ng-0.1.16.tar.gz",
+              "86dc7b951c24ae60d5e49bc0c3ca8c535772756e80082595529223a7b9f8fe0a",
+              "fatfs_ng-0.1.16/foreign/fatfs/source/",
+              frozenset({"ffconf.h", "diskio.c", "ffsystem.c"}))
 # The interpreter `lua` is every file but the test library and the one-file build.
 LUA = Sdist("lupa==2.8", "lupa-2.8.tar.gz",
             "d8022641b9ec8ecf2c5ecbe9f47e5a70e0b87c4b5ae921b92cb02a638e0acd08",

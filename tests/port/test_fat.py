@@ -98,6 +98,21 @@ def test_every_file_svc_answers_as_the_python_executives_fat_backend(fat_board, 
         assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_every_file_svc_answers_alike_on_a_host_directory(fat_board, tmp_path):
+    """The same tour on the other file system both executives have: a host directory."""
+    tour = compiled(tmp_path, "fs_tour")
+    python = subprocess.run([sys.executable, "-m", "hsx", "run", "--fs",
+                             f"host:{tmp_path / 'python'}", str(tour)], capture_output=True,
+                            text=True, timeout=300)
+    assert python.returncode == 0, python.stderr
+    board = subprocess.run([str(fat_board), "--run", str(tour), "--root", str(tmp_path / "c")],
+                           capture_output=True, text=True, timeout=120)
+    assert board.stdout == python.stdout
+    files = lambda root: {str(p.relative_to(root)): p.read_bytes()       # noqa: E731
+                          for p in root.rglob("*") if p.is_file()}
+    assert files(tmp_path / "c") == files(tmp_path / "python")
+
+
 def test_what_pyfatfs_writes_a_guest_on_the_board_reads(fat_board, tmp_path):
     from pyfatfs.PyFatFS import PyFatFS
     image = make_image(tmp_path / "card.img", 16)

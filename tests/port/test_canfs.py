@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from canbridge import CanBridge
-
 from click.testing import CliRunner
+from hostkit import build_image
 
 from hsx.board.build import BuildError, find_or_build
 from hsx.cli.main import cli
@@ -52,12 +52,10 @@ def board():
 
 
 def compiled(tmp_path: Path, name: str, source: str | None = None) -> Path:
+    """tests/port/programs/NAME.c, or `source`, built as hsx cc -O2 builds it."""
     path = tmp_path / f"{name}.c"
     path.write_text(source if source is not None else (PROGRAMS / f"{name}.c").read_text())
-    subprocess.run([sys.executable, "-m", "hsx", "cc", "-O2", str(path), "-o",
-                    str(path.with_suffix(".hxe"))], check=True, capture_output=True,
-                   timeout=600)
-    return path.with_suffix(".hxe")
+    return build_image(path, tmp_path)
 
 
 def on_the_board(board: Path, program: Path, channel: str, tamper=None) -> str:

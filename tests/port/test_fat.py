@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostkit import build_image
 
 from hsx.board.build import BuildError, find_or_build
 
@@ -55,12 +56,10 @@ def fat_board():
 
 
 def compiled(tmp_path: Path, name: str, source: str | None = None) -> Path:
+    """tests/port/programs/NAME.c, or `source`, built as hsx cc -O2 builds it."""
     path = tmp_path / f"{name}.c"
     path.write_text(source if source is not None else (PROGRAMS / f"{name}.c").read_text())
-    subprocess.run([sys.executable, "-m", "hsx", "cc", "-O2", str(path), "-o",
-                    str(path.with_suffix(".hxe"))], check=True, capture_output=True,
-                   timeout=600)
-    return path.with_suffix(".hxe")
+    return build_image(path, tmp_path)
 
 
 def on_the_board(board: Path, program: Path, image: Path) -> str:
@@ -96,6 +95,21 @@ def test_every_file_svc_answers_as_the_python_executives_fat_backend(fat_board, 
         done = subprocess.run([fsck_path(), "-n", str(c_image)], capture_output=True,
                               text=True)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_file_svc_answers_alike_on_a_host_directory(fat_board, tmp_path):
+    """The same tour on the other file system both executives have: a host directory."""
+    tour = compiled(tmp_path, "fs_tour")
+    python = subprocess.run([sys.executable, "-m", "hsx", "run", "--fs",
+                             f"host:{tmp_path / 'python'}", str(tour)], capture_output=True,
+                            text=True, timeout=300)
+    assert python.returncode == 0, python.stderr
+    board = subprocess.run([str(fat_board), "--run", str(tour), "--root", str(tmp_path / "c")],
+                           capture_output=True, text=True, timeout=120)
+    assert board.stdout == python.stdout
+    files = lambda root: {str(p.relative_to(root)): p.read_bytes()       # noqa: E731
+                          for p in root.rglob("*") if p.is_file()}
+    assert files(tmp_path / "c") == files(tmp_path / "python")
 
 
 def test_what_pyfatfs_writes_a_guest_on_the_board_reads(fat_board, tmp_path):

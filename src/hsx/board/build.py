@@ -28,7 +28,8 @@ EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "
 LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_sessions.c",
         "hsx_proto_cmds.c", "hsx_proto_values.c", "hsx_proto_debug.c", "hsx_proto_events.c",
         "hsx_proto_system.c")
-HOST_BOARD = ("boards/host/host_hal.c", "boards/host/link.c", "boards/host/main.c")
+HOST_BOARD = ("boards/host/host_hal.c", "boards/host/host_can.c", "boards/host/link.c",
+              "boards/host/main.c", "fs/hsx_isotp.c", "fs/hsx_canfs.c")
 # The FAT file system (`hsx board run --fs fat:IMAGE`): its glue, built against ChaN's
 # FatFs from PyPI (hsx.thirdparty.FATFS, fetched into the cache on first use) with the
 # executive's own configuration (port/c/fs/ffconf.h).
@@ -91,10 +92,10 @@ def build(port: Path, out_dir: Path, variant: str = DEFAULT_VARIANT, fat: bool =
     if target.is_file():
         return target
     sources = [str(port / name) for name in EXECUTIVE + LINK + HOST_BOARD]
-    includes = ["-I", str(port)]
+    includes = ["-I", str(port), "-I", str(port / "fs")]
     if fat:
         fatfs = _fatfs(out_dir)
-        includes += ["-I", str(port / "fs"), "-I", str(fatfs)]
+        includes += ["-I", str(fatfs)]
         sources += [str(port / name) for name in FAT]
         sources += [str(zig_cc(["-c", "-std=c99", "-O2", "-w", *includes, str(source)],
                                out_dir / "fatfs" / f"{source.stem}.o"))

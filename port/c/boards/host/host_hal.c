@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include "host_hal.h"
+#include "host_can.h"
+#include "hsx_canfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -502,6 +504,23 @@ int host_hal_init(hsx_hal *hal, const host_options *o)
         if (flash_open(o) != 0)
             return -1;
         hal->persist = &persist;
+    }
+    if (o->can && host_can_open(o->can, &hal->can) != 0)
+        return -1;
+    if (o->can_fs) {
+        static hsx_canfs_config files_over_can;
+        static hsx_fs can_fs;
+        if (!hal->can) {
+            fprintf(stderr, "hsx-exec-host: --can-fs needs --can tcp:HOST:PORT\n");
+            return -1;
+        }
+        files_over_can.can = hal->can;
+        files_over_can.now_ms = now_ms;
+        files_over_can.server_id = 0x7E0;
+        files_over_can.client_id = 0x7E8;
+        files_over_can.timeout_ms = 1000;
+        hsx_canfs_init(&files_over_can, &can_fs);
+        hal->fs = &can_fs;
     }
     return 0;
 }

@@ -8,6 +8,8 @@
 typedef struct host_options {
     const char *root;           /* the guests' file system: a directory (NULL: none) */
     const char *fat;            /* ... or a FAT image (a build with HSX_FAT: FatFs) */
+    const char *can;            /* the CAN bus relay, tcp:HOST:PORT (NULL: no CAN) */
+    int can_fs;                 /* ... and the guests' files served over it */
     const char *persist;        /* the flash image file (NULL: values do not persist) */
     uint32_t flash_size, flash_page;
 } host_options;

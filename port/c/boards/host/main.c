@@ -1,7 +1,7 @@
 /* hsx-exec-host: the C executive as a native program (docs/port.md, "The host build").
  *
  *   hsx-exec-host --run A.hxe [B.hxe ...] [--root DIR | --fat IMAGE] [--persist FILE]
- *                 [--max-steps N]
+ *                 [--can tcp:HOST:PORT [--can-fs]] [--max-steps N]
  *   hsx-exec-host --listen tcp:HOST:PORT | --stdio | --pty  [--root DIR | --fat IMAGE] ...
  *
  * The first runs the images as tasks to the end, as `hsx run` does: their stdout and
@@ -348,7 +348,7 @@ static int run(char **files, int count, uint64_t max_steps)
 int main(int argc, char **argv)
 {
     static hsx_hal hal;
-    host_options options = { 0, 0, 0, 16384, 1024 };
+    host_options options = { 0, 0, 0, 0, 0, 16384, 1024 };
     char **files = 0;
     const char *link = 0;
     uint64_t max_steps = 0;
@@ -368,6 +368,11 @@ int main(int argc, char **argv)
         } else if (value && !strcmp(a, "--fat")) {
             options.fat = value;
             i++;
+        } else if (value && !strcmp(a, "--can")) {
+            options.can = value;
+            i++;
+        } else if (!strcmp(a, "--can-fs")) {
+            options.can_fs = 1;
         } else if (value && !strcmp(a, "--persist")) {
             options.persist = value;
             i++;

@@ -103,6 +103,7 @@ static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_i
     struct opcode_info info;
     const struct form_info *form;
     in->imm = in->target = 0;
+    in->link = 0;
     in->flags = in->rd = in->rs1 = in->rs2 = in->opcode = in->saved = 0;
     in->size = 4;
     if (i == words) {
@@ -339,9 +340,11 @@ HSX_HOT int execute(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_
     switch (op) {
 #define VMCASE(name) case OP_##name:
 #define VMNEXT return EV_NONE
+#define VMNEXT_WIDE return EV_NONE
+#define VMJUMP(addr) do { *npc = (addr); return EV_NONE; } while (0)
 #define VMRETURN(ev) return (ev)
 #define VMDEFAULT default:
-#define NPC (*npc)
+#define PC pc
 #define PSW (*psw)
 #include "hsx_ops.inc"
     }
@@ -431,71 +434,119 @@ int hsx_run(hsx_task *t, uint32_t budget)
     return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
 }
 #else
+/* The code address of record `in`. */
+static inline uint32_t address_of(const hsx_insn *code, const hsx_insn *in)
+{
+    return (uint32_t)(in - code) << 2;
+}
+
+/* Is handler `op` a conditional branch (JZ, JNZ, BEQ..BLEU)? */
+static int conditional_branch(uint32_t op)
+{
+    return op == OP_JZ || op == OP_JNZ || (op >= OP_BEQ && op <= OP_BLEU);
+}
+
+/* Direct threading: a record's `link` is the offset of its code from L_H_UNDECODED, so
+ * an instruction ends by jumping straight to the next record's code (one load and an
+ * add), `in` is the program counter (made into an address only where one is needed),
+ * and a record left zero -- not decoded, or its link not yet worked out -- runs
+ * L_H_UNDECODED, which decodes and links it. A CMP or CMPI followed by a conditional
+ * branch links to code that runs both with one dispatch; hsx_breakpoint unlinks the
+ * records around a breakpoint it sets or clears, so none is fused over. */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
-#define LABEL_ROW(num_, name_, form_, size_, pairs_) [num_] = &&L_##name_,
+#define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))
+#define LINK_ROW(num_, name_, form_, size_, pairs_) [num_] = LINK(L_##name_),
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 #pragma GCC diagnostic ignored "-Wpedantic"
-    static const void *const labels[HSX_H_COUNT] = {
-        [0 ... HSX_H_COUNT - 1] = &&L_DEFAULT,
-        HSX_OPCODES(LABEL_ROW)
-        [HSX_H_ILLEGAL] = &&L_H_ILLEGAL, [HSX_H_OFF_END] = &&L_H_OFF_END,
-        [HSX_H_LITERAL] = &&L_H_LITERAL, [HSX_H_BREAKPOINT] = &&L_H_BREAKPOINT,
-        [HSX_H_GUARD_SP] = &&L_H_GUARD_SP, [HSX_H_UNDECODED] = &&L_H_UNDECODED,
+    static const int32_t links[HSX_H_COUNT] = {
+        [0 ... HSX_H_COUNT - 1] = LINK(L_DEFAULT),
+        HSX_OPCODES(LINK_ROW)
+        [HSX_H_ILLEGAL] = LINK(L_H_ILLEGAL), [HSX_H_OFF_END] = LINK(L_H_OFF_END),
+        [HSX_H_LITERAL] = LINK(L_H_LITERAL), [HSX_H_BREAKPOINT] = LINK(L_H_BREAKPOINT),
+        [HSX_H_GUARD_SP] = LINK(L_H_GUARD_SP), [HSX_H_UNDECODED] = 0,
     };
 #pragma GCC diagnostic pop
-#undef LABEL_ROW
+#undef LINK_ROW
+    const char *const base = (const char *)&&L_H_UNDECODED;
     const struct hot h = hot_of(t);
-    const hsx_insn *const code = t->code;
-    const hsx_insn *in = 0;
+    hsx_insn *const code = t->code;
+    hsx_insn *in = &code[t->pc >> 2];
     uint8_t *mem = h.mem, *regs = h.regs;
-    uint32_t pc = t->pc, psw = t->psw, n = budget, npc = pc, op;
+    uint32_t psw = t->psw, n = budget;
     uint32_t x, y, r, ea, sh, target;
     uint64_t s;
     int64_t sp, d;
-    int resuming = t->skip_breakpoint == pc, ev;
-    t->skip_breakpoint = HSX_NO_SKIP;
-    t->fault = HSX_FAULT_NONE;
-    /* every instruction ends in a copy of this dispatch (each with its own indirect
-     * jump, which is what makes threaded code predict well) */
+    int ev;
+#define PC address_of(code, in)
 #define DISPATCH()                                                                  \
     do {                                                                            \
         if (!n)                                                                     \
             goto out_of_budget;                                                     \
-        in = &code[pc >> 2];                                                        \
-        op = in->handler;                                                           \
-        npc = pc + in->size;                                                        \
-        goto *labels[op];                                                           \
+        goto *(const void *)(base + in->link);                                      \
     } while (0)
-    if (!n)
-        goto out_of_budget;
-    in = &code[pc >> 2];
-    op = in->handler;
-    if (op == HSX_H_BREAKPOINT && resuming)
-        op = in->saved;                 /* resuming at a breakpoint: run what it displaced */
-    npc = pc + in->size;
-    goto *labels[op];
+    if (t->skip_breakpoint == t->pc && in->handler == HSX_H_BREAKPOINT && n) {
+        t->skip_breakpoint = HSX_NO_SKIP;
+        t->fault = HSX_FAULT_NONE;
+        goto *(const void *)(base + links[in->saved]);  /* run what the breakpoint displaced */
+    }
+    t->skip_breakpoint = HSX_NO_SKIP;
+    t->fault = HSX_FAULT_NONE;
+    DISPATCH();
 out_of_budget:
-    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, pc, pc, psw, budget);
-L_H_UNDECODED:                          /* first run of this word: decode, then run it */
-    in = decoded(t, pc >> 2);
-    op = in->handler;
-    npc = pc + in->size;
-    goto *labels[op];
+    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, PC, PC, psw, budget);
+L_H_UNDECODED:
+    if (in->handler == HSX_H_UNDECODED)
+        decode_one(t->code_bytes, t->code_len, (uint32_t)(in - code), in);
+    if ((in->handler == OP_CMP || in->handler == OP_CMPI)
+        && conditional_branch(decoded(t, (uint32_t)(in - code) + 1)->handler))
+        in->link = in->handler == OP_CMP ? LINK(L_CMP_BRANCH) : LINK(L_CMPI_BRANCH);
+    else
+        in->link = links[in->handler];
+    goto *(const void *)(base + in->link);
 L_H_BREAKPOINT:
-    t->skip_breakpoint = pc;
-    return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, pc, pc, psw, budget - n);
+    t->skip_breakpoint = PC;
+    return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, PC, PC, psw, budget - n);
+L_CMP_BRANCH:                           /* CMP then a conditional branch: one dispatch */
+    y = REG(in->rs2);
+    goto compare_and_branch;
+L_CMPI_BRANCH:
+    y = in->imm;
+compare_and_branch:
+    x = REG(in->rs1);
+    d = (int64_t)x - (int64_t)y;
+    psw = sub_flags(x, y, d);
+    in++;
+    if (!--n)
+        goto out_of_budget;
+    if (condition(in->opcode, psw)) {
+        if (in->flags & HSX_I_TARGET_BAD) {
+            ev = fault(t, HSX_FAULT_PC, in->target, 0);
+            goto event;
+        }
+        in = code + (in->target >> 2);
+    } else {
+        in++;
+    }
+    n--;
+    DISPATCH();
+#define op (in->opcode)
+#define PC address_of(code, in)
 #define VMCASE(name) L_##name:
-#define VMNEXT do { pc = npc; n--; DISPATCH(); } while (0)
+#define VMNEXT do { in++; n--; DISPATCH(); } while (0)
+#define VMNEXT_WIDE do { in += 2; n--; DISPATCH(); } while (0)
+#define VMJUMP(addr) do { in = code + ((addr) >> 2); n--; DISPATCH(); } while (0)
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
-#define NPC npc
 #define PSW psw
 #include "hsx_ops.inc"
+#undef op
 #undef DISPATCH
+#undef LINK
 event:
-    return finish(t, in, ev, HSX_STOP_BUDGET, pc, npc, psw, budget - n);
+    return finish(t, in, ev, HSX_STOP_BUDGET, address_of(code, in),
+                  address_of(code, in) + in->size, psw, budget - n);
 }
 #endif
 
@@ -542,6 +593,9 @@ int hsx_breakpoint(hsx_task *t, uint32_t addr, int on)
         } else if (!on && in->handler == HSX_H_BREAKPOINT) {
             in->handler = in->saved;
         }
+        in->link = 0;           /* the run loop links it again, and the record before */
+        if (addr)               /* it, which may have been fused with it (hsx_run) */
+            in[-1].link = 0;
     }
 #endif
     return 0;
@@ -571,6 +625,7 @@ int hsx_implements(uint32_t code)
     st32(mem + 0x1C0 + 4 * 2, 1);               /* a non-zero divisor in R2 */
     in.imm = 0x100;
     in.target = 0;
+    in.link = 0;
     in.handler = in.opcode = (uint8_t)code;
     in.flags = 0;
     in.rd = 1;

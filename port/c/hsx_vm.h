@@ -15,7 +15,7 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 4                 /* bumped when a struct, signature or contract below changes */
+#define HSX_VM_ABI 5                 /* bumped when a struct, signature or contract below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
 /* One pre-decoded code word. */
@@ -23,6 +23,8 @@ typedef struct hsx_insn {
     uint32_t imm;       /* immediate as u32 (sign-extended where signed), LDI32's literal,
                            or the raw word of an illegal instruction */
     uint32_t target;    /* static branch/call target */
+    int32_t link;       /* the threaded run loop's own: where its code for this record
+                           starts (0: not worked out yet) */
     uint16_t handler;   /* opcode number, or one of the HSX_H_* specials (hsx_vm.c) */
     uint16_t saved;     /* the handler a breakpoint displaced */
     uint8_t opcode;     /* the instruction's opcode number (0: illegal) */

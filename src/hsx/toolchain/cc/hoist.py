@@ -70,7 +70,10 @@ def hoist_constants(mf: MFunction, allocator) -> None:
         if not groups:
             continue
         limit = LIMIT_PAIRS if any(i.pairs for i in code) else LIMIT
-        room = limit - _pressure(mf, allocator, h, last)
+        # each constant moved out is one more value live through the whole loop; its
+        # own short interval inside is not counted (it would count twice)
+        candidates = {i.defs[0] for group in groups.values() for i in group}
+        room = limit - _pressure(mf, allocator, h, last, candidates)
         if room <= 0:
             continue
         moved = list(groups.values())[:room]
@@ -96,14 +99,15 @@ def hoist_constants(mf: MFunction, allocator) -> None:
 _BRANCHES = frozenset({"br", "cbr", "cbr64", "fcbr", "jmpr", "ret", "trap"})
 
 
-def _pressure(mf: MFunction, allocator, h: int, last: int) -> int:
-    """The most intervals that overlap at one point of blocks h..last."""
+def _pressure(mf: MFunction, allocator, h: int, last: int, leave_out: set) -> int:
+    """The most intervals, but those of the `leave_out` registers, that overlap at one
+    point of blocks h..last."""
     alloc = allocator(mf)
     alloc._number()
     lo, hi = alloc.block_bounds[h][0], alloc.block_bounds[last][1]
     events = []
     for iv in alloc._intervals():
-        if iv.end >= lo and iv.start <= hi:
+        if iv.vreg not in leave_out and iv.end >= lo and iv.start <= hi:
             events.append((max(iv.start, lo), 1))
             events.append((min(iv.end, hi) + 1, -1))
     events.sort()

@@ -345,7 +345,11 @@ HSX_HOT int execute(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_
 #define VMRETURN(ev) return (ev)
 #define VMDEFAULT default:
 #define PC pc
-#define PSW (*psw)
+#define FLAGS (*psw)
+#define SET_PSW(v) (*psw = (v))
+#define FLAGS_ADD(x, y) (*psw = add_flags((x), (y), (uint64_t)(x) + (y)))
+#define FLAGS_SUB(x, y) (*psw = sub_flags((x), (y), (int64_t)(x) - (int64_t)(y)))
+#define FLAGS_ZN(r) (*psw = zn(r))
 #include "hsx_ops.inc"
     }
 }
@@ -440,6 +444,22 @@ static inline uint32_t address_of(const hsx_insn *code, const hsx_insn *in)
     return (uint32_t)(in - code) << 2;
 }
 
+/* The threaded loop's flags: PSW itself, or -- most instructions that set flags have
+ * them overwritten before anything reads them -- the operands they come from, worked
+ * out when something reads them. A subtraction's flags are those of x + ~y + 1 (the
+ * carry is "no borrow", as PSW's C is), a logical result's those of r + 0, so one
+ * addition with a carry in covers all three. */
+enum { FLAGS_SET, FLAGS_OF_SUM, FLAGS_OF_SUM_PLUS_1 };
+
+static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint32_t y)
+{
+    if (*pending != FLAGS_SET) {
+        *psw = add_flags(x, y, (uint64_t)x + y + (*pending == FLAGS_OF_SUM_PLUS_1));
+        *pending = FLAGS_SET;
+    }
+    return *psw;
+}
+
 /* Is handler `op` a conditional branch (JZ, JNZ, BEQ..BLEU)? */
 static int conditional_branch(uint32_t op)
 {
@@ -475,11 +495,13 @@ int hsx_run(hsx_task *t, uint32_t budget)
     hsx_insn *in = &code[t->pc >> 2];
     uint8_t *mem = h.mem, *regs = h.regs;
     uint32_t psw = t->psw, n = budget;
+    uint32_t pending = FLAGS_SET, fx = 0, fy = 0;      /* see settle() */
     uint32_t x, y, r, ea, sh, target;
     uint64_t s;
     int64_t sp, d;
     int ev;
 #define PC address_of(code, in)
+#define FLAGS settle(&psw, &pending, fx, fy)
 #define DISPATCH()                                                                  \
     do {                                                                            \
         if (!n)                                                                     \
@@ -495,7 +517,7 @@ int hsx_run(hsx_task *t, uint32_t budget)
     t->fault = HSX_FAULT_NONE;
     DISPATCH();
 out_of_budget:
-    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, PC, PC, psw, budget);
+    return finish(t, in, EV_NONE, HSX_STOP_BUDGET, PC, PC, FLAGS, budget);
 L_H_UNDECODED:
     if (in->handler == HSX_H_UNDECODED)
         decode_one(t->code_bytes, t->code_len, (uint32_t)(in - code), in);
@@ -507,7 +529,7 @@ L_H_UNDECODED:
     goto *(const void *)(base + in->link);
 L_H_BREAKPOINT:
     t->skip_breakpoint = PC;
-    return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, PC, PC, psw, budget - n);
+    return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, PC, PC, FLAGS, budget - n);
 L_CMP_BRANCH:                           /* CMP then a conditional branch: one dispatch */
     y = REG(in->rs2);
     goto compare_and_branch;
@@ -515,8 +537,8 @@ L_CMPI_BRANCH:
     y = in->imm;
 compare_and_branch:
     x = REG(in->rs1);
-    d = (int64_t)x - (int64_t)y;
-    psw = sub_flags(x, y, d);
+    pending = FLAGS_SET;
+    psw = sub_flags(x, y, (int64_t)x - (int64_t)y);
     in++;
     if (!--n)
         goto out_of_budget;
@@ -533,20 +555,23 @@ compare_and_branch:
     DISPATCH();
 #define op (in->opcode)
 #define PC address_of(code, in)
+#define SET_PSW(v) (psw = (v), pending = FLAGS_SET)
+#define FLAGS_ADD(x, y) (pending = FLAGS_OF_SUM, fx = (x), fy = (y))
+#define FLAGS_SUB(x, y) (pending = FLAGS_OF_SUM_PLUS_1, fx = (x), fy = ~(y))
+#define FLAGS_ZN(r) (pending = FLAGS_OF_SUM, fx = (r), fy = 0)
 #define VMCASE(name) L_##name:
 #define VMNEXT do { in++; n--; DISPATCH(); } while (0)
 #define VMNEXT_WIDE do { in += 2; n--; DISPATCH(); } while (0)
 #define VMJUMP(addr) do { in = code + ((addr) >> 2); n--; DISPATCH(); } while (0)
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
-#define PSW psw
 #include "hsx_ops.inc"
 #undef op
 #undef DISPATCH
 #undef LINK
 event:
     return finish(t, in, ev, HSX_STOP_BUDGET, address_of(code, in),
-                  address_of(code, in) + in->size, psw, budget - n);
+                  address_of(code, in) + in->size, settle(&psw, &pending, fx, fy), budget - n);
 }
 #endif
 

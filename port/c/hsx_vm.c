@@ -460,10 +460,75 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
     return *psw;
 }
 
+/* Superinstructions: a FIRST instruction (one of hsx_ops.inc's BODY_*, and how many
+ * words it takes) whose next is a SECOND (a label of hsx_run and the handler it runs)
+ * runs both with one dispatch: the first's code, then a direct jump to the second's.
+ * Chosen from the pairs the peer workloads (benchmarks/peer_bench.py) run most. */
+#define SUPER_FIRSTS(X) X(LDI, 1) X(LDI32, 2) X(MOV, 1) X(LD, 1) X(LDB, 1) X(ST, 1) \
+    X(STB, 1) X(ADD, 1) X(ADDI, 1) X(SUB, 1) X(MUL, 1) X(ANDI, 1) X(PUSH, 1) X(POP, 1)
+#define SUPER_SECONDS(X, first, words) \
+    X(first, words, LDI, OP_LDI) X(first, words, LDI32, OP_LDI32) \
+    X(first, words, MOV, OP_MOV) X(first, words, LD, OP_LD) X(first, words, LDB, OP_LDB) \
+    X(first, words, ST, OP_ST) X(first, words, STB, OP_STB) X(first, words, ADD, OP_ADD) \
+    X(first, words, ADDI, OP_ADDI) X(first, words, SUB, OP_SUB) \
+    X(first, words, MUL, OP_MUL) X(first, words, ANDI, OP_ANDI) \
+    X(first, words, PUSH, OP_PUSH) X(first, words, POP, OP_POP) \
+    X(first, words, LSLI, OP_LSLI) X(first, words, LSRI, OP_LSRI) \
+    X(first, words, LCALL, OP_LCALL) X(first, words, RET, OP_RET) \
+    X(first, words, BR, OP_BR) X(first, words, CMP_BRANCH, HSX_H_CMP_BRANCH) \
+    X(first, words, CMPI_BRANCH, HSX_H_CMPI_BRANCH)
+
+/* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the
+ * conditional branch after it (never stored in a record: its handler stays CMP). */
+enum { HSX_H_CMP_BRANCH = HSX_H_COUNT, HSX_H_CMPI_BRANCH };
+
+#define SUPER_FIRST_ENUM(name_, words_) SUPER_FIRST_##name_,
+#define SUPER_SECOND_ENUM(first_, words_, name_, handler_) SUPER_SECOND_##name_,
+enum { SUPER_NONE = -1, SUPER_FIRSTS(SUPER_FIRST_ENUM) SUPER_FIRST_COUNT };
+enum { SUPER_SECONDS(SUPER_SECOND_ENUM, _, _) SUPER_SECOND_COUNT };
+#undef SUPER_FIRST_ENUM
+#undef SUPER_SECOND_ENUM
+
+/* Which superinstruction may start with handler `op` (SUPER_NONE: none), and how many
+ * words that instruction takes. */
+static int super_first(uint32_t op, uint32_t *words)
+{
+    switch (op) {
+#define SUPER_FIRST_CASE(name_, words_) \
+    case OP_##name_: *words = words_; return SUPER_FIRST_##name_;
+    SUPER_FIRSTS(SUPER_FIRST_CASE)
+#undef SUPER_FIRST_CASE
+    default: return SUPER_NONE;
+    }
+}
+
+/* Which second half runs what hsx_run runs for a record (SUPER_NONE: none). */
+static int super_second(uint32_t runs)
+{
+    switch (runs) {
+#define SUPER_SECOND_CASE(first_, words_, name_, handler_) \
+    case handler_: return SUPER_SECOND_##name_;
+    SUPER_SECONDS(SUPER_SECOND_CASE, _, _)
+#undef SUPER_SECOND_CASE
+    default: return SUPER_NONE;
+    }
+}
+
 /* Is handler `op` a conditional branch (JZ, JNZ, BEQ..BLEU)? */
 static int conditional_branch(uint32_t op)
 {
     return op == OP_JZ || op == OP_JNZ || (op >= OP_BEQ && op <= OP_BLEU);
+}
+
+/* What hsx_run runs for code word i (decoded now if it was not): its handler, or
+ * HSX_H_CMP_BRANCH / HSX_H_CMPI_BRANCH for a CMP or CMPI before a conditional branch. */
+static uint32_t what_runs(hsx_task *t, uint32_t i)
+{
+    uint32_t handler = decoded(t, i)->handler;
+    if ((handler == OP_CMP || handler == OP_CMPI)
+        && conditional_branch(decoded(t, i + 1)->handler))
+        return handler == OP_CMP ? HSX_H_CMP_BRANCH : HSX_H_CMPI_BRANCH;
+    return handler;
 }
 
 /* Direct threading: a record's `link` is the offset of its code from L_H_UNDECODED, so
@@ -487,6 +552,13 @@ int hsx_run(hsx_task *t, uint32_t budget)
         [HSX_H_LITERAL] = LINK(L_H_LITERAL), [HSX_H_BREAKPOINT] = LINK(L_H_BREAKPOINT),
         [HSX_H_GUARD_SP] = LINK(L_H_GUARD_SP), [HSX_H_UNDECODED] = 0,
     };
+#define SUPER_CELL(first_, words_, name_, handler_) LINK(S_##first_##_##name_),
+#define SUPER_ROW(first_, words_) { SUPER_SECONDS(SUPER_CELL, first_, words_) },
+    static const int32_t supers[SUPER_FIRST_COUNT][SUPER_SECOND_COUNT] = {
+        SUPER_FIRSTS(SUPER_ROW)
+    };
+#undef SUPER_ROW
+#undef SUPER_CELL
 #pragma GCC diagnostic pop
 #undef LINK_ROW
     const char *const base = (const char *)&&L_H_UNDECODED;
@@ -518,15 +590,20 @@ int hsx_run(hsx_task *t, uint32_t budget)
     DISPATCH();
 out_of_budget:
     return finish(t, in, EV_NONE, HSX_STOP_BUDGET, PC, PC, FLAGS, budget);
-L_H_UNDECODED:
-    if (in->handler == HSX_H_UNDECODED)
-        decode_one(t->code_bytes, t->code_len, (uint32_t)(in - code), in);
-    if ((in->handler == OP_CMP || in->handler == OP_CMPI)
-        && conditional_branch(decoded(t, (uint32_t)(in - code) + 1)->handler))
-        in->link = in->handler == OP_CMP ? LINK(L_CMP_BRANCH) : LINK(L_CMPI_BRANCH);
+L_H_UNDECODED: {
+    uint32_t i = (uint32_t)(in - code), runs = what_runs(t, i), words = 1;
+    int first = super_first(runs, &words), second;
+    if (runs == HSX_H_CMP_BRANCH)
+        in->link = LINK(L_CMP_BRANCH);
+    else if (runs == HSX_H_CMPI_BRANCH)
+        in->link = LINK(L_CMPI_BRANCH);
+    else if (first != SUPER_NONE
+             && (second = super_second(what_runs(t, i + words))) != SUPER_NONE)
+        in->link = supers[first][second];
     else
-        in->link = links[in->handler];
+        in->link = links[runs];
     goto *(const void *)(base + in->link);
+}
 L_H_BREAKPOINT:
     t->skip_breakpoint = PC;
     return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, PC, PC, FLAGS, budget - n);
@@ -565,6 +642,18 @@ compare_and_branch:
 #define VMJUMP(addr) do { in = code + ((addr) >> 2); n--; DISPATCH(); } while (0)
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
+    /* the superinstructions: the first's code, then straight to the second's */
+#define SUPER_CODE(first_, words_, name_, handler_)                                 \
+    S_##first_##_##name_:                                                           \
+    BODY_##first_;                                                                  \
+    in += words_;                                                                   \
+    if (!--n)                                                                       \
+        goto out_of_budget;                                                         \
+    goto L_##name_;
+#define SUPER_FIRST_CODE(first_, words_) SUPER_SECONDS(SUPER_CODE, first_, words_)
+    SUPER_FIRSTS(SUPER_FIRST_CODE)
+#undef SUPER_FIRST_CODE
+#undef SUPER_CODE
 #include "hsx_ops.inc"
 #undef op
 #undef DISPATCH
@@ -612,15 +701,18 @@ int hsx_breakpoint(hsx_task *t, uint32_t addr, int on)
 #else
     {
         hsx_insn *in = decoded(t, addr >> 2);
+        uint32_t i;
         if (on && in->handler != HSX_H_BREAKPOINT) {
             in->saved = in->handler;
             in->handler = HSX_H_BREAKPOINT;
         } else if (!on && in->handler == HSX_H_BREAKPOINT) {
             in->handler = in->saved;
         }
-        in->link = 0;           /* the run loop links it again, and the record before */
-        if (addr)               /* it, which may have been fused with it (hsx_run) */
-            in[-1].link = 0;
+        /* the run loop links it again, and the records before it that may run it
+         * with one dispatch (a superinstruction's first, up to two words, before a
+         * CMP fused with its branch) */
+        for (i = 0; i <= 3 && i <= addr >> 2; i++)
+            in[-(int32_t)i].link = 0;
     }
 #endif
     return 0;

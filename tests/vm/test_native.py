@@ -101,6 +101,57 @@ def test_native_breakpoints_agree(core, words, regs, data, bp):
         assert snapshot(exact) == snapshot(fast)
 
 
+# A loop of the pairs the native engine runs as one (superinstructions, and CMP/CMPI
+# with the branch after them, hsx_vm.c), over the data word at `cell`.
+FUSED_LOOP = """
+.data
+cell: .word 7, 9
+.text
+.entry start
+start:
+    LDI32 R10, cell
+    LDI R1, 0
+    LDI R2, 4
+loop:
+    LDI32 R3, 1000
+    CMP R1, R3
+    BGE done
+    ADD R4, R10, R1
+    LD R5, [R4]
+    MUL R5, R5, R5
+    ADDI R1, R1, 1
+    ST [R10+4], R5
+    PUSH R5
+    POP R6
+    ANDI R6, R1, 1
+    CMPI R6, 1
+    BNE loop
+    MOV R7, R6
+    BR loop
+done:
+    BRK 1
+"""
+
+
+# every instruction of the loop (0x14 is LDI32's literal)
+@pytest.mark.parametrize("addr", [0x10, *range(0x18, 0x50, 4)], ids=hex)
+def test_a_breakpoint_set_after_the_code_ran_stops_there(addr):
+    """Once run, a pair runs with one dispatch; a breakpoint set then on either of
+    its instructions (or on the branch of a fused CMP) must still stop there."""
+    from hsx.toolchain.build import build_source
+    code = build_source(FUSED_LOOP, filename="fused.mvasm", app_name="fused")
+    runs = []
+    for engine in ("python", "native"):
+        m = quiet(engine)
+        ctx = m.create_context(code)
+        assert m.run(ctx, 60).reason is StopReason.BUDGET      # every pair linked
+        m.add_breakpoint(ctx, addr)
+        stops = [m.run(ctx, 500) for _ in range(3)]
+        runs.append((stops, snapshot(ctx)))
+    assert runs[0] == runs[1]
+    assert runs[1][0][0].reason is StopReason.BREAKPOINT and runs[1][0][0].pc == addr
+
+
 @settings(max_examples=60, deadline=None)
 @given(programs=st.lists(program(), min_size=1, max_size=5), regs=regs12,
        data=st.binary(min_size=96, max_size=96), rounds=st.integers(1, 400))

@@ -465,7 +465,8 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
  * runs both with one dispatch: the first's code, then a direct jump to the second's.
  * Chosen from the pairs the peer workloads (benchmarks/peer_bench.py) run most. */
 #define SUPER_FIRSTS(X) X(LDI, 1) X(LDI32, 2) X(MOV, 1) X(LD, 1) X(LDB, 1) X(ST, 1) \
-    X(STB, 1) X(ADD, 1) X(ADDI, 1) X(SUB, 1) X(MUL, 1) X(ANDI, 1) X(PUSH, 1) X(POP, 1)
+    X(STB, 1) X(ADD, 1) X(ADDI, 1) X(SUB, 1) X(MUL, 1) X(ANDI, 1) X(ORI, 1) X(XOR, 1) \
+    X(PUSH, 1) X(POP, 1) X(MUL64, 1) X(DADD, 1) X(DMUL, 1) X(UL2D, 1)
 #define SUPER_SECONDS(X, first, words) \
     X(first, words, LDI, OP_LDI) X(first, words, LDI32, OP_LDI32) \
     X(first, words, MOV, OP_MOV) X(first, words, LD, OP_LD) X(first, words, LDB, OP_LDB) \
@@ -475,7 +476,12 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
     X(first, words, PUSH, OP_PUSH) X(first, words, POP, OP_POP) \
     X(first, words, LSLI, OP_LSLI) X(first, words, LSRI, OP_LSRI) \
     X(first, words, LCALL, OP_LCALL) X(first, words, RET, OP_RET) \
-    X(first, words, BR, OP_BR) X(first, words, CMP_BRANCH, HSX_H_CMP_BRANCH) \
+    X(first, words, BR, OP_BR) X(first, words, ORI, OP_ORI) X(first, words, XOR, OP_XOR) \
+    X(first, words, LSR, OP_LSR) X(first, words, ADC, OP_ADC) \
+    X(first, words, DIVU64, OP_DIVU64) X(first, words, REMU64, OP_REMU64) \
+    X(first, words, DADD, OP_DADD) X(first, words, DMUL, OP_DMUL) \
+    X(first, words, DDIV, OP_DDIV) X(first, words, U2D, OP_U2D) \
+    X(first, words, UL2D, OP_UL2D) X(first, words, CMP_BRANCH, HSX_H_CMP_BRANCH) \
     X(first, words, CMPI_BRANCH, HSX_H_CMPI_BRANCH)
 
 /* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the

@@ -104,6 +104,25 @@ start:
     JMP start
 """
 
+FIVE_LINES = """
+.data
+msg: .ascii "line\\n"
+.text
+.entry start
+start:
+    LDI R4, 5
+again:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    ADDI R4, R4, -1
+    CMPI R4, 0
+    JNZ again
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
 
 def profile_of(request) -> str:
     """The variant a test asks its executive to run (`@pytest.mark.profile("full")`)."""
@@ -111,9 +130,12 @@ def profile_of(request) -> str:
     return marker.args[0] if marker else "development"
 
 
+def image_bytes(source: str, name: str) -> bytes:
+    return write_hxe(build_source(source, filename=f"{name}.mvasm", app_name=name))
+
+
 def image_b64(source: str, name: str) -> str:
-    return base64.b64encode(write_hxe(build_source(source, filename=f"{name}.mvasm",
-                                                   app_name=name))).decode()
+    return base64.b64encode(image_bytes(source, name)).decode()
 
 
 def load(client: Client, source: str, name: str, **fields) -> int:

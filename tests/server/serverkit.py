@@ -6,6 +6,8 @@ import json
 import socket
 import time
 
+import mvasmkit
+
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
 from hsx.toolchain.build import build_source
@@ -18,20 +20,6 @@ start:
 loop:
     ADDI R1, R1, 1
     JMP loop
-"""
-
-HELLO = """
-.data
-msg: .ascii "hello\\n"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 6
-    SVC MOD=4, FN=2
-    LDI R0, 3
-    SVC MOD=1, FN=0
 """
 
 CHATTY = """
@@ -73,26 +61,6 @@ start:
     SVC MOD=6, FN=0          ; sleep 30 ms
     LDI R0, 5
     SVC MOD=1, FN=0
-"""
-
-BREAKER = """
-.text
-.entry start
-start:
-    LDI R1, 7
-    BRK 9
-    LDI R1, 8
-    LDI R0, 0
-    SVC MOD=1, FN=0
-"""
-
-FAULTER = """
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI R2, 0
-    DIV R3, R1, R2
 """
 
 BLINK = """
@@ -204,18 +172,6 @@ def wait_event(client: Client, type_: str, timeout: float = 5.0, **data) -> dict
     raise AssertionError(f"no {type_} event within {timeout} s")
 
 
-MOTOR = """
-.value {"group": 1, "id": 2, "name": "rpm", "unit": "rpm", "init": 1.0, "max": 100.0, "persist_key": 5}
-.value {"group": 1, "id": 4, "name": "limit", "auth": 2, "init": 3.0}
-.cmd {"group": 1, "id": 3, "name": "boost", "help": "Add one to the base", "handler": "boost"}
-.text
-.entry start
-start:
-    LDI R0, 1000
-    SVC MOD=6, FN=0          ; stay alive
-    JMP start
-boost:
-    LDI R0, 41
-    ADDI R0, R0, 1
-    RET
-"""
+# the shared motor with a second value, `limit`, only an ADMIN session may read
+MOTOR = ('.value {"group": 1, "id": 4, "name": "limit", "auth": 2, "init": 3.0}\n'
+         + mvasmkit.MOTOR)

@@ -8,8 +8,8 @@ import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from serverkit import (BLINK, CHATTY, FIVE_LINES, HELLO, LOOP, Raw, load, state, wait_event,
-                       wait_for)
+from mvasmkit import HELLO
+from serverkit import BLINK, CHATTY, FIVE_LINES, LOOP, Raw, load, state, wait_event, wait_for
 
 from hsx.client import Client, ProtocolError
 from hsx.server import BackgroundServer, ServerConfig

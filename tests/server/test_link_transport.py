@@ -24,7 +24,6 @@ from hsx.server import BackgroundServer, ServerConfig
 
 ROOT = Path(__file__).parents[2]
 HELLO = ROOT / "examples" / "mvasm" / "hello.mvasm"
-LOOP = ".text\n.entry start\nstart:\n    LDI R1, 1\n    JMP start\n"
 
 
 @pytest.fixture

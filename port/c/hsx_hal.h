@@ -55,8 +55,31 @@ typedef struct hsx_block_device {
     int (*sync)(void *ctx);
 } hsx_block_device;
 
+/* What a guest's OPEN flags ask of a file system, decoded in one place for every hsx_fs.
+ * The flags (docs/syscalls.md; lib/include/hsx_fs.h names them for the guest): an access
+ * mode, RDONLY 0x01, WRONLY 0x02 or RDWR 0x03 (none given: RDWR), plus CREAT 0x04,
+ * TRUNC 0x08 (only with write access) and APPEND 0x10. Flags 0 are RDWR | CREAT. */
+typedef struct hsx_open_mode {
+    uint8_t readable, writable, create, truncate, append;
+} hsx_open_mode;
+
+static inline hsx_open_mode hsx_open_mode_of(uint32_t flags)
+{
+    hsx_open_mode mode;
+    uint32_t access;
+    if (flags == 0)
+        flags = 0x03 | 0x04;
+    access = flags & 0x03 ? flags & 0x03 : 0x03;
+    mode.readable = (access & 0x01) != 0;
+    mode.writable = (access & 0x02) != 0;
+    mode.create = (flags & 0x04) != 0;
+    mode.truncate = (flags & 0x08) != 0 && mode.writable;
+    mode.append = (flags & 0x10) != 0;
+    return mode;
+}
+
 /* A file system for SVC module 0x04 (paths are the guest's, '/'-separated, absolute
- * within the file system). Flags and whence as in docs/syscalls.md. */
+ * within the file system). Flags (hsx_open_mode_of) and whence as in docs/syscalls.md. */
 typedef struct hsx_fs {
     void *ctx;
     int (*open)(void *ctx, const char *path, uint32_t flags);            /* >= 0: a file id */

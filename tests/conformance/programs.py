@@ -14,20 +14,6 @@ loop:
     JMP loop
 """
 
-HELLO = """
-.data
-msg: .ascii "hello\\n"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 6
-    SVC MOD=4, FN=2
-    LDI R0, 3
-    SVC MOD=1, FN=0
-"""
-
 ECHO = """
 .bss
 buf: .zero 32
@@ -48,15 +34,6 @@ start:
 done:
     LDI R0, 9
     SVC MOD=1, FN=0
-"""
-
-FAULTER = """
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI R2, 0
-    DIV R3, R1, R2
 """
 
 CALLS = """
@@ -80,21 +57,6 @@ bump:
     LD R1, [R2+0]
     ADDI R1, R1, 1
     ST [R2+0], R1
-    RET
-"""
-
-MOTOR = """
-.value {"group": 1, "id": 2, "name": "rpm", "unit": "rpm", "init": 1.0, "max": 100.0, "persist_key": 5}
-.cmd {"group": 1, "id": 3, "name": "boost", "help": "Add one to the base", "handler": "boost"}
-.text
-.entry start
-start:
-    LDI R0, 1000
-    SVC MOD=6, FN=0          ; stay alive
-    JMP start
-boost:
-    LDI R0, 41
-    ADDI R0, R0, 1
     RET
 """
 
@@ -152,17 +114,6 @@ again:
     SVC MOD=4, FN=2                     ; print what came
     ADDI R7, R7, -1
     BNE again
-    LDI R0, 0
-    SVC MOD=1, FN=0
-"""
-
-BREAKER = """
-.text
-.entry start
-start:
-    LDI R1, 7
-    BRK 9
-    LDI R1, 8
     LDI R0, 0
     SVC MOD=1, FN=0
 """

@@ -10,7 +10,7 @@ import sys
 import pytest
 from hostboard import board_available
 from executives import image, wait_for
-from programs import HELLO
+from mvasmkit import HELLO
 
 from execdkit import readline
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from executives import image, wait_for
-from programs import BREAKER, CALLS, LOOP
+from mvasmkit import BREAKER
+from programs import CALLS, LOOP
 
 from hsx.client import ProtocolError
 

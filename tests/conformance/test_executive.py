@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from executives import image, wait_for
-from programs import CONSUMER, FAULTER, HELLO, LOOP
+from mvasmkit import FAULTER, HELLO
+from programs import CONSUMER, LOOP
 
 from hsx.client import ProtocolError
 from hsx.kernel.profiles import FULL_FEATURES, PROFILES, variant_offering

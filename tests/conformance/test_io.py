@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from executives import image, wait_for
-from programs import CONSUMER, ECHO, HELLO, MOTOR, PRODUCER
+from mvasmkit import HELLO, MOTOR
+from programs import CONSUMER, ECHO, PRODUCER
 
 from hsx.client import ProtocolError
 

@@ -3,7 +3,7 @@ for hsx execd, the emulated flash of the host build)."""
 from __future__ import annotations
 
 from executives import image
-from programs import MOTOR
+from mvasmkit import MOTOR
 
 
 def test_a_persistent_value_survives_a_restart(executive, tmp_path):

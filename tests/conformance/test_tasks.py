@@ -7,7 +7,8 @@ import base64
 
 import pytest
 from executives import image, wait_for
-from programs import FAULTER, HELLO, LOOP
+from mvasmkit import FAULTER, HELLO
+from programs import LOOP
 
 from hsx.client import ProtocolError
 from hsx.image.hxe import read_hxe

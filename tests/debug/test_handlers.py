@@ -3,6 +3,8 @@ reported like any other, the owner is paused in the handler (inspect, step, resu
 the caller waits for the result, and the owner then goes back to what it was doing."""
 from __future__ import annotations
 
+from mvasmkit import CALLER
+
 from hsx.kernel.registry import CmdStatus
 from hsx.kernel.states import TaskState
 
@@ -27,18 +29,6 @@ inside:
     RET
 .data
 calls: .word 0
-"""
-CALLER = """
-.text
-.entry start
-start:
-    LDI R0, 5
-    SVC MOD=6, FN=0
-    LDI32 R1, 0x0103
-    LDI R2, 0
-    SVC MOD=8, FN=2          ; CALL -> R0 status, R1 result
-    ADD R0, R0, R1
-    SVC MOD=1, FN=0
 """
 OID = 0x0103
 

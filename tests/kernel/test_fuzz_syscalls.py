@@ -22,6 +22,7 @@ from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
+from mvasmkit import CANARY
 
 from hsx.cli import errors
 from hsx.cli.main import cli
@@ -36,21 +37,6 @@ EXAMPLES = int(os.environ.get("HSX_FUZZ_EXAMPLES", "150"))
 MODULES = list(range(16))            # every module number an SVC can name
 KILL = (0x06, 0x05)
 CANARY_PID = 1
-
-CANARY = """
-.data
-msg: .ascii "ok"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 2
-    SVC MOD=4, FN=2
-    LDI R0, 1
-    SVC MOD=6, FN=0          ; sleep 1 ms
-    JMP start
-"""
 
 WORDS = st.one_of(
     st.sampled_from([0, 1, 2, 3, 4, 8, 0xFF, 0x100, 0x3FFF, 0x4000, 0x7FFF, 0xBFF0, 0xFFFC,

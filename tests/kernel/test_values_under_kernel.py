@@ -1,4 +1,6 @@
 """Values and commands end to end: metadata, guest handlers, subscriptions, persistence."""
+from mvasmkit import CALLER
+
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
 from hsx.kernel.registry import Auth, CmdStatus, ValStatus
@@ -21,19 +23,6 @@ boost:                        ; int32_t boost(void): computed in guest code
     ADDI R0, R0, 1
     MOV R1, R0               ; scribble on registers: the kernel restores them
     RET
-"""
-
-CALLER = """
-.text
-.entry start
-start:
-    LDI R0, 5
-    SVC MOD=6, FN=0          ; let the motor load and register
-    LDI32 R1, 0x0103
-    LDI R2, 0
-    SVC MOD=8, FN=2          ; CALL -> R0 status, R1 result
-    ADD R0, R0, R1
-    SVC MOD=1, FN=0
 """
 
 

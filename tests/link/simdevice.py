@@ -12,7 +12,6 @@ Hooks make it lose or corrupt what it sends, and reset.
 """
 from __future__ import annotations
 
-import base64
 import selectors
 import socket
 import threading
@@ -24,6 +23,7 @@ import cbor2
 from hsx.client import Client, ProtocolError
 from hsx.link.frames import BadFrame, FrameDecoder, encode_frame
 from hsx.link.names import decode_request
+from hsx.server.framed import to_v1
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -191,22 +191,6 @@ class FakeDevice:
 
 # -- a board whose executive is hsx execd -----------------------------------------------
 
-def _to_json(request: dict[str, Any]) -> dict[str, Any]:
-    """What the device got, as hsx execd takes it (byte strings as hex or base64)."""
-    cmd = str(request.get("cmd", "")).lower()
-    out = dict(request)
-    data = out.get("data")
-    if isinstance(data, bytes):
-        if cmd == "load.write":
-            out["data"] = base64.b64encode(data).decode()
-        elif cmd in ("poke", "mem.write", "write_mem"):
-            out["data"] = data.hex()
-        else:
-            out.pop("data")
-            out["data_hex"] = data.hex()
-    return out
-
-
 def _to_cbor(reply: dict[str, Any]) -> dict[str, Any]:
     """What a board sends: binary data as byte strings (peek's data)."""
     out = {k: v for k, v in reply.items() if k not in ("id", "version")}
@@ -223,15 +207,16 @@ DEVELOPMENT_COMMANDS = frozenset(
 
 
 class Bridge:
-    """A handler and an event source forwarding to `hsx execd` on host:port; a
-    `minimal` one refuses the debugger's commands as a minimal board does."""
+    """A handler and an event source forwarding to `hsx execd` on host:port (each
+    request turned back as execd's own framed link turns it, `to_v1`); a `minimal` one
+    refuses the debugger's commands as a minimal board does."""
 
     def __init__(self, host: str, port: int, variant: str = "development") -> None:
         self.client = Client(host, port, timeout=10)
         self.variant = variant
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        fields = _to_json(request)
+        fields = to_v1(request)
         cmd = fields.pop("cmd", "")
         if self.variant == "minimal" and cmd.lower() in DEVELOPMENT_COMMANDS:
             return {"status": "error", "error": "unsupported", "variant_required": "development",

@@ -6,6 +6,8 @@ import json
 import socket
 import time
 
+import mvasmkit
+
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
 from hsx.toolchain.build import build_source
@@ -18,20 +20,6 @@ start:
 loop:
     ADDI R1, R1, 1
     JMP loop
-"""
-
-HELLO = """
-.data
-msg: .ascii "hello\\n"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 6
-    SVC MOD=4, FN=2
-    LDI R0, 3
-    SVC MOD=1, FN=0
 """
 
 CHATTY = """
@@ -75,26 +63,6 @@ start:
     SVC MOD=1, FN=0
 """
 
-BREAKER = """
-.text
-.entry start
-start:
-    LDI R1, 7
-    BRK 9
-    LDI R1, 8
-    LDI R0, 0
-    SVC MOD=1, FN=0
-"""
-
-FAULTER = """
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI R2, 0
-    DIV R3, R1, R2
-"""
-
 BLINK = """
 .text
 .entry start
@@ -104,6 +72,25 @@ start:
     JMP start
 """
 
+FIVE_LINES = """
+.data
+msg: .ascii "line\\n"
+.text
+.entry start
+start:
+    LDI R4, 5
+again:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    ADDI R4, R4, -1
+    CMPI R4, 0
+    JNZ again
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
 
 def profile_of(request) -> str:
     """The variant a test asks its executive to run (`@pytest.mark.profile("full")`)."""
@@ -111,9 +98,12 @@ def profile_of(request) -> str:
     return marker.args[0] if marker else "development"
 
 
+def image_bytes(source: str, name: str) -> bytes:
+    return write_hxe(build_source(source, filename=f"{name}.mvasm", app_name=name))
+
+
 def image_b64(source: str, name: str) -> str:
-    return base64.b64encode(write_hxe(build_source(source, filename=f"{name}.mvasm",
-                                                   app_name=name))).decode()
+    return base64.b64encode(image_bytes(source, name)).decode()
 
 
 def load(client: Client, source: str, name: str, **fields) -> int:
@@ -182,18 +172,6 @@ def wait_event(client: Client, type_: str, timeout: float = 5.0, **data) -> dict
     raise AssertionError(f"no {type_} event within {timeout} s")
 
 
-MOTOR = """
-.value {"group": 1, "id": 2, "name": "rpm", "unit": "rpm", "init": 1.0, "max": 100.0, "persist_key": 5}
-.value {"group": 1, "id": 4, "name": "limit", "auth": 2, "init": 3.0}
-.cmd {"group": 1, "id": 3, "name": "boost", "help": "Add one to the base", "handler": "boost"}
-.text
-.entry start
-start:
-    LDI R0, 1000
-    SVC MOD=6, FN=0          ; stay alive
-    JMP start
-boost:
-    LDI R0, 41
-    ADDI R0, R0, 1
-    RET
-"""
+# the shared motor with a second value, `limit`, only an ADMIN session may read
+MOTOR = ('.value {"group": 1, "id": 4, "name": "limit", "auth": 2, "init": 3.0}\n'
+         + mvasmkit.MOTOR)

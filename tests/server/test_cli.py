@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from execdkit import readline
-from serverkit import HELLO, LOOP, Raw
+from mvasmkit import HELLO
+from serverkit import LOOP, Raw
 
 from hsx.client import Client, ConnectionClosed, ProtocolError
 from hsx.server import BackgroundServer, Server, ServerConfig

@@ -8,7 +8,8 @@ import sys
 import time
 
 import pytest
-from serverkit import CHATTY, HELLO, LOOP, image_b64
+from mvasmkit import HELLO
+from serverkit import CHATTY, LOOP, image_b64
 
 from hsx.client import AsyncClient, Client, ConnectionClosed, ProtocolError
 from hsx.server import BackgroundServer, ServerConfig

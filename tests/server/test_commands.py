@@ -4,8 +4,8 @@ from __future__ import annotations
 import base64
 
 import pytest
-from serverkit import (BREAKER, ECHO, FAULTER, HELLO, LOOP, SLEEPER, image_b64, load, state,
-                       wait_event, wait_for)
+from mvasmkit import BREAKER, FAULTER, HELLO
+from serverkit import ECHO, LOOP, SLEEPER, image_b64, load, state, wait_event, wait_for
 
 from hsx.client import ProtocolError
 from hsx.image.hxe import write_hxe

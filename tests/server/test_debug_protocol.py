@@ -16,7 +16,8 @@ from hsx.image.hxe import write_hxe
 from hsx.image.sym import write_sym
 from hsx.server import BackgroundServer, ServerConfig
 from hsx.toolchain.build import assemble_source, link_objects
-from serverkit import BREAKER, FAULTER, load, profile_of, state, wait_for
+from mvasmkit import BREAKER, FAULTER
+from serverkit import load, profile_of, state, wait_for
 
 # main calls fact(4), stores it in `counter`, then fact(5) and stores that; exit 120.
 PROG = """

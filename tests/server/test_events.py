@@ -8,7 +8,8 @@ import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from serverkit import BLINK, CHATTY, HELLO, LOOP, Raw, load, state, wait_event, wait_for
+from mvasmkit import HELLO
+from serverkit import BLINK, CHATTY, FIVE_LINES, LOOP, Raw, load, state, wait_event, wait_for
 
 from hsx.client import Client, ProtocolError
 from hsx.server import BackgroundServer, ServerConfig
@@ -179,26 +180,6 @@ def test_since_seq_that_fell_out_of_history_is_seq_evicted(tmp_path):
             assert evicted.value.reply["oldest_seq"] > 2
             oldest = evicted.value.reply["oldest_seq"]
             assert client.subscribe(["stdout"], since_seq=oldest)["replayed"] > 0
-
-
-FIVE_LINES = """
-.data
-msg: .ascii "line\\n"
-.text
-.entry start
-start:
-    LDI R4, 5
-again:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 5
-    SVC MOD=4, FN=2
-    ADDI R4, R4, -1
-    CMPI R4, 0
-    JNZ again
-    LDI R0, 0
-    SVC MOD=1, FN=0
-"""
 
 
 def ticks(count: int) -> str:

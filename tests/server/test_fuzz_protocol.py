@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from execdkit import readline
 from hypothesis import HealthCheck, given, settings, strategies as st
+from mvasmkit import CANARY
 from serverkit import MOTOR, image_b64
 
 from hsx.client import Client
@@ -34,21 +35,6 @@ DOCS = Path(__file__).parents[2] / "docs" / "protocol.md"
 # with hostile arguments through the others' shared fields, and tested on their own.
 SPARED = {"shutdown", "clock.stop", "trace.export"}
 RPM = 0x0102
-
-CANARY = """
-.data
-msg: .ascii "ok"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 2
-    SVC MOD=4, FN=2
-    LDI R0, 1
-    SVC MOD=6, FN=0          ; sleep 1 ms
-    JMP start
-"""
 
 
 def documented_codes() -> re.Pattern:

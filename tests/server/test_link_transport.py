@@ -8,12 +8,14 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import cbor2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from serverkit import FIVE_LINES, image_bytes
 
 from hsx.client import Client
 from hsx.link.frames import FrameDecoder, encode_frame
@@ -22,7 +24,6 @@ from hsx.server import BackgroundServer, ServerConfig
 
 ROOT = Path(__file__).parents[2]
 HELLO = ROOT / "examples" / "mvasm" / "hello.mvasm"
-LOOP = ".text\n.entry start\nstart:\n    LDI R1, 1\n    JMP start\n"
 
 
 @pytest.fixture
@@ -124,6 +125,23 @@ def test_a_new_host_releases_what_the_last_one_held(execd):
         assert "first-host" not in clients()
         host.close()
 
+
+
+def test_output_held_to_coalesce_goes_out_over_the_link_when_its_hold_ends(execd):
+    """A host that asks for coalesced output (hsx execd takes `coalesce_ms` on the link
+    too, though hsx.client leaves it out for boards) gets a task's writes as one event
+    once their hold ends: the link's timer for held output fires."""
+    host = RawHost(execd.server.link_url)
+    host.next("H")
+    host.request(1, cmd="events.subscribe", categories=["stdout"], coalesce_ms=300)
+    assert host.reply(1)["status"] == "ok"
+    started = time.monotonic()
+    host.request(2, cmd="load", image=image_bytes(FIVE_LINES, "five"))
+    assert host.reply(2)["status"] == "ok"
+    event = decode_names(host.next("E").payload)
+    assert time.monotonic() - started >= 0.3
+    assert (event["type"], event["data"]) == ("stdout", {"text": "line\n" * 5, "writes": 5})
+    host.close()
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(noise=st.binary(max_size=3000))

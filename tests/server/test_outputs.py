@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 from execdkit import readline
-from serverkit import CHATTY, HELLO, LOOP, load, state, wait_event, wait_for
+from mvasmkit import HELLO
+from serverkit import CHATTY, LOOP, load, state, wait_event, wait_for
 
 from hsx.server.outputs import PER_TASK, TaskOutput
 

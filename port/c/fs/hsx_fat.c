@@ -110,7 +110,7 @@ static struct open_file *file_of(int id)
 static int fat_open(void *ctx, const char *path, uint32_t flags)
 {
     FILINFO info;
-    uint32_t access;
+    hsx_open_mode asked = hsx_open_mode_of(flags);
     int id, r;
     BYTE mode;
     (void)ctx;
@@ -120,17 +120,15 @@ static int fat_open(void *ctx, const char *path, uint32_t flags)
         ;
     if (id == MAX_FILES)
         return -HSX_EMFILE;
-    flags = flags ? flags : 0x07;                   /* 0: read/write, created if missing */
-    access = flags & 3 ? flags & 3 : 3;
     if (f_stat(path, &info) == FR_OK && (info.fattrib & AM_DIR))
         return -HSX_EISDIR;
-    mode = (BYTE)((access & 1 ? FA_READ : 0) | (access & 2 ? FA_WRITE : 0)
-                  | (flags & 0x04 ? FA_OPEN_ALWAYS : FA_OPEN_EXISTING));
-    if ((flags & 0x04) && !(access & 2))
+    mode = (BYTE)((asked.readable ? FA_READ : 0) | (asked.writable ? FA_WRITE : 0)
+                  | (asked.create ? FA_OPEN_ALWAYS : FA_OPEN_EXISTING));
+    if (asked.create && !asked.writable)
         mode |= FA_WRITE;                           /* creating needs write access */
     if ((r = error_of(f_open(&files[id].fil, path, mode))) != 0)
         return r;
-    if ((flags & 0x08) && (access & 2)) {
+    if (asked.truncate) {
         if ((r = error_of(f_truncate(&files[id].fil))) != 0 ||
             (r = error_of(f_sync(&files[id].fil))) != 0) {
             f_close(&files[id].fil);
@@ -138,9 +136,9 @@ static int fat_open(void *ctx, const char *path, uint32_t flags)
         }
     }
     files[id].used = 1;
-    files[id].readable = (access & 1) != 0;
-    files[id].writable = (access & 2) != 0;
-    files[id].append = (flags & 0x10) != 0;
+    files[id].readable = asked.readable;
+    files[id].writable = asked.writable;
+    files[id].append = asked.append;
     return id;
 }
 

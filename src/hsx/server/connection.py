@@ -31,6 +31,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .framing import TOO_LONG, LineSplitter, encode
+from .subscriptions import ReadySubscriptions
 
 if TYPE_CHECKING:
     from .context import ServerContext
@@ -66,8 +67,7 @@ class Connection(asyncio.BufferedProtocol):
         self._write_paused = False
         self._read_paused_for: set[str] = set()
         self._flush_pending = False
-        self._ready: dict[Subscription, None] = {}   # subscriptions with events to write
-        self._held_flush: asyncio.TimerHandle | None = None   # for output held to coalesce
+        self._ready = ReadySubscriptions(self._schedule_flush)   # with events to write
         self._may_spin = _spare_cpu()                # may look for the next request
         self._peek: socket.socket | None = None      # a duplicate of the socket, to look
         self._handled_at = -1.0                      # when what it last read was handled
@@ -93,8 +93,7 @@ class Connection(asyncio.BufferedProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._lines.clear()
-        if self._held_flush is not None:
-            self._held_flush.cancel()
+        self._ready.close()
         if self._peek is not None:
             self._peek.close()
         self.server.connection_closed(self)
@@ -199,7 +198,7 @@ class Connection(asyncio.BufferedProtocol):
         self.transport.write(encode(message))
 
     def events_ready(self, subscription: Subscription) -> None:
-        self._ready[subscription] = None
+        self._ready.add(subscription)
         self._schedule_flush()
 
     def _schedule_flush(self) -> None:
@@ -211,21 +210,12 @@ class Connection(asyncio.BufferedProtocol):
         self._flush_pending = False
         if self.closed or self.transport is None or self.transport.is_closing():
             return
-        for sub in list(self._ready):
+        for sub in self._ready.now():
             while not self._write_paused and (lines := sub.take(EVENTS_PER_WRITE)):
                 self.transport.write(b"".join(lines))
             if self._write_paused:
                 return
-            due = sub.held_until()
-            if due is None:
-                del self._ready[sub]
-            elif self._held_flush is None:
-                self._held_flush = asyncio.get_running_loop().call_later(
-                    max(0.0, due - time.monotonic()), self._flush_held)
-
-    def _flush_held(self) -> None:
-        self._held_flush = None
-        self._schedule_flush()
+            self._ready.drained(sub)
 
     def close(self) -> None:
         if self.transport is not None and not self.transport.is_closing():

@@ -21,7 +21,6 @@ import asyncio
 import base64
 import json
 import random
-import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -33,6 +32,7 @@ from hsx.link.frames import BadFrame, Frame, FrameDecoder, encode_frame
 from hsx.link.names import PayloadError, decode_request, numbered
 
 from .dmesg import LEVELS
+from .subscriptions import ReadySubscriptions
 
 if TYPE_CHECKING:
     from .context import ServerContext
@@ -65,7 +65,7 @@ class FramedPeer:
         self._waiting: deque[Frame | BadFrame] = deque()   # frames behind a busy request
         self._running: int | None = None         # the seq of the request being handled
         self._last: tuple[int, bytes] | None = None         # (seq, its reply frame)
-        self._ready: dict[Subscription, None] = {}
+        self._ready = ReadySubscriptions(self._schedule_flush)   # with events to send
         self._flush_pending = False
         server.connection_opened(self)
 
@@ -155,30 +155,27 @@ class FramedPeer:
         self._send(encode_frame("E", 0, cbor2.dumps(numbered(message))))
 
     def events_ready(self, subscription: Subscription) -> None:
-        self._ready[subscription] = None
+        self._ready.add(subscription)
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
         if not self._flush_pending and not self.closed:
             self._flush_pending = True
             asyncio.get_running_loop().call_soon(self.flush_events)
 
     def flush_events(self) -> None:
         self._flush_pending = False
-        for sub in list(self._ready):
+        for sub in self._ready.now():
             while not self.closed and (chunks := sub.take(EVENTS_PER_FLUSH)):
                 for chunk in chunks:
                     for line in chunk.splitlines():
                         self.send(json.loads(line))
-            due = sub.held_until()
-            if due is None:
-                del self._ready[sub]
-            else:
-                asyncio.get_running_loop().call_later(max(0.0, due - time.monotonic()),
-                                                      self.events_ready, sub)
+            self._ready.drained(sub)
 
     def close(self) -> None:
         """End the link (the server shuts down, or a client is refused)."""
         if not self.closed:
-            self.closed = True
-            self.server.connection_closed(self)
+            self._end()
             self._hang_up()
 
     abort = close
@@ -186,8 +183,12 @@ class FramedPeer:
     def lost(self) -> None:
         """The link went away under us (the socket closed)."""
         if not self.closed:
-            self.closed = True
-            self.server.connection_closed(self)
+            self._end()
+
+    def _end(self) -> None:
+        self.closed = True
+        self._ready.close()
+        self.server.connection_closed(self)
 
 
 def new_boot() -> int:

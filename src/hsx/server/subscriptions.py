@@ -32,6 +32,7 @@ is not everyone's to read.
 """
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -106,6 +107,45 @@ class Sink(Protocol):
     """Where a subscription's events go (a connection)."""
 
     def events_ready(self, subscription: "Subscription") -> None: ...
+
+
+class ReadySubscriptions:
+    """A sink's subscriptions with events to write, in the order they became ready, and
+    its one timer for output they hold back (`held_until`): armed by the first flush
+    that leaves output held, left alone by the flushes after it (so they do not pile up
+    timers), cleared when it fires and calls `flush`."""
+
+    def __init__(self, flush: Callable[[], None]) -> None:
+        self._flush = flush
+        self._subscriptions: dict[Subscription, None] = {}
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, subscription: Subscription) -> None:
+        self._subscriptions[subscription] = None
+
+    def now(self) -> list[Subscription]:
+        """The ready subscriptions, to drain one by one (then `drained`)."""
+        return list(self._subscriptions)
+
+    def drained(self, subscription: Subscription) -> None:
+        """`subscription` gave what it had: it is done, or its held output is flushed when
+        its hold ends."""
+        due = subscription.held_until()
+        if due is None:
+            del self._subscriptions[subscription]
+        elif self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(
+                max(0.0, due - time.monotonic()), self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._flush()
+
+    def close(self) -> None:
+        """The sink is closed: nothing more to flush."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class Subscription:

@@ -54,6 +54,25 @@ int main(void)
     fd = hsx_fs_open("/Logs/short.txt", HSX_O_RDWR | HSX_O_TRUNC);
     say("truncated, then read", hsx_fs_read(fd, buf, 8));
     hsx_fs_close(fd);
+    fd = hsx_fs_open("/Logs/flags.txt", 0);                 /* 0: RDWR | CREAT */
+    say("flags 0: write", hsx_fs_write(fd, "abc", 3));
+    hsx_fs_seek(fd, 0, 0);
+    say("flags 0: read", hsx_fs_read(fd, buf, 8));
+    hsx_fs_close(fd);
+    fd = hsx_fs_open("/Logs/flags.txt", HSX_O_RDONLY | HSX_O_TRUNC);
+    say("TRUNC without write access: read", hsx_fs_read(fd, buf, 8));
+    hsx_fs_close(fd);
+    fd = hsx_fs_open("/Logs/flags.txt", HSX_O_APPEND);      /* no access mode: RDWR */
+    say("no access mode: append", hsx_fs_write(fd, "d", 1));
+    hsx_fs_seek(fd, 0, 0);
+    say("no access mode: read", hsx_fs_read(fd, buf, 8));
+    hsx_fs_close(fd);
+    fd = hsx_fs_open("/Logs/empty.txt", HSX_O_RDONLY | HSX_O_CREAT);
+    say("created read-only", fd >= 0);
+    say("created read-only: write", hsx_fs_write(fd, "x", 1));
+    hsx_fs_close(fd);
+    say("delete flags.txt", hsx_fs_delete("/Logs/flags.txt"));
+    say("delete empty.txt", hsx_fs_delete("/Logs/empty.txt"));
     list("/");
     list("/Logs");
     list("/missing");

@@ -208,7 +208,7 @@ static int fs_open(void *ctx, const char *guest, uint32_t flags)
 {
     char path[PATH_MAX];
     struct stat st;
-    uint32_t access;
+    hsx_open_mode asked = hsx_open_mode_of(flags);
     int i, r = resolve(guest, path);
     (void)ctx;
     if (r)
@@ -217,25 +217,23 @@ static int fs_open(void *ctx, const char *guest, uint32_t flags)
         ;
     if (i == MAX_OPEN)
         return -HSX_EMFILE;
-    flags = flags ? flags : 0x07;                   /* 0: read/write, created if missing */
-    access = flags & 3 ? flags & 3 : 3;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return -HSX_EISDIR;
     if (stat(path, &st) != 0) {
         int fd;
-        if (!(flags & 0x04))
+        if (!asked.create)
             return -HSX_ENOENT;
         fd = open(path, O_WRONLY | O_CREAT, 0644);
         if (fd < 0)
             return guest_errno(errno);
         close(fd);
     }
-    if ((flags & 0x08) && (access & 2) && truncate(path, 0) != 0)
+    if (asked.truncate && truncate(path, 0) != 0)
         return guest_errno(errno);
     open_files[i].used = 1;
-    open_files[i].readable = (access & 1) != 0;
-    open_files[i].writable = (access & 2) != 0;
-    open_files[i].append = (flags & 0x10) != 0;
+    open_files[i].readable = asked.readable;
+    open_files[i].writable = asked.writable;
+    open_files[i].append = asked.append;
     open_files[i].position = 0;
     strcpy(open_files[i].path, path);
     return i;

@@ -166,7 +166,7 @@ def test_a_payload_that_is_not_a_map_is_refused(data):
         value = cbor2.loads(data)
     except Exception:
         value = None
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+    if isinstance(value, dict):     # a map: its keys may be numbered (tests/port/test_keys.py)
         return
     with pytest.raises(PayloadError):
         decode_message(data)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .mir import MFunction, VReg
 
-LIMIT = 12          # values live at once in a loop, hoisted constants included
+LIMIT = 13          # values live at once in a loop, hoisted constants included
 LIMIT_PAIRS = 10    # ... in a loop with register pairs (they need two in a row)
 
 

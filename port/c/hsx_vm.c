@@ -461,35 +461,29 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
 }
 
 /* Superinstructions: a FIRST instruction (one of hsx_ops.inc's BODY_*, and how many
- * words it takes) whose next is a SECOND (a label of hsx_run and the handler it runs)
- * runs both with one dispatch: the first's code, then a direct jump to the second's.
+ * words it takes) whose next is a SECOND (what runs a handler: its label L_name in
+ * hsx_run, and OP_name) runs both with one dispatch: the first's code, then a direct jump to the second's.
  * Chosen from the pairs the peer workloads (benchmarks/peer_bench.py) run most. */
 #define SUPER_FIRSTS(X) X(LDI, 1) X(LDI32, 2) X(MOV, 1) X(LD, 1) X(LDB, 1) X(ST, 1) \
     X(STB, 1) X(ADD, 1) X(ADDI, 1) X(SUB, 1) X(MUL, 1) X(ANDI, 1) X(ORI, 1) X(XOR, 1) \
     X(PUSH, 1) X(POP, 1) X(MUL64, 1) X(DADD, 1) X(DMUL, 1) X(UL2D, 1)
 #define SUPER_SECONDS(X, first, words) \
-    X(first, words, LDI, OP_LDI) X(first, words, LDI32, OP_LDI32) \
-    X(first, words, MOV, OP_MOV) X(first, words, LD, OP_LD) X(first, words, LDB, OP_LDB) \
-    X(first, words, ST, OP_ST) X(first, words, STB, OP_STB) X(first, words, ADD, OP_ADD) \
-    X(first, words, ADDI, OP_ADDI) X(first, words, SUB, OP_SUB) \
-    X(first, words, MUL, OP_MUL) X(first, words, ANDI, OP_ANDI) \
-    X(first, words, PUSH, OP_PUSH) X(first, words, POP, OP_POP) \
-    X(first, words, LSLI, OP_LSLI) X(first, words, LSRI, OP_LSRI) \
-    X(first, words, LCALL, OP_LCALL) X(first, words, RET, OP_RET) \
-    X(first, words, BR, OP_BR) X(first, words, ORI, OP_ORI) X(first, words, XOR, OP_XOR) \
-    X(first, words, LSR, OP_LSR) X(first, words, ADC, OP_ADC) \
-    X(first, words, DIVU64, OP_DIVU64) X(first, words, REMU64, OP_REMU64) \
-    X(first, words, DADD, OP_DADD) X(first, words, DMUL, OP_DMUL) \
-    X(first, words, DDIV, OP_DDIV) X(first, words, U2D, OP_U2D) \
-    X(first, words, UL2D, OP_UL2D) X(first, words, CMP_BRANCH, HSX_H_CMP_BRANCH) \
-    X(first, words, CMPI_BRANCH, HSX_H_CMPI_BRANCH)
+    X(first, words, LDI) X(first, words, LDI32) X(first, words, MOV) X(first, words, LD) \
+    X(first, words, LDB) X(first, words, ST) X(first, words, STB) X(first, words, ADD) \
+    X(first, words, ADDI) X(first, words, SUB) X(first, words, MUL) X(first, words, ANDI) \
+    X(first, words, ORI) X(first, words, XOR) X(first, words, PUSH) X(first, words, POP) \
+    X(first, words, LSLI) X(first, words, LSRI) X(first, words, LSR) X(first, words, ADC) \
+    X(first, words, LCALL) X(first, words, RET) X(first, words, BR) \
+    X(first, words, DIVU64) X(first, words, REMU64) X(first, words, DADD) \
+    X(first, words, DMUL) X(first, words, DDIV) X(first, words, U2D) X(first, words, UL2D) \
+    X(first, words, CMP_BRANCH) X(first, words, CMPI_BRANCH)
 
 /* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the
  * conditional branch after it (never stored in a record: its handler stays CMP). */
-enum { HSX_H_CMP_BRANCH = HSX_H_COUNT, HSX_H_CMPI_BRANCH };
+enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH };
 
 #define SUPER_FIRST_ENUM(name_, words_) SUPER_FIRST_##name_,
-#define SUPER_SECOND_ENUM(first_, words_, name_, handler_) SUPER_SECOND_##name_,
+#define SUPER_SECOND_ENUM(first_, words_, name_) SUPER_SECOND_##name_,
 enum { SUPER_NONE = -1, SUPER_FIRSTS(SUPER_FIRST_ENUM) SUPER_FIRST_COUNT };
 enum { SUPER_SECONDS(SUPER_SECOND_ENUM, _, _) SUPER_SECOND_COUNT };
 #undef SUPER_FIRST_ENUM
@@ -512,8 +506,8 @@ static int super_first(uint32_t op, uint32_t *words)
 static int super_second(uint32_t runs)
 {
     switch (runs) {
-#define SUPER_SECOND_CASE(first_, words_, name_, handler_) \
-    case handler_: return SUPER_SECOND_##name_;
+#define SUPER_SECOND_CASE(first_, words_, name_) \
+    case OP_##name_: return SUPER_SECOND_##name_;
     SUPER_SECONDS(SUPER_SECOND_CASE, _, _)
 #undef SUPER_SECOND_CASE
     default: return SUPER_NONE;
@@ -527,13 +521,13 @@ static int conditional_branch(uint32_t op)
 }
 
 /* What hsx_run runs for code word i (decoded now if it was not): its handler, or
- * HSX_H_CMP_BRANCH / HSX_H_CMPI_BRANCH for a CMP or CMPI before a conditional branch. */
+ * OP_CMP_BRANCH / OP_CMPI_BRANCH for a CMP or CMPI before a conditional branch. */
 static uint32_t what_runs(hsx_task *t, uint32_t i)
 {
     uint32_t handler = decoded(t, i)->handler;
     if ((handler == OP_CMP || handler == OP_CMPI)
         && conditional_branch(decoded(t, i + 1)->handler))
-        return handler == OP_CMP ? HSX_H_CMP_BRANCH : HSX_H_CMPI_BRANCH;
+        return handler == OP_CMP ? OP_CMP_BRANCH : OP_CMPI_BRANCH;
     return handler;
 }
 
@@ -558,7 +552,7 @@ int hsx_run(hsx_task *t, uint32_t budget)
         [HSX_H_LITERAL] = LINK(L_H_LITERAL), [HSX_H_BREAKPOINT] = LINK(L_H_BREAKPOINT),
         [HSX_H_GUARD_SP] = LINK(L_H_GUARD_SP), [HSX_H_UNDECODED] = 0,
     };
-#define SUPER_CELL(first_, words_, name_, handler_) LINK(S_##first_##_##name_),
+#define SUPER_CELL(first_, words_, name_) LINK(S_##first_##_##name_),
 #define SUPER_ROW(first_, words_) { SUPER_SECONDS(SUPER_CELL, first_, words_) },
     static const int32_t supers[SUPER_FIRST_COUNT][SUPER_SECOND_COUNT] = {
         SUPER_FIRSTS(SUPER_ROW)
@@ -599,9 +593,9 @@ out_of_budget:
 L_H_UNDECODED: {
     uint32_t i = (uint32_t)(in - code), runs = what_runs(t, i), words = 1;
     int first = super_first(runs, &words), second;
-    if (runs == HSX_H_CMP_BRANCH)
+    if (runs == OP_CMP_BRANCH)
         in->link = LINK(L_CMP_BRANCH);
-    else if (runs == HSX_H_CMPI_BRANCH)
+    else if (runs == OP_CMPI_BRANCH)
         in->link = LINK(L_CMPI_BRANCH);
     else if (first != SUPER_NONE
              && (second = super_second(what_runs(t, i + words))) != SUPER_NONE)
@@ -649,7 +643,7 @@ compare_and_branch:
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
     /* the superinstructions: the first's code, then straight to the second's */
-#define SUPER_CODE(first_, words_, name_, handler_)                                 \
+#define SUPER_CODE(first_, words_, name_)                                          \
     S_##first_##_##name_:                                                           \
     BODY_##first_;                                                                  \
     in += words_;                                                                   \

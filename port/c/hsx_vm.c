@@ -643,7 +643,7 @@ compare_and_branch:
 #define VMRETURN(e) do { ev = (e); goto event; } while (0)
 #define VMDEFAULT L_DEFAULT:
     /* the superinstructions: the first's code, then straight to the second's */
-#define SUPER_CODE(first_, words_, name_)                                          \
+#define SUPER_CODE(first_, words_, name_)                                           \
     S_##first_##_##name_:                                                           \
     BODY_##first_;                                                                  \
     in += words_;                                                                   \

@@ -96,6 +96,42 @@ static int valid_target(uint32_t target, uint32_t code_len)
     return !(target & 3u) && target < code_len;
 }
 
+/* Branch conditions as truth tables over the 16 values of PSW's Z, C, N, V bits, so a
+ * conditional branch is one table lookup instead of a second dispatch.  Bit p of a
+ * mask is the condition for PSW = p (Z = 1, C = 2, N = 4, V = 8; "lt" is N != V). */
+#define PSW_BIT(p, cond) ((uint16_t)((cond) ? 1u << (p) : 0u))
+#define Z_(p) ((p) & 1u)
+#define C_(p) ((p) & 2u)
+#define LT_(p) ((((p) >> 2) ^ ((p) >> 3)) & 1u)
+#define TRUTH(cond) (PSW_BIT(0, cond(0)) | PSW_BIT(1, cond(1)) | PSW_BIT(2, cond(2))          \
+    | PSW_BIT(3, cond(3)) | PSW_BIT(4, cond(4)) | PSW_BIT(5, cond(5)) | PSW_BIT(6, cond(6)) \
+    | PSW_BIT(7, cond(7)) | PSW_BIT(8, cond(8)) | PSW_BIT(9, cond(9))                       \
+    | PSW_BIT(10, cond(10)) | PSW_BIT(11, cond(11)) | PSW_BIT(12, cond(12))                 \
+    | PSW_BIT(13, cond(13)) | PSW_BIT(14, cond(14)) | PSW_BIT(15, cond(15)))
+#define EQ_(p) Z_(p)
+#define NE_(p) (!Z_(p))
+#define GE_(p) (!LT_(p))
+#define GT_(p) (!Z_(p) && !LT_(p))
+#define LE_(p) (Z_(p) || LT_(p))
+#define LTU_(p) (!C_(p))
+#define GEU_(p) C_(p)
+#define GTU_(p) (C_(p) && !Z_(p))
+#define LEU_(p) (!C_(p) || Z_(p))
+/* BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
+static const uint16_t BRANCH_TRUTH[10] = {
+    TRUTH(EQ_), TRUTH(NE_), TRUTH(LT_), TRUTH(GE_), TRUTH(GT_),
+    TRUTH(LE_), TRUTH(LTU_), TRUTH(GEU_), TRUTH(GTU_), TRUTH(LEU_),
+};
+
+/* The truth table of a conditional branch's opcode (JZ, JNZ, BEQ..BLEU), which its
+ * decoded record keeps in `imm`; 0 for any other opcode. */
+static uint32_t branch_truth(uint32_t op)
+{
+    if (op == 0x22 || op == 0x23)
+        return BRANCH_TRUTH[op - 0x22];
+    return op >= 0x70 && op <= 0x79 ? BRANCH_TRUTH[op - 0x70] : 0;
+}
+
 /* Decode code word `i` (i == code_len / 4: the entry that runs off the end). */
 static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_insn *in)
 {
@@ -159,6 +195,8 @@ static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_i
          || info.form == HSX_FORM_CALL12) && !(in->flags & HSX_I_DYNAMIC)
         && !valid_target(in->target, code_len))
         in->flags |= HSX_I_TARGET_BAD;
+    if (branch_truth(in->opcode))           /* (its offset is in `target` now) */
+        in->imm = branch_truth(in->opcode);
     if (form->rd && in->handler == in->opcode
         && (in->rd == HSX_SP_REGISTER || ((info.pairs & 1) && in->rd == HSX_SP_REGISTER - 1)))
         in->handler = HSX_H_GUARD_SP;
@@ -238,6 +276,12 @@ static inline int fault(hsx_task *t, uint32_t kind, int64_t addr, uint32_t detai
     return EV_FAULT;
 }
 
+/* Does the conditional branch `in` branch with PSW p? (its truth table: branch_truth) */
+static inline uint32_t taken(const hsx_insn *in, uint32_t p)
+{
+    return (in->imm >> (p & 15u)) & 1u;
+}
+
 static inline uint32_t zn(uint32_t r)
 {
     return (r == 0 ? Z_FLAG : 0) | ((r >> 29) & N_FLAG);
@@ -253,40 +297,6 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
 {
     uint32_t r = (uint32_t)t;
     return zn(r) | (t >= 0 ? C_FLAG : 0) | ((((x ^ y) & (x ^ r)) >> 28) & V_FLAG);
-}
-
-/* Branch conditions as truth tables over the 16 values of PSW's Z, C, N, V bits, so a
- * conditional branch is one table lookup instead of a second dispatch.  Bit p of a
- * mask is the condition for PSW = p (Z = 1, C = 2, N = 4, V = 8; "lt" is N != V). */
-#define PSW_BIT(p, cond) ((uint16_t)((cond) ? 1u << (p) : 0u))
-#define Z_(p) ((p) & 1u)
-#define C_(p) ((p) & 2u)
-#define LT_(p) ((((p) >> 2) ^ ((p) >> 3)) & 1u)
-#define TRUTH(cond) (PSW_BIT(0, cond(0)) | PSW_BIT(1, cond(1)) | PSW_BIT(2, cond(2))          \
-    | PSW_BIT(3, cond(3)) | PSW_BIT(4, cond(4)) | PSW_BIT(5, cond(5)) | PSW_BIT(6, cond(6)) \
-    | PSW_BIT(7, cond(7)) | PSW_BIT(8, cond(8)) | PSW_BIT(9, cond(9))                       \
-    | PSW_BIT(10, cond(10)) | PSW_BIT(11, cond(11)) | PSW_BIT(12, cond(12))                 \
-    | PSW_BIT(13, cond(13)) | PSW_BIT(14, cond(14)) | PSW_BIT(15, cond(15)))
-#define EQ_(p) Z_(p)
-#define NE_(p) (!Z_(p))
-#define GE_(p) (!LT_(p))
-#define GT_(p) (!Z_(p) && !LT_(p))
-#define LE_(p) (Z_(p) || LT_(p))
-#define LTU_(p) (!C_(p))
-#define GEU_(p) C_(p)
-#define GTU_(p) (C_(p) && !Z_(p))
-#define LEU_(p) (!C_(p) || Z_(p))
-/* indexed as in condition(): BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
-static const uint16_t BRANCH_TRUTH[10] = {
-    TRUTH(EQ_), TRUTH(NE_), TRUTH(LT_), TRUTH(GE_), TRUTH(GT_),
-    TRUTH(LE_), TRUTH(LTU_), TRUTH(GEU_), TRUTH(GTU_), TRUTH(LEU_),
-};
-
-/* Branch condition of a conditional branch opcode (JZ, JNZ, 0x70..0x79) over PSW p. */
-HSX_HOT int condition(uint32_t op, uint32_t p)
-{
-    uint32_t index = op >= 0x70 ? op - 0x70 : op - 0x22;
-    return (BRANCH_TRUTH[index] >> (p & 15u)) & 1u;
 }
 
 #define MEMORY_CHECK(width)                                                         \
@@ -619,7 +629,7 @@ compare_and_branch:
     in++;
     if (!--n)
         goto out_of_budget;
-    if (condition(in->opcode, psw)) {
+    if (taken(in, psw)) {
         if (in->flags & HSX_I_TARGET_BAD) {
             ev = fault(t, HSX_FAULT_PC, in->target, 0);
             goto event;

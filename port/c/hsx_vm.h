@@ -15,13 +15,14 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 5                 /* bumped when a struct, signature or contract below changes */
+#define HSX_VM_ABI 6                 /* bumped when a struct, signature or contract below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
 /* One pre-decoded code word. */
 typedef struct hsx_insn {
     uint32_t imm;       /* immediate as u32 (sign-extended where signed), LDI32's literal,
-                           or the raw word of an illegal instruction */
+                           a conditional branch's truth table over PSW (hsx_vm.c), or
+                           the raw word of an illegal instruction */
     uint32_t target;    /* static branch/call target */
     int32_t link;       /* the threaded run loop's own: where its code for this record
                            starts (0: not worked out yet) */

@@ -25,7 +25,7 @@ from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, m
 from ..stop import Stop, StopReason
 from .build import BuildError, find_or_build
 
-ABI = 5
+ABI = 6
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
 

@@ -1,7 +1,7 @@
 """Command calls as the executive makes them (a part of `Kernel`): run the handler in
 the owner task, and finish calls whose handler a debugger stopped (upcall.py,
 docs/debugger.md "Command handlers").  The registry's and upcall.py's modules are
-imported by the first call: most programs make none (registries.py)."""
+imported by the first call: most programs make none (firstuse.py)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

@@ -17,6 +17,16 @@ from execdkit import execd_child
 
 # Never on these paths: the terminal debugger's and the prompt's toolkits, and LLVM.
 HEAVY = ("textual", "prompt_toolkit", "llvmlite")
+# What `hsx run` builds or imports only when a program uses it: the value and command
+# registries and their SVC modules (but the PIN, which the kernel checks when it starts),
+# command handlers' upcalls, CAN, the translator's code generator (for hot code), trace
+# records, mailbox metadata's JSON -- and hashlib (the native library is found by a
+# zlib checksum), textwrap (its regexes).
+ON_FIRST_USE = ("hsx.kernel.registry.values", "hsx.kernel.registry.commands",
+                "hsx.kernel.registry.model", "hsx.kernel.registry.constants",
+                "hsx.kernel.syscalls.values", "hsx.kernel.upcall", "hsx.kernel.bus",
+                "hsx.kernel.syscalls.can", "hsx.vm.blockgen", "hsx.vm.blockops",
+                "hsx.vm.trace", "json", "hashlib", "textwrap")
 REPORT = textwrap.dedent("""
     import atexit, os, runpy, sys
     def report():
@@ -28,11 +38,13 @@ REPORT = textwrap.dedent("""
 """)
 
 
-def run_hsx(tmp_path: Path, *args: str, terminal: bool = False) -> tuple[int, str, set[str]]:
-    """`hsx ARGS` in a process of its own: (exit status, its output, the modules it had
-    imported when it ended)."""
+def run_hsx(tmp_path: Path, *args: str, terminal: bool = False,
+            engine: str | None = None) -> tuple[int, str, set[str]]:
+    """`hsx ARGS` in a process of its own (on `engine`, else the default): (exit status,
+    its output, the modules it had imported when it ended)."""
     report = tmp_path / "modules.txt"
-    env = {**os.environ, "HSX_TEST_MODULES": str(report), "TERM": "xterm"}
+    env = {**os.environ, "HSX_TEST_MODULES": str(report), "TERM": "xterm",
+           **({"HSX_ENGINE": engine} if engine else {})}
     env.pop("NO_COLOR", None)
     command = [sys.executable, "-c", REPORT, *args]
     if terminal:
@@ -97,6 +109,66 @@ def test_run_loads_the_executive_and_nothing_for_debugging_or_building(tmp_path,
     assert loaded(modules, *HEAVY, "asyncio", "sqlite3", "subprocess", "tomllib",
                   "hsx.debug", "hsx.toolchain", "hsx.image.sym",
                   "hsx.client", "hsx.server", "hsx.shell") == []
+    assert loaded(modules, *ON_FIRST_USE) == []
+    assert loaded(modules, "hsx.kernel.registry") == ["hsx.kernel.registry",
+                                                      "hsx.kernel.registry.access"]
+
+
+# A value registered, set and read back (R0 = its raw f16, 0x3C2A), then a CAN receive
+# with no frame on the bus (R0 = 3): exit status 0x2A + 3.
+VALUE_AND_CAN = """
+.bss
+frame: .zero 8
+.text
+.entry main
+main:
+    LDI R1, 1
+    LDI R2, 2
+    LDI R3, 0
+    LDI R4, 0
+    SVC MOD=7, FN=0          ; REGISTER 1:2 -> R1 its OID
+    MOV R5, R1
+    LDI32 R2, 0x3C2A
+    SVC MOD=7, FN=3          ; SET
+    MOV R1, R5
+    SVC MOD=7, FN=2          ; GET -> R0 0x3C2A
+    MOV R6, R0
+    LDI32 R1, frame
+    SVC MOD=2, FN=1          ; RX -> R0 3: no frame
+    ADD R0, R0, R6
+    SVC MOD=1, FN=0
+"""
+
+# A loop hot enough to be translated (the Python engine), exit status 0.
+HOT_LOOP = """
+.text
+.entry main
+main:
+    LDI32 R4, 5000
+again:
+    ADDI R4, R4, -1
+    CMPI R4, 0
+    BNE again
+    LDI R0, 0
+    SVC MOD=1, FN=0
+"""
+
+
+def test_run_builds_what_a_program_uses_when_it_first_uses_it(tmp_path):
+    """The registry and CAN, left out of the start, are there at a task's first call."""
+    (tmp_path / "uses.mvasm").write_text(VALUE_AND_CAN)
+    status, output, modules = run_hsx(tmp_path, "run", "--root", str(tmp_path), "uses.mvasm")
+    assert (status, output) == (0x2A + 3, "")
+    assert {"hsx.kernel.registry.values", "hsx.kernel.syscalls.values",
+            "hsx.kernel.syscalls.can", "hsx.kernel.bus"} <= modules
+
+
+def test_run_compiles_hot_code_with_the_generator_it_imports_then(tmp_path):
+    (tmp_path / "hot.mvasm").write_text(HOT_LOOP)
+    status, output, modules = run_hsx(tmp_path, "run", "--root", str(tmp_path), "hot.mvasm",
+                                      engine="python")
+    assert (status, output) == (0, "")
+    assert {"hsx.vm.blockgen", "hsx.vm.blockops"} <= modules
 
 
 def test_a_fault_still_reports_where_loading_the_debugger_then(tmp_path):

@@ -5,6 +5,7 @@ import math
 from hsx.image.hxe import write_hxe
 from hsx.isa.f16 import f16_to_float
 from hsx.isa.opcodes import HSX_ERR_ENOSYS
+from hsx.kernel.registry import ValStatus
 from hsx.kernel.states import TaskState
 from hsx.toolchain.build import build_source
 
@@ -25,6 +26,21 @@ def test_unknown_module_and_function_give_enosys_and_continue(harness):
     assert task.exit_status == 0            # both calls returned ENOSYS
     task2 = run_one(harness, "    SVC MOD=0xF, FN=1", "t2")
     assert task2.exit_status == HSX_ERR_ENOSYS
+
+
+def test_modules_built_on_first_call_are_the_modules_of_their_numbers(harness):
+    """CAN, values and commands are built when a task first calls them (firstuse.py):
+    each builder gives the module its number routes to, built once."""
+    kernel = harness.kernel
+    builders = kernel.first_use_syscalls()
+    assert sorted(builders) == [0x02, 0x07, 0x08]
+    assert {number: build().number for number, build in builders.items()} == \
+        {number: number for number in builders}
+    assert builders[0x02]() is kernel.can
+    assert "values" not in vars(kernel)       # no value registry until one is used
+    task = run_one(harness, "    LDI R1, 9\n    LDI R2, 9\n    SVC MOD=7, FN=1")   # LOOKUP
+    assert task.exit_status == ValStatus.ENOENT
+    assert len(kernel.values) == 0
 
 
 def test_core_get_steps_counts_retired_instructions(harness):

@@ -66,6 +66,8 @@ class HeaderInfo:
 
 @dataclass(frozen=True)
 class _TableEntry:
+    """One entry of the metadata section table, as read from the file."""
+
     index: int
     kind: int
     offset: int

@@ -7,7 +7,6 @@ offsets are relative to the section start; offset 0 (or an empty string) means "
 """
 from __future__ import annotations
 
-import json
 import struct
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -170,6 +169,7 @@ def _encode_mailboxes(mailboxes: list[MailboxSpec]) -> bytes:
     entries.sort(key=lambda e: e["target"])
     _reject_duplicates((e["target"] for e in entries), lambda t: f"mailbox {t!r}")
     document = {"mailboxes": entries, "version": 1}
+    import json                     # (here: most images declare no mailboxes)
     return json.dumps(document, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
@@ -283,6 +283,7 @@ def _invalid(message: str) -> ImageError:
 
 
 def _decode_mailbox_json(body: bytes) -> list[MailboxSpec]:
+    import json                     # (here: most images declare no mailboxes)
     try:
         document = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:

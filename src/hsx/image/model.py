@@ -75,6 +75,8 @@ class CommandSpec:
 
 @dataclass
 class MailboxBinding:
+    """A task bound to a declared mailbox (`MailboxSpec.bindings`)."""
+
     pid: int
     flags: int = 0
 
@@ -92,6 +94,8 @@ class MailboxSpec:
 
 @dataclass
 class Metadata:
+    """What an image declares for the executive to set up before its first instruction."""
+
     values: list[ValueSpec] = field(default_factory=list)
     commands: list[CommandSpec] = field(default_factory=list)
     mailboxes: list[MailboxSpec] = field(default_factory=list)

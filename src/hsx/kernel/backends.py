@@ -17,11 +17,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .bus import Bus
 from .filesystems import FileSystem, SandboxFS
-from .registry import PersistenceStore, PersistError
+
+if TYPE_CHECKING:
+    from .bus import Bus
+    from .registry import PersistenceStore
 
 
 class BackendError(ValueError):
@@ -34,6 +36,8 @@ class BackendError(ValueError):
 
 @dataclass(frozen=True)
 class Backend:
+    """What a configuration table naming this backend may and must hold."""
+
     summary: str
     keys: dict[str, type]                   # the table's keys (besides `backend`) and types
     required: tuple[str, ...] = ()
@@ -185,6 +189,8 @@ def _type_name(wanted: type) -> str:
 
 @dataclass
 class Backends:
+    """The backends built from a configuration (None: the executive's default)."""
+
     fs: FileSystem | None
     store: PersistenceStore | None
     bus: Bus | None
@@ -235,6 +241,7 @@ def _build_store(config: BackendConfig) -> PersistenceStore | None:
     if table is None or table["backend"] == "none":
         return None
     name = table["backend"]
+    from .registry import PersistError
     try:
         if name == "sqlite":
             from .registry.persist import PersistStore

@@ -1,30 +1,36 @@
 """Command calls as the executive makes them (a part of `Kernel`): run the handler in
 the owner task, and finish calls whose handler a debugger stopped (upcall.py,
-docs/debugger.md "Command handlers")."""
+docs/debugger.md "Command handlers").  The registry's and upcall.py's modules are
+imported by the first call: most programs make none (firstuse.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hsx.vm import Stop, StopReason
 
-from .registry import Auth, CmdStatus, Completion
 from .states import Reason, TaskState
 from .task import CommandWait, Task
-from .upcall import run_handler
+
+if TYPE_CHECKING:
+    from .registry import CmdStatus, Completion
 
 
 class CommandCalls:
     """Mixed into `Kernel`: uses its tasks, registries, events and state changes."""
 
-    def call_command(self, caller_pid: int, oid: int, token: bytes | None, auth: int = Auth.PUBLIC,
+    def call_command(self, caller_pid: int, oid: int, token: bytes | None,
+                     auth: int | None = None,
                      reply_handle: int | None = None) -> tuple[CmdStatus | None, int]:
         """Call a command: run its handler in the owner task and return (status, result).
 
-        With `reply_handle` (CALL_ASYNC) the result also goes to the caller as a
-        completion message on that handle.  Host callers use pid 0.  (None, ticket)
-        when a debugger stopped the handler: the call completes when it returns
-        (`command_done`; docs/values.md).
+        `auth` is the caller's level (an `Auth`; None: PUBLIC).  With `reply_handle`
+        (CALL_ASYNC) the result also goes to the caller as a completion message on that
+        handle.  Host callers use pid 0.  (None, ticket) when a debugger stopped the
+        handler: the call completes when it returns (`command_done`; docs/values.md).
         """
+        from .registry import Auth, CmdStatus
+        from .upcall import run_handler
+        auth = Auth.PUBLIC if auth is None else auth
         ticket = self.commands.begin_call(caller_pid, oid, token, auth, reply_handle)
         if isinstance(ticket, CmdStatus):
             return ticket, 0
@@ -38,6 +44,12 @@ class CommandCalls:
         completion = self.commands.complete_call(ticket, *done)
         self._reply(completion)
         return (CmdStatus.OK if reply_handle is not None else completion.status), completion.result
+
+    def finish_handler(self, task: Task, stop: Stop | None) -> None:
+        """The handler `task` runs in handler mode returned, faulted, or (`stop` None)
+        tried to block: end its call and put the task back (upcall.finish)."""
+        from .upcall import finish
+        finish(self, task, stop)
 
     def handler_stopped(self, task: Task, stop: Stop, details: dict[str, Any]) -> None:
         """A debugger stopped the command handler running in `task` (`run_handler`):

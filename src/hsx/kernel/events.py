@@ -16,6 +16,8 @@ BatchListener = Callable[[list["Event"]], None]
 
 @dataclass(slots=True)
 class Event:
+    """One entry of the event stream (docs/protocol.md, "Events")."""
+
     seq: int
     ts: float
     type: str

@@ -16,7 +16,7 @@ import weakref
 from collections import deque
 from pathlib import Path
 from time import perf_counter
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from hsx.kernel.constants import MbxStatus
 from hsx.vm import Machine, Stop, StopReason, SvcStop
@@ -26,28 +26,29 @@ from .clock import Clock, RealClock
 from .errors import KernelError
 from .events import EventBus
 from .filesystems import FileSystem, SandboxError, SandboxFS, read_file
+from .firstuse import FirstUse
 from .inputs import InputWatch
 from .loader import StreamLoad
 from .loading import TaskLoading
 from .mailbox import MailboxManager
 from .mailwaits import MailboxWaits
 from .profiles import Profile, get_profile
-from .registry import CommandRegistry, PersistenceStore, Pin, ValueRegistry
+from .registry import Pin
 from .scheduler import Scheduler
 from .states import Reason, TaskState, next_state
 from .stdio import OutputSink, Stdio
-from .syscalls import PREEMPT, Dispatcher
-from .bus import Bus, VirtualCanBus
-from .syscalls.can import CanModule
+from .syscalls import COMMAND_WAIT, PREEMPT, Dispatcher
 from .syscalls.core import CoreModule, TaskModule
 from .syscalls.devmath import DevMathModule
 from .syscalls.exec import SLEEP, YIELD_REASON, ExecModule
 from .syscalls.fs import FileModule
 from .syscalls.mailbox import MAILBOX_WAIT, MailboxModule
-from .syscalls.values import COMMAND_WAIT, CommandModule, ValueModule
 from .task import MailboxWait, SendWait, SleepWait, Task
 from .timers import TimerHeap
-from .upcall import finish
+
+if TYPE_CHECKING:
+    from .bus import Bus
+    from .registry import PersistenceStore
 
 
 class TimelineHook(Protocol):
@@ -67,7 +68,7 @@ ANNOUNCED_TURNS = 1024            # quantum-1 turns per machine call while switc
 PERSIST_TIMER = -1                # timer-heap key of the value store's debounced writes
 
 
-class Kernel(CommandCalls, TaskLoading, MailboxWaits):
+class Kernel(CommandCalls, FirstUse, TaskLoading, MailboxWaits):
     def __init__(self, *, profile: Profile | None = None, clock: Clock | None = None,
                  fs_root: str | os.PathLike | None = None, fs: FileSystem | None = None,
                  can_bus: Bus | None = None, state_dir: str | os.PathLike | None = None,
@@ -92,20 +93,16 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
                 weakref.finalize(self, shutil.rmtree, fs_root, True)
             fs = SandboxFS(fs_root, max_open_per_task=self.profile.max_handles_per_task)
         self.fs: FileSystem = fs
-        self.can = CanModule(self, can_bus or VirtualCanBus())
+        self.can_bus = can_bus          # (None: python-can's virtual bus, see `can`)
         self.pin = Pin(pin)
         if store is None and state_dir is not None:
             from .registry.persist import PersistStore     # (SQLite only when asked for)
             Path(state_dir).mkdir(parents=True, exist_ok=True)
             store = PersistStore(Path(state_dir) / "values.sqlite3")
         self.store: PersistenceStore | None = store
-        self.values = ValueRegistry.from_profile(self.profile, store=self.store, emit=self.events.emit,
-                                                 notify=self._notify, pin=self.pin)
-        self.commands = CommandRegistry.from_profile(self.profile, emit=self.events.emit,
-                                                     pin=self.pin)
         self.machine = Machine(Dispatcher(self, [
-            CoreModule(), TaskModule(self), self.can, FileModule(self), MailboxModule(self),
-            ExecModule(self), ValueModule(self), CommandModule(self), DevMathModule()]),
+            CoreModule(), TaskModule(self), FileModule(self), MailboxModule(self),
+            ExecModule(self), DevMathModule()], on_first_call=self.first_use_syscalls()),
             translate=translate, engine=engine)
         self.stdio = Stdio(self, output)
         self.tasks: dict[int, Task] = {}
@@ -345,7 +342,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         reason = stop.reason
         if task.handler is not None and reason in (StopReason.FAULT, StopReason.EXITED,
                                                    StopReason.RETURNED):
-            finish(self, task, stop)             # a stopped handler returned (or failed)
+            self.finish_handler(task, stop)      # a stopped handler returned (or failed)
             return
         if reason in (StopReason.EXITED, StopReason.RETURNED):
             task.exit_status = stop.status
@@ -384,7 +381,7 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
             self.scheduler.rotate(task.pid)
             return
         if task.handler is not None and request.reason in (SLEEP, MAILBOX_WAIT, COMMAND_WAIT):
-            finish(self, task, None)             # a handler must not block: the call fails
+            self.finish_handler(task, None)      # a handler must not block: the call fails
             return
         if request.reason == COMMAND_WAIT:
             if stepping:
@@ -585,11 +582,8 @@ class Kernel(CommandCalls, TaskLoading, MailboxWaits):
         self.timers.cancel(pid)
         self._blocked_senders.pop(pid, None)
         self.stdio.release(pid)
-        self.values.release_task(pid)
         task.handler = None
-        for completion in self.commands.release_task(pid):
-            self.command_done(completion)
+        self.release_first_used(pid)
         self.deliver_wakes(self.mailboxes.release_task(pid))
         self.fs.release_task(pid)
-        self.can.release_task(pid)
         self.inputs.release(pid)

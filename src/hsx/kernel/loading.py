@@ -127,8 +127,8 @@ class TaskLoading:
         return ctx
 
     def _provision(self, task: Task) -> None:
-        """Everything a task needs before its first instruction: stdio and the mailboxes
-        its image declares."""
+        """Everything a task needs before its first instruction: stdio and the mailboxes,
+        values and commands its image declares."""
         pid = task.pid
         try:
             self.mailboxes.create_task_mailboxes(pid)
@@ -141,6 +141,4 @@ class TaskLoading:
                 raise KernelError("metadata_mailbox",
                                   f"{task.app_name}: cannot bind {spec.target!r} "
                                   f"({bound.status.name})")
-        metadata = task.image.metadata
-        self.values.register_from_metadata(pid, metadata.values, app=task.base_name)
-        self.commands.register_from_metadata(pid, metadata.commands)
+        self.register_declared(task)

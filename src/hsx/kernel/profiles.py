@@ -28,6 +28,8 @@ FULL_FEATURES = DEVELOPMENT_FEATURES | {"observers"}
 
 @dataclass(frozen=True)
 class Profile:
+    """Resource limits and defaults of one executive (`--profile`)."""
+
     name: str
     max_tasks: int
     task_memory: int           # bytes of data address space per task (the default)

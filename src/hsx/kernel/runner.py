@@ -17,6 +17,8 @@ BATCH = 20_000
 
 @dataclass(frozen=True)
 class Outcome:
+    """Why `run_to_completion` returned, and how many instructions ran."""
+
     reason: str                  # "done", "paused", "deadlock", "max_instructions"
     instructions: int
 

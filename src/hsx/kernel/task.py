@@ -39,6 +39,8 @@ class SendWait:
 
 @dataclass
 class SleepWait:
+    """A task sleeping until `deadline` (the clock's seconds), for `ms` milliseconds."""
+
     deadline: float
     ms: int
 
@@ -54,6 +56,8 @@ class CommandWait:
 
 @dataclass
 class Accounting:
+    """What a task did, counted for its summary (`ps`)."""
+
     turns: int = 0
     waits: int = 0
     wakes: int = 0
@@ -64,6 +68,9 @@ class Accounting:
 
 @dataclass
 class Task:
+    """A loaded image running under the executive: its machine context and its
+    scheduling state."""
+
     pid: int
     app_name: str
     base_name: str

@@ -58,15 +58,16 @@ def check_env(entries: tuple[str, ...] | list[str]) -> None:
 
 
 # Byte sizes as people write them (`64K`, `1M`, `0x10000`, `65536`): a number, decimal or
-# 0x hex, optionally followed by K, M or G (KiB, MiB, GiB: powers of 1024).
-_SIZE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmg])?(?:i?b)?", re.IGNORECASE)
+# 0x hex, optionally followed by K, M or G (KiB, MiB, GiB: powers of 1024).  (A pattern
+# `re` compiles and caches on first use: most commands are given no size.)
+_SIZE = r"(0x[0-9a-f]+|\d+)\s*([kmg])?(?:i?b)?"
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
 def parse_size(text: str, multiple: int = 1) -> int:
     """The byte count `text` says; ValueError unless it is a positive multiple of
     `multiple` below 4 GiB."""
-    match = _SIZE.fullmatch(str(text).strip())
+    match = re.fullmatch(_SIZE, str(text).strip(), re.IGNORECASE)
     if match is None:
         raise ValueError(f"{text!r} is not a size (e.g. 65536, 0x10000, 64K, 1M)")
     size = int(match.group(1), 0) * _UNITS[(match.group(2) or "").lower()]

@@ -5,14 +5,18 @@
     stop = machine.run(ctx, 10_000)            # -> Stop(reason, executed, pc, ...)
 
 See docs/machine.md for the memory layout, the fault model and the interface.
+`MemoryAccess` and `TraceRecord` are imported on first use: only a traced run builds them.
 """
+from hsx.lazy import lazy_exports
+
 from .context import Context, ContextState, SavedContext
 from .errors import Fault, FaultKind, LoadError, MachineError
 from .layout import Layout, Region
 from .machine import Machine
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
-from .trace import MemoryAccess, TraceRecord
+
+__getattr__, __dir__, _ = lazy_exports(__name__, {".trace": ("MemoryAccess", "TraceRecord")})
 
 __all__ = [
     "Context", "ContextState", "Fault", "FaultKind", "Layout", "LoadError", "Machine",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import struct
 from functools import cache
-from textwrap import indent
 from typing import Callable
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
@@ -72,12 +71,17 @@ _POP = ("if sp < SB or sp > ST4: raise stack_fault(pc, sp, SB, ST)\n"
 _CHECK_T = "if t & 3 or t >= CL: raise pc_fault(pc, t, CL)\n"
 
 
+def _indent(text: str, prefix: str) -> str:
+    """`textwrap.indent`, without the regexes textwrap compiles at import (start-up)."""
+    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+
+
 def _alu(result: str, flags: str = f"ctx.psw = {_ZN}", write: bool = True) -> str:
     return f"{result}\n" + ("R[d] = r\n" if write else "") + f"{flags}\nreturn nxt"
 
 
 def _shift(compute: str) -> str:
-    return (f"x = R[a]\nsh = @Y & 31\nif sh:\n{indent(compute, '    ')}\n"
+    return (f"x = R[a]\nsh = @Y & 31\nif sh:\n{_indent(compute, '    ')}\n"
             "else:\n    r = x\n    c = ctx.psw & 2\n"
             f"R[d] = r\nctx.psw = {_ZN} | c\nreturn nxt")
 
@@ -240,7 +244,7 @@ _PARAMS = "ctx, R, W, mem, d, a, b, imm, u, pc, nxt, T, lim, SB, ST, ST4, MS, CL
 
 
 def _compile(name: str, body: str) -> Callable[..., Op]:
-    source = (f"def factory({_PARAMS}):\n    def op():\n{indent(body, ' ' * 8)}\n"
+    source = (f"def factory({_PARAMS}):\n    def op():\n{_indent(body, ' ' * 8)}\n"
               "    return op\n")
     namespace = dict(_GLOBALS)
     exec(compile(source, f"<hsx.vm.interp:{name}>", "exec"), namespace)

@@ -25,6 +25,8 @@ def _align(value: int, to: int) -> int:
 
 @dataclass(frozen=True)
 class Region:
+    """A named range of a task's address space (`Layout.regions`)."""
+
     name: str
     start: int
     end: int                  # exclusive

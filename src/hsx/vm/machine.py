@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from typing import TYPE_CHECKING
 
 from hsx.image.model import HxeImage
 
@@ -20,9 +21,11 @@ from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, Untranslated
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
-from .trace import TraceRecord, run_traced
 from .tracescan import MAX_BLOCK
 from .translate import HOT_AFTER
+
+if TYPE_CHECKING:
+    from .trace import TraceRecord
 
 # Enum members as module constants: attribute lookup on an Enum class costs ~100 ns,
 # which matters when run() is called once per instruction (quantum 1).
@@ -223,7 +226,8 @@ class Machine:
 
     def _run_traced(self, ctx: Context, budget: int, table: list) -> Stop:
         """One instruction at a time through the exact interpreter, recording each
-        (hsx.vm.trace.run_traced)."""
+        (hsx.vm.trace.run_traced, imported by the first traced run)."""
+        from .trace import run_traced
         return run_traced(self, ctx, budget, table)
 
     @staticmethod

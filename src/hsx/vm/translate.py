@@ -28,14 +28,13 @@ identical source is compiled once per process.
 
 The parts: tracescan.py finds a block's instructions and what they touch, blockgen.py
 writes its Python source (registers, lazy flags, exits), blockops.py holds the source
-of each straight-line instruction.
+of each straight-line instruction.  The last two are imported when the first block is
+compiled: a program that ends before any of its code is hot needs neither (start-up).
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from .blockgen import BlockCompiler
-from .blockops import BLOCK_GLOBALS
 from .interp import decode_op
 from .signals import BreakpointHit, Untranslated
 from .tracescan import collect_trace
@@ -97,6 +96,8 @@ def translate(ctx, pc: int, hot_after: int = 1) -> None:
     The instructions inside the new block were being counted as entries too, one
     arrival at a time while `pc` warmed up; they start counting again, so that only a
     real entry (a branch target, not a run that happened to stop there) becomes hot."""
+    from .blockgen import BlockCompiler
+    from .blockops import BLOCK_GLOBALS
     instrs = collect_trace(ctx, pc) if len(ctx.blocks) < MAX_BLOCKS_PER_CONTEXT else []
     op = decode_op(ctx, pc >> 2)
     if not instrs:

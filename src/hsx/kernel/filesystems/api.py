@@ -77,6 +77,8 @@ H = TypeVar("H")
 
 @dataclass
 class _Table(Generic[H]):
+    """One task's open descriptors and the next number to give."""
+
     handles: dict[int, H] = field(default_factory=dict)
     next_fd: int = FIRST_FD
 

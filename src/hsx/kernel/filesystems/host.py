@@ -43,6 +43,8 @@ def _host_errors(method):
 
 @dataclass
 class _OpenFile:
+    """A host file a task opened, and where it reads or writes next."""
+
     path: Path
     readable: bool
     writable: bool

@@ -18,6 +18,8 @@ from hsx.kernel.mailbox.targets import Target
 
 @dataclass(frozen=True)
 class Message:
+    """One queued message, as a receiver gets it."""
+
     payload: bytes
     flags: int
     channel: int
@@ -105,6 +107,8 @@ class Waiter:
 
 @dataclass(eq=False)
 class Descriptor:
+    """One mailbox: its queue, its handles and the tasks waiting on it."""
+
     id: int
     target: Target
     capacity: int

@@ -49,6 +49,8 @@ _ACCESS_NAMES = {MbxMode.RDONLY: "read-only", MbxMode.WRONLY: "write-only",
 
 @dataclass
 class _Counters:
+    """The manager's totals, for its statistics."""
+
     messages_sent: int = 0
     messages_received: int = 0
     wakes: int = 0

@@ -68,6 +68,8 @@ class Wake:
 
 @dataclass(frozen=True)
 class SendResult:
+    """Outcome of a send: R0 = status, R1 = bytes accepted; the receivers it wakes."""
+
     status: MbxStatus
     length: int = 0                  # bytes accepted (R1)
     wakes: tuple[Wake, ...] = ()
@@ -75,12 +77,16 @@ class SendResult:
 
 @dataclass(frozen=True)
 class OpenResult:
+    """Outcome of an open: R0 = status, R1 = the new handle."""
+
     status: MbxStatus
     handle: int = 0
 
 
 @dataclass(frozen=True)
 class BindResult:
+    """Outcome of a bind: R0 = status, and the descriptor bound."""
+
     status: MbxStatus
     descriptor_id: int = 0
     wakes: tuple[Wake, ...] = ()     # a mode change can make queued messages reachable
@@ -88,6 +94,8 @@ class BindResult:
 
 @dataclass(frozen=True)
 class PeekResult:
+    """Outcome of a peek: R0 = status, and what the handle could receive now."""
+
     status: MbxStatus
     depth: int = 0                   # messages this handle could receive now
     bytes_used: int = 0

@@ -23,6 +23,8 @@ class TargetError(ValueError):
 
 @dataclass(frozen=True)
 class Target:
+    """A parsed mailbox name: its namespace, its name and the owning pid."""
+
     namespace: MbxNamespace
     name: str            # `pid:<n>` for the PID namespace (as tools have always shown it)
     owner: int | None    # None: global (`app:x`, `shared:x`)

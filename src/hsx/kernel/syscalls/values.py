@@ -15,9 +15,8 @@ from hsx.kernel.registry.model import CommandDescriptor, ValueDescriptor
 from hsx.kernel.task import CommandWait
 from hsx.vm import SvcStop
 
+from . import COMMAND_WAIT
 from .memory import read_cstring
-
-COMMAND_WAIT = "command_wait"    # SvcStop reason: a CALL waits for a handler a debugger stopped
 
 if TYPE_CHECKING:
     from hsx.kernel.services import KernelServices

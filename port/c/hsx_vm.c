@@ -531,12 +531,15 @@ static int conditional_branch(uint32_t op)
 }
 
 /* What hsx_run runs for code word i (decoded now if it was not): its handler, or
- * OP_CMP_BRANCH / OP_CMPI_BRANCH for a CMP or CMPI before a conditional branch. */
+ * OP_CMP_BRANCH / OP_CMPI_BRANCH for a CMP or CMPI before a conditional branch whose
+ * target is an instruction (one that is not faults, as the branch alone does). */
 static uint32_t what_runs(hsx_task *t, uint32_t i)
 {
     uint32_t handler = decoded(t, i)->handler;
+    const hsx_insn *next;
     if ((handler == OP_CMP || handler == OP_CMPI)
-        && conditional_branch(decoded(t, i + 1)->handler))
+        && conditional_branch((next = decoded(t, i + 1))->handler)
+        && !(next->flags & HSX_I_TARGET_BAD))
         return handler == OP_CMP ? OP_CMP_BRANCH : OP_CMPI_BRANCH;
     return handler;
 }
@@ -629,15 +632,7 @@ compare_and_branch:
     in++;
     if (!--n)
         goto out_of_budget;
-    if (taken(in, psw)) {
-        if (in->flags & HSX_I_TARGET_BAD) {
-            ev = fault(t, HSX_FAULT_PC, in->target, 0);
-            goto event;
-        }
-        in = code + (in->target >> 2);
-    } else {
-        in++;
-    }
+    in = taken(in, psw) ? code + (in->target >> 2) : in + 1;     /* (a good target) */
     n--;
     DISPATCH();
 #define op (in->opcode)

@@ -16,7 +16,7 @@ from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f
 from hsx.vm import Machine, MachineError, StandaloneSvc, StopReason
 from hsx.vm.native import engine as native
 from randprog import MEM, fresh, program, raw_program, snapshot
-from vmkit import image
+from vmkit import asm, image
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(native.unavailable_reason() is not None,
@@ -150,6 +150,27 @@ def test_a_breakpoint_set_after_the_code_ran_stops_there(addr):
         runs.append((stops, snapshot(ctx)))
     assert runs[0] == runs[1]
     assert runs[1][0][0].reason is StopReason.BREAKPOINT and runs[1][0][0].pc == addr
+
+
+@pytest.mark.parametrize("compare", ["CMPI R1, 0", "CMP R1, R2"])
+@pytest.mark.parametrize("taken", [True, False])
+def test_a_compare_and_branch_to_no_instruction(compare, taken):
+    """A CMP/CMPI and the branch after it run as one; a branch whose target is no
+    instruction must still fault there when taken, and fall through when not."""
+    words = asm("LDI R1, 0" if taken else "LDI R1, 1", "LDI R2, 0", compare,
+                0x70000000 | 0x1000,            # BEQ 0x1000 words on: past the code
+                "LDI R3, 7", "BRK 1")
+    results = []
+    for engine in ("python", "native"):
+        m = quiet(engine)
+        ctx = m.create_context(image(words), mem_size=MEM, stack_size=0x400)
+        results.append((m.run(ctx, 100), snapshot(ctx)))
+    assert results[0] == results[1]
+    stop = results[1][0]
+    if taken:
+        assert stop.reason is StopReason.FAULT and stop.pc == 12
+    else:
+        assert stop.reason is StopReason.BRK
 
 
 @settings(max_examples=60, deadline=None)

@@ -287,6 +287,12 @@ static inline uint32_t zn(uint32_t r)
     return (r == 0 ? Z_FLAG : 0) | ((r >> 29) & N_FLAG);
 }
 
+/* A product's: Z and N of its low word r; C and V when the high word is not zero. */
+static inline uint32_t product_flags(uint32_t r, uint32_t high)
+{
+    return zn(r) | (high ? C_FLAG | V_FLAG : 0);
+}
+
 static inline uint32_t add_flags(uint32_t x, uint32_t y, uint64_t s)
 {
     uint32_t r = (uint32_t)s;
@@ -360,6 +366,7 @@ HSX_HOT int execute(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_
 #define FLAGS_ADD(x, y) (*psw = add_flags((x), (y), (uint64_t)(x) + (y)))
 #define FLAGS_SUB(x, y) (*psw = sub_flags((x), (y), (int64_t)(x) - (int64_t)(y)))
 #define FLAGS_ZN(r) (*psw = zn(r))
+#define FLAGS_PRODUCT(r, high) (*psw = product_flags((r), (high)))
 #include "hsx_ops.inc"
     }
 }
@@ -458,15 +465,16 @@ static inline uint32_t address_of(const hsx_insn *code, const hsx_insn *in)
  * them overwritten before anything reads them -- the operands they come from, worked
  * out when something reads them. A subtraction's flags are those of x + ~y + 1 (the
  * carry is "no borrow", as PSW's C is), a logical result's those of r + 0, so one
- * addition with a carry in covers all three. */
-enum { FLAGS_SET, FLAGS_OF_SUM, FLAGS_OF_SUM_PLUS_1 };
+ * addition with a carry in covers all three; a product keeps its low and high words. */
+enum { FLAGS_SET, FLAGS_OF_SUM, FLAGS_OF_SUM_PLUS_1, FLAGS_OF_PRODUCT };
 
 static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint32_t y)
 {
-    if (*pending != FLAGS_SET) {
+    if (*pending == FLAGS_OF_PRODUCT)
+        *psw = product_flags(x, y);
+    else if (*pending != FLAGS_SET)
         *psw = add_flags(x, y, (uint64_t)x + y + (*pending == FLAGS_OF_SUM_PLUS_1));
-        *pending = FLAGS_SET;
-    }
+    *pending = FLAGS_SET;
     return *psw;
 }
 
@@ -641,6 +649,7 @@ compare_and_branch:
 #define FLAGS_ADD(x, y) (pending = FLAGS_OF_SUM, fx = (x), fy = (y))
 #define FLAGS_SUB(x, y) (pending = FLAGS_OF_SUM_PLUS_1, fx = (x), fy = ~(y))
 #define FLAGS_ZN(r) (pending = FLAGS_OF_SUM, fx = (r), fy = 0)
+#define FLAGS_PRODUCT(r, high) (pending = FLAGS_OF_PRODUCT, fx = (r), fy = (high))
 #define VMCASE(name) L_##name:
 #define VMNEXT do { in++; n--; DISPATCH(); } while (0)
 #define VMNEXT_WIDE do { in += 2; n--; DISPATCH(); } while (0)

@@ -595,6 +595,11 @@ int hsx_run(hsx_task *t, uint32_t budget)
     int ev;
 #define PC address_of(code, in)
 #define FLAGS settle(&psw, &pending, fx, fy)
+#define SET_PSW(v) (psw = (v), pending = FLAGS_SET)
+#define FLAGS_ADD(x, y) (pending = FLAGS_OF_SUM, fx = (x), fy = (y))
+#define FLAGS_SUB(x, y) (pending = FLAGS_OF_SUM_PLUS_1, fx = (x), fy = ~(y))
+#define FLAGS_ZN(r) (pending = FLAGS_OF_SUM, fx = (r), fy = 0)
+#define FLAGS_PRODUCT(r, high) (pending = FLAGS_OF_PRODUCT, fx = (r), fy = (high))
 #define DISPATCH()                                                                  \
     do {                                                                            \
         if (!n)                                                                     \
@@ -635,21 +640,16 @@ L_CMPI_BRANCH:
     y = in->imm;
 compare_and_branch:
     x = REG(in->rs1);
-    pending = FLAGS_SET;
-    psw = sub_flags(x, y, (int64_t)x - (int64_t)y);
+    FLAGS_SUB(x, y);
     in++;
     if (!--n)
         goto out_of_budget;
-    in = taken(in, psw) ? code + (in->target >> 2) : in + 1;     /* (a good target) */
+    /* the branch reads Z, C and whether N != V: x == y, x >= y, and x < y signed */
+    r = (x == y) | (uint32_t)(x >= y) << 1 | (uint32_t)((int32_t)x < (int32_t)y) << 2;
+    in = taken(in, r) ? code + (in->target >> 2) : in + 1;       /* (a good target) */
     n--;
     DISPATCH();
 #define op (in->opcode)
-#define PC address_of(code, in)
-#define SET_PSW(v) (psw = (v), pending = FLAGS_SET)
-#define FLAGS_ADD(x, y) (pending = FLAGS_OF_SUM, fx = (x), fy = (y))
-#define FLAGS_SUB(x, y) (pending = FLAGS_OF_SUM_PLUS_1, fx = (x), fy = ~(y))
-#define FLAGS_ZN(r) (pending = FLAGS_OF_SUM, fx = (r), fy = 0)
-#define FLAGS_PRODUCT(r, high) (pending = FLAGS_OF_PRODUCT, fx = (r), fy = (high))
 #define VMCASE(name) L_##name:
 #define VMNEXT do { in++; n--; DISPATCH(); } while (0)
 #define VMNEXT_WIDE do { in += 2; n--; DISPATCH(); } while (0)

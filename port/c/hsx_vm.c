@@ -305,10 +305,11 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
     return zn(r) | (t >= 0 ? C_FLAG : 0) | ((((x ^ y) & (x ^ r)) >> 28) & V_FLAG);
 }
 
-#define MEMORY_CHECK(width)                                                         \
-    ea = REG(in->rs1) + in->imm;                                                    \
+#define MEMORY_CHECK_AT(base, width)                                                \
+    ea = (base) + in->imm;                                                          \
     if (ea < 0x100u || (uint64_t)ea > h.mem_size - (width))                         \
         VMRETURN(fault(t, HSX_FAULT_MEMORY, ea, (width)))
+#define MEMORY_CHECK(width) MEMORY_CHECK_AT(REG(in->rs1), width)
 
 #define STACK_CHECK(sp)                                                             \
     if ((sp) < (int64_t)h.stack_base || (sp) > (int64_t)h.stack_top - 4)            \
@@ -496,6 +497,21 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
     X(first, words, DMUL) X(first, words, DDIV) X(first, words, U2D) X(first, words, UL2D) \
     X(first, words, CMP_BRANCH) X(first, words, CMPI_BRANCH)
 
+/* Forwarding superinstructions: an ADD or ADDI whose next instruction takes the sum as
+ * the base of a memory access or as the left side of a fused compare (the address or
+ * the counter just computed) hands it over in a host register instead of through the
+ * register in task memory, which the next instruction would have to wait to read back. */
+#define FORWARD_FIRSTS(X) X(ADD) X(ADDI)
+#define FORWARD_SECONDS(X, first) X(first, LD) X(first, LDB) X(first, ST) X(first, STB) \
+    X(first, CMP_BRANCH) X(first, CMPI_BRANCH)
+
+#define FORWARD_FIRST_ENUM(name_) FORWARD_FIRST_##name_,
+#define FORWARD_SECOND_ENUM(first_, name_) FORWARD_SECOND_##name_,
+enum { FORWARD_FIRSTS(FORWARD_FIRST_ENUM) FORWARD_FIRST_COUNT };
+enum { FORWARD_SECONDS(FORWARD_SECOND_ENUM, _) FORWARD_SECOND_COUNT };
+#undef FORWARD_FIRST_ENUM
+#undef FORWARD_SECOND_ENUM
+
 /* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the
  * conditional branch after it (never stored in a record: its handler stays CMP). */
 enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH };
@@ -532,6 +548,28 @@ static int super_second(uint32_t runs)
     }
 }
 
+/* Which forwarding superinstruction may start with handler `op`, and which second
+ * half takes what hsx_run runs for the next record (SUPER_NONE: none). */
+static int forward_first(uint32_t op)
+{
+    switch (op) {
+#define FORWARD_FIRST_CASE(name_) case OP_##name_: return FORWARD_FIRST_##name_;
+    FORWARD_FIRSTS(FORWARD_FIRST_CASE)
+#undef FORWARD_FIRST_CASE
+    default: return SUPER_NONE;
+    }
+}
+
+static int forward_second(uint32_t runs)
+{
+    switch (runs) {
+#define FORWARD_SECOND_CASE(first_, name_) case OP_##name_: return FORWARD_SECOND_##name_;
+    FORWARD_SECONDS(FORWARD_SECOND_CASE, _)
+#undef FORWARD_SECOND_CASE
+    default: return SUPER_NONE;
+    }
+}
+
 /* Is handler `op` a conditional branch (JZ, JNZ, BEQ..BLEU)? */
 static int conditional_branch(uint32_t op)
 {
@@ -550,6 +588,36 @@ static uint32_t what_runs(hsx_task *t, uint32_t i)
         && !(next->flags & HSX_I_TARGET_BAD))
         return handler == OP_CMP ? OP_CMP_BRANCH : OP_CMPI_BRANCH;
     return handler;
+}
+
+/* Where hsx_run's code for each kind of record starts (offsets from its decoder's
+ * label, which only hsx_run can take): by handler, superinstruction, forwarding
+ * superinstruction, and the fused compares. */
+struct run_codes {
+    const int32_t *handlers;
+    const int32_t (*supers)[SUPER_SECOND_COUNT];
+    const int32_t (*forwards)[FORWARD_SECOND_COUNT];
+    int32_t cmp_branch, cmpi_branch;
+};
+
+/* The link of code word i: the code hsx_run runs for it, with the word after it where
+ * they run as one. Out of hsx_run, whose registers its hot code needs. */
+HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
+{
+    uint32_t runs = what_runs(t, i), words = 1;
+    int first, second;
+    if (runs == OP_CMP_BRANCH)
+        return codes->cmp_branch;
+    if (runs == OP_CMPI_BRANCH)
+        return codes->cmpi_branch;
+    if ((first = forward_first(runs)) != SUPER_NONE
+        && (second = forward_second(what_runs(t, i + 1))) != SUPER_NONE
+        && t->code[i + 1].rs1 == t->code[i].rd)
+        return codes->forwards[first][second];
+    if ((first = super_first(runs, &words)) != SUPER_NONE
+        && (second = super_second(what_runs(t, i + words))) != SUPER_NONE)
+        return codes->supers[first][second];
+    return codes->handlers[runs];
 }
 
 /* Direct threading: a record's `link` is the offset of its code from L_H_UNDECODED, so
@@ -578,6 +646,16 @@ int hsx_run(hsx_task *t, uint32_t budget)
     static const int32_t supers[SUPER_FIRST_COUNT][SUPER_SECOND_COUNT] = {
         SUPER_FIRSTS(SUPER_ROW)
     };
+#define FORWARD_CELL(first_, name_) LINK(F_##first_##_##name_),
+#define FORWARD_ROW(first_) { FORWARD_SECONDS(FORWARD_CELL, first_) },
+    static const int32_t forwards[FORWARD_FIRST_COUNT][FORWARD_SECOND_COUNT] = {
+        FORWARD_FIRSTS(FORWARD_ROW)
+    };
+    static const struct run_codes codes = {
+        links, supers, forwards, LINK(L_CMP_BRANCH), LINK(L_CMPI_BRANCH)
+    };
+#undef FORWARD_ROW
+#undef FORWARD_CELL
 #undef SUPER_ROW
 #undef SUPER_CELL
 #pragma GCC diagnostic pop
@@ -616,20 +694,9 @@ int hsx_run(hsx_task *t, uint32_t budget)
     DISPATCH();
 out_of_budget:
     return finish(t, in, EV_NONE, HSX_STOP_BUDGET, PC, PC, FLAGS, budget);
-L_H_UNDECODED: {
-    uint32_t i = (uint32_t)(in - code), runs = what_runs(t, i), words = 1;
-    int first = super_first(runs, &words), second;
-    if (runs == OP_CMP_BRANCH)
-        in->link = LINK(L_CMP_BRANCH);
-    else if (runs == OP_CMPI_BRANCH)
-        in->link = LINK(L_CMPI_BRANCH);
-    else if (first != SUPER_NONE
-             && (second = super_second(what_runs(t, i + words))) != SUPER_NONE)
-        in->link = supers[first][second];
-    else
-        in->link = links[runs];
+L_H_UNDECODED:
+    in->link = link_of(t, (uint32_t)(in - code), &codes);
     goto *(const void *)(base + in->link);
-}
 L_H_BREAKPOINT:
     t->skip_breakpoint = PC;
     return finish(t, in, EV_NONE, HSX_STOP_BREAKPOINT, PC, PC, FLAGS, budget - n);
@@ -638,17 +705,23 @@ L_CMP_BRANCH:                           /* CMP then a conditional branch: one di
     goto compare_and_branch;
 L_CMPI_BRANCH:
     y = in->imm;
+    /* x compared with y, and the branch after the compare taken or not; the branch
+     * reads Z, C and whether N != V: x == y, x >= y, and x < y signed */
+#define COMPARE_AND_BRANCH()                                                        \
+    do {                                                                            \
+        FLAGS_SUB(x, y);                                                            \
+        in++;                                                                       \
+        if (!--n)                                                                   \
+            goto out_of_budget;                                                     \
+        r = (x == y) | (uint32_t)(x >= y) << 1                                      \
+            | (uint32_t)((int32_t)x < (int32_t)y) << 2;                             \
+        in = taken(in, r) ? code + (in->target >> 2) : in + 1;  /* (a good target) */ \
+        n--;                                                                        \
+        DISPATCH();                                                                 \
+    } while (0)
 compare_and_branch:
     x = REG(in->rs1);
-    FLAGS_SUB(x, y);
-    in++;
-    if (!--n)
-        goto out_of_budget;
-    /* the branch reads Z, C and whether N != V: x == y, x >= y, and x < y signed */
-    r = (x == y) | (uint32_t)(x >= y) << 1 | (uint32_t)((int32_t)x < (int32_t)y) << 2;
-    in = taken(in, r) ? code + (in->target >> 2) : in + 1;       /* (a good target) */
-    n--;
-    DISPATCH();
+    COMPARE_AND_BRANCH();
 #define op (in->opcode)
 #define VMCASE(name) L_##name:
 #define VMNEXT do { in++; n--; DISPATCH(); } while (0)
@@ -668,6 +741,32 @@ compare_and_branch:
     SUPER_FIRSTS(SUPER_FIRST_CODE)
 #undef SUPER_FIRST_CODE
 #undef SUPER_CODE
+    /* the forwarding ones: the sum, r, instead of the second's rs1 */
+#define FORWARD_LD(sum) BODY_LD_AT(sum); VMNEXT
+#define FORWARD_LDB(sum) BODY_LDB_AT(sum); VMNEXT
+#define FORWARD_ST(sum) BODY_ST_AT(sum); VMNEXT
+#define FORWARD_STB(sum) BODY_STB_AT(sum); VMNEXT
+#define FORWARD_CMP_BRANCH(sum) y = REG(in->rs2); x = (sum); COMPARE_AND_BRANCH()
+#define FORWARD_CMPI_BRANCH(sum) y = in->imm; x = (sum); COMPARE_AND_BRANCH()
+#define FORWARD_CODE(first_, name_)                                                 \
+    F_##first_##_##name_:                                                           \
+    BODY_##first_;                                                                  \
+    r = x + y;                                                                      \
+    in++;                                                                           \
+    if (!--n)                                                                       \
+        goto out_of_budget;                                                         \
+    FORWARD_##name_(r);
+#define FORWARD_FIRST_CODE(first_) FORWARD_SECONDS(FORWARD_CODE, first_)
+    FORWARD_FIRSTS(FORWARD_FIRST_CODE)
+#undef FORWARD_FIRST_CODE
+#undef FORWARD_CODE
+#undef FORWARD_LD
+#undef FORWARD_LDB
+#undef FORWARD_ST
+#undef FORWARD_STB
+#undef FORWARD_CMP_BRANCH
+#undef FORWARD_CMPI_BRANCH
+#undef COMPARE_AND_BRANCH
 #include "hsx_ops.inc"
 #undef op
 #undef DISPATCH

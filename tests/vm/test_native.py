@@ -101,8 +101,9 @@ def test_native_breakpoints_agree(core, words, regs, data, bp):
         assert snapshot(exact) == snapshot(fast)
 
 
-# A loop of the pairs the native engine runs as one (superinstructions, and CMP/CMPI
-# with the branch after them, hsx_vm.c), over the data word at `cell`.
+# A loop of the pairs the native engine runs as one (superinstructions, forwarding
+# ones -- an ADD or ADDI whose sum the next instruction takes as its base or compares --
+# and CMP/CMPI with the branch after them, hsx_vm.c), over the data at `cell`.
 FUSED_LOOP = """
 .data
 cell: .word 7, 9
@@ -121,6 +122,11 @@ loop:
     MUL R5, R5, R5
     ADDI R1, R1, 1
     ST [R10+4], R5
+    ADDI R9, R10, 4
+    STB [R9], R1
+    ADD R8, R1, R1
+    CMPI R8, 2001
+    BEQ done
     PUSH R5
     POP R6
     ANDI R6, R1, 1
@@ -134,7 +140,7 @@ done:
 
 
 # every instruction of the loop (0x14 is LDI32's literal)
-@pytest.mark.parametrize("addr", [0x10, *range(0x18, 0x50, 4)], ids=hex)
+@pytest.mark.parametrize("addr", [0x10, *range(0x18, 0x64, 4)], ids=hex)
 def test_a_breakpoint_set_after_the_code_ran_stops_there(addr):
     """Once run, a pair runs with one dispatch; a breakpoint set then on either of
     its instructions (or on the branch of a fused CMP) must still stop there."""

@@ -25,7 +25,7 @@ from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, m
 from ..stop import Stop, StopReason
 from .build import BuildError, find_or_build
 
-ABI = 6
+ABI = 7
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
 
@@ -39,7 +39,7 @@ class Insn(ctypes.Structure):
                 ("link", ctypes.c_int32), ("handler", ctypes.c_uint16), ("saved", ctypes.c_uint16),
                 ("opcode", ctypes.c_uint8), ("flags", ctypes.c_uint8),
                 ("rd", ctypes.c_uint8), ("rs1", ctypes.c_uint8), ("rs2", ctypes.c_uint8),
-                ("size", ctypes.c_uint8)]
+                ("size", ctypes.c_uint8), ("spare", ctypes.c_uint8 * 10)]
 
 
 class Task(ctypes.Structure):

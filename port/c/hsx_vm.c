@@ -624,9 +624,10 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
  * an instruction ends by jumping straight to the next record's code (one load and an
  * add), `in` is the program counter (made into an address only where one is needed),
  * and a record left zero -- not decoded, or its link not yet worked out -- runs
- * L_H_UNDECODED, which decodes and links it. A CMP or CMPI followed by a conditional
- * branch links to code that runs both with one dispatch; hsx_breakpoint unlinks the
- * records around a breakpoint it sets or clears, so none is fused over. */
+ * L_H_UNDECODED, which decodes and links it (link_of). A CMP or CMPI followed by a
+ * conditional branch, and the pairs of the SUPER_* and FORWARD_* lists, link to code
+ * that runs both with one dispatch; hsx_breakpoint unlinks the records around a
+ * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
 #define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))

@@ -127,9 +127,9 @@ static const uint16_t BRANCH_TRUTH[10] = {
  * decoded record keeps in `imm`; 0 for any other opcode. */
 static uint32_t branch_truth(uint32_t op)
 {
-    if (op == 0x22 || op == 0x23)
-        return BRANCH_TRUTH[op - 0x22];
-    return op >= 0x70 && op <= 0x79 ? BRANCH_TRUTH[op - 0x70] : 0;
+    if (op == OP_JZ || op == OP_JNZ)
+        return BRANCH_TRUTH[op - OP_JZ];
+    return op >= OP_BEQ && op <= OP_BLEU ? BRANCH_TRUTH[op - OP_BEQ] : 0;
 }
 
 /* Decode code word `i` (i == code_len / 4: the entry that runs off the end). */
@@ -481,8 +481,9 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
 
 /* Superinstructions: a FIRST instruction (one of hsx_ops.inc's BODY_*, and how many
  * words it takes) whose next is a SECOND (what runs a handler: its label L_name in
- * hsx_run, and OP_name) runs both with one dispatch: the first's code, then a direct jump to the second's.
- * Chosen from the pairs the peer workloads (benchmarks/peer_bench.py) run most. */
+ * hsx_run, and OP_name) runs both with one dispatch: the first's code, then a direct
+ * jump to the second's. Chosen from the pairs the peer workloads
+ * (benchmarks/peer_bench.py) run most. */
 #define SUPER_FIRSTS(X) X(LDI, 1) X(LDI32, 2) X(MOV, 1) X(LD, 1) X(LDB, 1) X(ST, 1) \
     X(STB, 1) X(ADD, 1) X(ADDI, 1) X(SUB, 1) X(MUL, 1) X(ANDI, 1) X(ORI, 1) X(XOR, 1) \
     X(PUSH, 1) X(POP, 1) X(MUL64, 1) X(DADD, 1) X(DMUL, 1) X(UL2D, 1)
@@ -707,7 +708,8 @@ L_CMP_BRANCH:                           /* CMP then a conditional branch: one di
 L_CMPI_BRANCH:
     y = in->imm;
     /* x compared with y, and the branch after the compare taken or not; the branch
-     * reads Z, C and whether N != V: x == y, x >= y, and x < y signed */
+     * reads Z, C and whether N != V: x == y, x >= y, and x < y signed (its target is
+     * an instruction: what_runs fuses no other) */
 #define COMPARE_AND_BRANCH()                                                        \
     do {                                                                            \
         FLAGS_SUB(x, y);                                                            \
@@ -716,7 +718,7 @@ L_CMPI_BRANCH:
             goto out_of_budget;                                                     \
         r = (x == y) | (uint32_t)(x >= y) << 1                                      \
             | (uint32_t)((int32_t)x < (int32_t)y) << 2;                             \
-        in = taken(in, r) ? code + (in->target >> 2) : in + 1;  /* (a good target) */ \
+        in = taken(in, r) ? code + (in->target >> 2) : in + 1;                      \
         n--;                                                                        \
         DISPATCH();                                                                 \
     } while (0)

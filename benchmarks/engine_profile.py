@@ -16,17 +16,14 @@ engine's time goes"):
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peer_bench  # noqa: E402  (the workloads, sizes and runners)
 
 from hsx.toolchain.build import build_source  # noqa: E402
-from hsx.vm import Machine, StandaloneSvc, StopReason  # noqa: E402
 
 LOOPS = 200_000
 COPIES = 16
@@ -75,16 +72,8 @@ BODIES = {
 
 def run_seconds(source: str) -> float:
     image = build_source(source, filename="profile.mvasm", app_name="profile")
-    best = float("inf")
-    for _ in range(ROUNDS):
-        machine = Machine(StandaloneSvc(stdout=io.BytesIO()), engine="native")
-        ctx = machine.create_context(image)
-        t0 = time.perf_counter()
-        stop = machine.run(ctx, 1 << 40)
-        best = min(best, time.perf_counter() - t0)
-        if stop.reason not in (StopReason.EXITED, StopReason.RETURNED):
-            raise SystemExit(f"the {source.splitlines()[0]!r} loop stopped: {stop}")
-    return best
+    what = f"the {source.splitlines()[0]!r} loop"
+    return peer_bench.run_image(image, "native", ROUNDS, what)[0]
 
 
 def single_instructions() -> None:

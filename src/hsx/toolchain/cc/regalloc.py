@@ -25,6 +25,7 @@ theirs, to two registers `Rn`, `Rn+1` (R0:R1 ... R12:R13), and spilled together.
 from __future__ import annotations
 
 import bisect
+import functools
 
 from .mir import ALLOCATABLE, CALLEE_SAVED, MFunction, MInst, PReg, R, VReg
 from .ir import CompileError
@@ -380,13 +381,8 @@ class _Allocator:
                 r = hint if isinstance(hint, PReg) else assigned.get(hint)
                 if r is not None and r in self.fixed:
                     first.append(r.n - shift)
-        width = 1 if iv.hi is None else 2
-
-        def cost(n: int) -> tuple:
-            regs = [R[n + k] for k in range(width) if n + k < len(ALLOCATABLE)]
-            return (sum(r in CALLEE_SAVED and r not in used_callee for r in regs),
-                    sum(r in CALLEE_SAVED for r in regs), n)
-        return first + sorted(range(len(ALLOCATABLE)), key=cost)
+        order = _register_order(1 if iv.hi is None else 2, frozenset(used_callee))
+        return first + order if first else order
 
     def _record_homes(self, intervals: list[_Interval]) -> None:
         """-g: the register of each value the debug info names and the instructions
@@ -404,6 +400,18 @@ class _Allocator:
         for inst in self.order:
             inst.defs = [assigned[r] if isinstance(r, VReg) else r for r in inst.defs]
             inst.uses = [assigned[r] if isinstance(r, VReg) else r for r in inst.uses]
+
+
+@functools.lru_cache(maxsize=None)
+def _register_order(width: int, used_callee: frozenset) -> list[int]:
+    """Register numbers for a value of `width` words, cheapest first: caller-saved ones,
+    then callee-saved ones the function saves already, then the rest (callers only read
+    the list)."""
+    def cost(n: int) -> tuple:
+        regs = [R[n + k] for k in range(width) if n + k < len(ALLOCATABLE)]
+        return (sum(r in CALLEE_SAVED and r not in used_callee for r in regs),
+                sum(r in CALLEE_SAVED for r in regs), n)
+    return sorted(range(len(ALLOCATABLE)), key=cost)
 
 
 def _rewrite_spills(mf: MFunction, spilled: set[VReg]) -> None:

@@ -151,6 +151,30 @@ def generate() -> str:
         "`memory`. Rodata is mapped at 0x4000, then bss, heap, a guarded stack and the "
         "register window at the top. See [machine.md](machine.md) for the layout, the "
         "fault model and the SVC calls.\n")
+    add("## A compact form (measured; not part of the ISA yet)\n")
+    add("HSX code is about twice the bytes of clang's Thumb-2 build of the same C "
+        "(`benchmarks/density_bench.py`), mostly because every instruction is 4 bytes where "
+        "Thumb-2's average 2.7-2.9. `benchmarks/compact_bench.py` measures a candidate on "
+        "the code `hsx cc -Os` produces: 29 operations of 15 bits (a 5-bit opcode and 10 "
+        "bits of operands: MOV, two-address ALU operations, 6-bit immediates, loads and "
+        "stores at small offsets, PUSH/POP/RET, short branches), two to a word under the "
+        "opcode bytes 0xC0..0xFF that no instruction uses.\n")
+    add("Pairs keep the program counter word-aligned, so the native engine's decoded "
+        "records, the breakpoint maps and the line tables keep one entry per word: a pair "
+        "decodes into one record that runs both operations with one dispatch (as the "
+        "superinstructions do), and the microcontroller's decode at fetch gains one case. "
+        "The price: a step runs both operations of a pair (the compiler would pair only "
+        "within one source line under `-g`), a trace or history record holds up to two "
+        "register writes and two memory accesses, and only a pair's second operation may "
+        "branch.\n")
+    add("What it gives: the libraries go from 2.02-2.13 to 1.53-1.60 times Thumb-2, the "
+        "linked programs from 1.63-2.00 to 1.30-1.55; a register allocator that prefers "
+        "two-address forms brings the libraries to 1.45-1.54. A variable-length 16/32 "
+        "form (Thumb-2, RISC-V's C extension) would reach 1.18-1.44, but halfword program "
+        "counters double the native engine's decoded records and the breakpoint maps, "
+        "halve every branch's reach and change how every tool walks code (the "
+        "disassembler, the debugger's steps and stack walk, the linker's fix-ups). The case is therefore for pairs with a pairing-aware compiler "
+        "(figures in `benchmarks/README.md`, \"What a compact form would save\").\n")
     return "\n".join(out)
 
 

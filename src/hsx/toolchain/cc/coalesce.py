@@ -66,16 +66,21 @@ def coalesce_copies(mf: MFunction, numbering) -> None:
             for j, x in enumerate(defs):
                 if x in wanted:
                     touch(x, 2 * pos + 1)
-                    others = set(live)
-                    others.update(d for d in defs if d in wanted)
+                    # x clashes with what is live here and defined with it, but not
+                    # with itself nor (at a copy) with its source -- unless some other
+                    # instruction made them clash already
+                    mine = clash[x]
+                    keep_source = source in mine
+                    mine |= live
+                    mine.update(d for d in defs if d in wanted)
                     if inst.early and j == 0:
                         # add64/sub64/add64i (the only early defs): the low word is
                         # written before the high words are read
                         highs = inst.uses[1::2] if len(inst.uses) == 4 else inst.uses[1:]
-                        others.update(r for r in highs if r in wanted)
-                    others.discard(x)
-                    others.discard(source)
-                    clash[x] |= others
+                        mine.update(r for r in highs if r in wanted)
+                    mine.discard(x)
+                    if not keep_source:
+                        mine.discard(source)
             live.difference_update(defs)
             for r in inst.uses:
                 if r in wanted:

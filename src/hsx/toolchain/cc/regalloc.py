@@ -45,7 +45,7 @@ class _Interval:
     sorted, disjoint [start, end] position ranges; between them it holds nothing, and
     another value may have its register there."""
 
-    __slots__ = ("vreg", "ranges", "start", "end", "preg", "hi")
+    __slots__ = ("vreg", "ranges", "start", "end", "preg", "hi", "held")
 
     def __init__(self, vreg: VReg, ranges: list, hi: VReg | None = None) -> None:
         self.vreg = vreg
@@ -54,6 +54,7 @@ class _Interval:
         self.end = ranges[-1][1]
         self.preg: PReg | None = None
         self.hi = hi
+        self.held: list[PReg] = []       # regs() once placed, for the scan's lookups
 
     def regs(self) -> list[PReg]:
         return [self.preg] if self.hi is None else [self.preg, R[self.preg.n + 1]]
@@ -62,6 +63,8 @@ class _Interval:
         return [self.vreg] if self.hi is None else [self.vreg, self.hi]
 
     def covers(self, pos: int) -> bool:
+        if len(self.ranges) == 1:
+            return self.start <= pos <= self.end
         k = bisect.bisect_right(self.ranges, [pos, 1 << 62]) - 1
         return k >= 0 and self.ranges[k][1] >= pos
 
@@ -287,15 +290,23 @@ class _Allocator:
 
         for iv in self._units(intervals):
             pos = iv.start
-            active, gone = [a for a in active if a.covers(pos)], \
-                [a for a in active if not a.covers(pos) and a.end >= pos]
-            waking = [a for a in inactive if a.covers(pos)]
-            inactive = [a for a in inactive + gone if a.end >= pos and not a.covers(pos)]
-            active += waking
+            still, resting, gone = [], [], []
+            for a in active:
+                if a.covers(pos):
+                    still.append(a)
+                elif a.end >= pos:
+                    gone.append(a)
+            waking = []
+            for a in inactive:
+                if a.covers(pos):
+                    waking.append(a)
+                elif a.end >= pos:
+                    resting.append(a)
+            active, inactive = still + waking, resting + gone
 
             def occupants(r: PReg) -> list[_Interval]:
-                return [a for a in active if r in a.regs()] + \
-                    [a for a in inactive if r in a.regs() and a.intersects(iv)]
+                return [a for a in active if r in a.held] + \
+                    [a for a in inactive if r in a.held and a.intersects(iv)]
             preg, victims = self._place(iv, occupants, assigned, used_callee)
             if victims is None:
                 raise CompileError("register allocation failed: too many values live "
@@ -309,7 +320,8 @@ class _Allocator:
                 for v in victim.vregs():
                     del assigned[v]
             iv.preg = preg
-            for r, v in zip(iv.regs(), iv.vregs()):
+            iv.held = iv.regs()
+            for r, v in zip(iv.held, iv.vregs()):
                 assigned[v] = r
                 if r in CALLEE_SAVED:
                     used_callee.add(r)

@@ -45,7 +45,7 @@ class _Interval:
     sorted, disjoint [start, end] position ranges; between them it holds nothing, and
     another value may have its register there."""
 
-    __slots__ = ("vreg", "ranges", "start", "end", "preg", "hi", "held")
+    __slots__ = ("vreg", "ranges", "start", "end", "preg", "hi", "held", "starts")
 
     def __init__(self, vreg: VReg, ranges: list, hi: VReg | None = None) -> None:
         self.vreg = vreg
@@ -55,6 +55,7 @@ class _Interval:
         self.preg: PReg | None = None
         self.hi = hi
         self.held: list[PReg] = []       # regs() once placed, for the scan's lookups
+        self.starts: list[int] | None = None   # the ranges' starts, made when first needed
 
     def regs(self) -> list[PReg]:
         return [self.preg] if self.hi is None else [self.preg, R[self.preg.n + 1]]
@@ -65,19 +66,21 @@ class _Interval:
     def covers(self, pos: int) -> bool:
         if len(self.ranges) == 1:
             return self.start <= pos <= self.end
-        k = bisect.bisect_right(self.ranges, [pos, 1 << 62]) - 1
+        if self.starts is None:
+            self.starts = [r[0] for r in self.ranges]
+        k = bisect.bisect_right(self.starts, pos) - 1
         return k >= 0 and self.ranges[k][1] >= pos
 
     def intersects(self, other: "_Interval") -> bool:
         if self.end < other.start or other.end < self.start:
             return False
-        a, b, i, j = self.ranges, other.ranges, 0, 0
-        while i < len(a) and j < len(b):
-            if a[i][1] < b[j][0]:
-                i += 1
-            elif b[j][1] < a[i][0]:
-                j += 1
-            else:
+        few, many = (self, other) if len(self.ranges) <= len(other.ranges) else (other, self)
+        if many.starts is None:
+            many.starts = [r[0] for r in many.ranges]
+        starts, ranges = many.starts, many.ranges
+        for start, end in few.ranges:      # the last of `many` starting at or before end
+            k = bisect.bisect_right(starts, end) - 1
+            if k >= 0 and ranges[k][1] >= start:
                 return True
         return False
 
@@ -185,17 +188,19 @@ class _Allocator:
         variable's register holds nothing else in between (_record_homes).  Also the
         fixed ranges of the physical registers, the hints and the spill costs."""
         live_in, live_out = self._liveness()
-        ranges: dict[VReg, list[list[int]]] = {}      # backwards: ranges come first
+        # built backwards, so each range found is the earliest yet: kept last (appending
+        # is cheap), the lists are reversed at the end
+        ranges: dict[VReg, list[list[int]]] = {}
         weights = self._loop_weights()
         cost = self.cost
 
         def add(v: VReg, start: int, end: int) -> None:
             got = ranges.setdefault(v, [])
-            if got and got[0][0] <= end + 1:
-                got[0][0] = min(got[0][0], start)
-                got[0][1] = max(got[0][1], end)
+            if got and got[-1][0] <= end + 1:
+                got[-1][0] = min(got[-1][0], start)
+                got[-1][1] = max(got[-1][1], end)
             else:
-                got.insert(0, [start, end])
+                got.append([start, end])
 
         for k in range(len(self.mf.blocks) - 1, -1, -1):
             start, end = self.block_bounds[k]
@@ -211,7 +216,7 @@ class _Allocator:
                     if isinstance(r, VReg):
                         first = use_pos if inst.early else def_pos
                         if r in live:
-                            ranges[r][0][0] = first
+                            ranges[r][-1][0] = first
                             live.discard(r)
                         else:
                             add(r, first, def_pos)
@@ -219,6 +224,8 @@ class _Allocator:
                     if isinstance(r, VReg) and r not in live:
                         add(r, start, use_pos)
                         live.add(r)
+        for rs in ranges.values():
+            rs.reverse()
         if "values" in self.mf.debug:
             ranges = {v: [[rs[0][0], rs[-1][1]]] for v, rs in ranges.items()}
         open_fixed: dict[PReg, list[int]] = {}

@@ -86,9 +86,9 @@ def test_predefined_macros_say_what_the_implementation_offers(tmp_path):
 
 
 def test_every_clang_starts_before_the_back_end_loads(tmp_path):
-    """`compile_sources` starts each C file's clang first, so clang runs while Python
-    imports the back end (issue 26: at -O2 that hides the import entirely); the units
-    come back in order, MVASM sources assembled among them."""
+    """`compile_sources` one file at a time starts each C file's clang first, so clang
+    runs while Python imports the back end (issue 26: at -O2 that hides the import
+    entirely); the units come back in order, MVASM sources assembled among them."""
     for name in ("a", "b"):
         (tmp_path / f"{name}.c").write_text(f"int {name}(void) {{ return 1; }}\n")
     (tmp_path / "m.mvasm").write_text(".export m\nm:  RET\n")
@@ -101,7 +101,7 @@ def test_every_clang_starts_before_the_back_end_loads(tmp_path):
             started.append((path, "hsx.toolchain.cc.isel" in sys.modules))
             original(self, path, options)
         frontend.ClangRun.__init__ = recording
-        units = driver.compile_sources(["a.c", "m.mvasm", "b.c"], frontend.Options())
+        units = driver.compile_sources(["a.c", "m.mvasm", "b.c"], frontend.Options(jobs=1))
         print(started, [unit.source for unit in units])
     """)
     run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,

@@ -90,11 +90,13 @@ def _write(path: Path, data: bytes | str) -> None:
               help="Leave out the functions and variables nothing reachable from main "
                    "uses, as ld's --gc-sections does, or link them all (default: leave "
                    "them out, but keep them all with -g, for the debugger).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Compile up to N C files at once (default: one per CPU; Linux).")
 @task_size_options
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
                emit_object: bool, clang: str | None, soft_float: bool,
-               gc_sections: bool | None,
+               gc_sections: bool | None, jobs: int | None,
                stack_size: int | None, memory: int | None) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
@@ -105,7 +107,7 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
         input_file(source, SOURCES, "a C or MVASM source",
                    "hsx cc compiles .c files and links .mvasm files with them")
     options = cc_options(opt, debug, include_dirs, defines, clang=clang,
-                         soft_float=soft_float, gc_sections=gc_sections)
+                         soft_float=soft_float, gc_sections=gc_sections, jobs=jobs)
     if (emit_asm or emit_object) and output is not None and len(sources) > 1:
         _fail(["hsx: -o with -S or -c needs exactly one source file"])
     if emit_asm and any(s.suffix.lower() == ".mvasm" for s in sources):

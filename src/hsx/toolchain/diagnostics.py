@@ -40,6 +40,11 @@ class ToolchainError(Exception):
         super().__init__("\n".join(str(d) for d in diagnostics))
         self.diagnostics = list(diagnostics)
 
+    def __reduce__(self):
+        """Pickled whole (a compile in a worker process fails with it): by its
+        diagnostics, not by the joined text."""
+        return type(self), (self.diagnostics,)
+
 
 class TooManyErrors(Exception):
     """Raised inside a tool when the error limit is reached, to stop early."""

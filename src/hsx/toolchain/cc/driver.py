@@ -103,11 +103,24 @@ def _linked(symbols, name: str, static: bool, file: str | None):
 
 
 def compile_sources(sources: Iterable[str], options: Options) -> Iterator[CompiledUnit]:
-    """Each of `sources` compiled (C) or assembled (MVASM), in order, one at a time.
-    Every C file's clang is started first: they run while the back end loads (and side
-    by side, on a machine with the CPUs for it); those not used yet when the caller
-    stops (a failure) are stopped."""
+    """Each of `sources` compiled (C) or assembled (MVASM), yielded in order.  Several
+    C files are compiled at once where the machine has the CPUs (parallel.py).
+    Otherwise one at a time, every C file's clang started first: they run while the
+    back end loads; those not used yet when the caller stops (a failure) are stopped."""
     sources = list(sources)
+    c_files = [s for s in sources if not s.lower().endswith(".mvasm")]
+    if len(c_files) > 1:
+        from .parallel import compile_units, jobs_for
+        if jobs_for(options, len(c_files)) > 1:
+            from .unit import assemble_unit
+            compiled = compile_units(c_files, options)
+            try:
+                for source in sources:
+                    yield next(compiled) if not source.lower().endswith(".mvasm") \
+                        else assemble_unit(source)
+            finally:
+                compiled.close()
+            return
     runs: dict[int, ClangRun] = {}
     try:
         for index, source in enumerate(sources):

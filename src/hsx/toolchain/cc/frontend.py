@@ -51,6 +51,7 @@ class Options:
     line_tables: bool = False       # source lines without -g (the library: its labels' lines)
     gc_sections: bool | None = None  # link only the functions and data that are used
                                      # (None: unless -g, which keeps all for the debugger)
+    jobs: int | None = None          # C files compiled at once (None: one per CPU; parallel.py)
 
     @property
     def collect_garbage(self) -> bool:

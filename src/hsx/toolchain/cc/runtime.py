@@ -24,7 +24,8 @@ from hsx.toolchain.linker import LinkOptions, LinkResult, link
 from .frontend import clang_command
 from .sourcenames import lib_dir
 from .frontend import Options
-from .unit import assemble_unit, compile_c_file
+from .parallel import compile_units
+from .unit import assemble_unit
 
 RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
 
@@ -98,10 +99,11 @@ def _build_library(soft_float: bool) -> list[Member]:
                       soft_float=soft_float, line_tables=True)
     members: list[Member] = []
     sources = _runtime_sources()
+    units = compile_units([str(p) for p in sources if p.suffix == ".c"], options, split=True)
     for done, path in enumerate(sources):
         _progress(done, len(sources), path.name)
         if path.suffix == ".c":
-            unit = compile_c_file(str(path), options, split=True)
+            unit = next(units)
             for obj in unit.pieces:
                 obj.name = "lib/" + path.name + obj.name[len(unit.source):]
                 members.append(Member(obj, frozenset(

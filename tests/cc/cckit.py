@@ -20,10 +20,11 @@ MAX_STEPS = 200_000_000
 requires_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
 
-def run_image(image, max_steps: int = MAX_STEPS) -> tuple[bytes, int]:
-    """Run an image with the standalone SVCs; (stdout bytes, exit status & 0xFF)."""
+def run_image(image, max_steps: int = MAX_STEPS, engine: str | None = None) -> tuple[bytes, int]:
+    """Run an image with the standalone SVCs (on `engine`, "python" or "native"; None:
+    $HSX_ENGINE's); (stdout bytes, exit status & 0xFF)."""
     out, err = io.BytesIO(), io.BytesIO()
-    machine = Machine(StandaloneSvc(stdout=out, stderr=err))
+    machine = Machine(StandaloneSvc(stdout=out, stderr=err), engine=engine)
     ctx = machine.create_context(image)
     while True:
         stop = machine.run(ctx, min(1 << 22, max_steps - ctx.steps))

@@ -49,6 +49,19 @@ def compile_and_run(tmp_path: Path, source: str, opt: int = 2, name: str = "t") 
     return out.decode("utf-8", errors="replace"), status
 
 
+def function_lines(mvasm: str, name: str) -> list[str]:
+    """The instructions of one function of a listing."""
+    lines = mvasm.splitlines()
+    start = lines.index(f"{name}:") + 1
+    out = []
+    for line in lines[start:]:
+        if line.startswith(".export") or (line and not line.startswith((" ", ".L"))):
+            break
+        if line.startswith("    "):
+            out.append(line.strip())
+    return out
+
+
 def hsx(*args, cwd) -> subprocess.CompletedProcess:
     """Run the `hsx` command line in `cwd`; its status and text output."""
     return subprocess.run([sys.executable, "-m", "hsx", *map(str, args)], cwd=cwd,

@@ -7,7 +7,9 @@ every value fits a word, and with the results of the 64-bit program.
   narrowed exactly where the values fit;
 - counters written as IR, over random starts, bounds, steps, compares and uses, compute
   what the same loop computes in Python's 64-bit arithmetic;
-- mix's loop (benchmarks/peers/mix.c) steps and tests its counter as one word.
+- mix's loop (benchmarks/peers/mix.c) steps and tests its counter as one word;
+- `and`, `or`, `xor` of a 64-bit value with a zero-extended word (how the other uses
+  read a narrowed counter) are one word's operation.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import struct
 from pathlib import Path
 
 import pytest
-from cckit import PROGRAMS, native_run, requires_gcc, run_image
+from cckit import (PROGRAMS, compile_and_run, function_lines, native_run, requires_gcc,
+                   run_image)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -311,3 +314,41 @@ def test_mix_steps_and_tests_its_counter_as_one_word():
     (loop,) = [code for code in loops if "DIVU64" in code]
     assert "ADC" not in loop, loop
     assert sum(m in ("CMP", "CMPI") for m in loop) == 1, loop
+
+
+# -- 64-bit logic with a zero-extended word ----------------------------------------------
+
+ZERO_HIGH = r"""
+#include <stdint.h>
+#include <stdio.h>
+__attribute__((noinline)) uint64_t flip(uint64_t x, unsigned y) { return x ^ y; }
+__attribute__((noinline)) void merge(uint64_t *p, uint64_t x, unsigned y) { *p = x | y; }
+__attribute__((noinline)) uint64_t low_bits(uint64_t x, unsigned y) { return x & y; }
+int main(void)
+{
+    uint64_t m;
+    merge(&m, 0xF0F0F0F012345678ull, 0x8000000Fu);
+    uint64_t x = 0xF0F0F0F012345678ull;
+    printf("%llx %llx %llx\n", (unsigned long long)flip(x, 0xFFFFFFFFu),
+           (unsigned long long)m, (unsigned long long)low_bits(x, 0xFF00FF00u));
+    return 0;
+}
+"""
+
+
+def test_logic_with_a_zero_extended_word_is_one_word_operation(tmp_path):
+    """x ^ (uint64_t)y is one XOR and a copy of x's high word into the result's (it
+    was a zero register and a second XOR, then copies into the result's registers)."""
+    path = tmp_path / "zero_high.c"
+    path.write_text(ZERO_HIGH)
+    listing = compile_c_file(str(path), Options(opt="s")).mvasm
+    flip = function_lines(listing, "flip")
+    assert flip[0] == "XOR R0, R1, R3" and flip[1] in ("MOV R1, R2", "ORI R1, R2, 0") \
+        and flip[2:] == ["RET"], flip
+    merge = [line.split()[0] for line in function_lines(listing, "merge")]
+    assert merge.count("OR") == 1 and "LDI" not in merge, merge
+    low = [line.split()[0] for line in function_lines(listing, "low_bits")]
+    assert low.count("AND") == 1, low
+    assert compile_and_run(tmp_path, ZERO_HIGH, opt="s") == (
+        f"{0xF0F0F0F012345678 ^ 0xFFFFFFFF:x} {0xF0F0F0F012345678 | 0x8000000F:x} "
+        f"{0xF0F0F0F012345678 & 0xFF00FF00:x}\n", 0)

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from hsx.toolchain.build import assemble_statements
 from hsx.toolchain.cc.driver import Options, build_c, clang_ir, compile_c_file
+from hsx.toolchain.cc.mir import CONDITIONS, SWAPPED
 from hsx.toolchain.cc.narrow import narrow_counters
 from hsx.toolchain.cc.reader import read_module
 from hsx.toolchain.cc.runtime import link_program
@@ -89,7 +90,7 @@ def test_counters_are_narrowed_exactly_when_their_values_fit_a_word(opt):
 
 H0, P = 1469598103934665603, 1099511628211
 LIMIT = 40          # iterations before the loop's guard leaves it (the latch may never)
-PREDICATES = ["eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge"]
+PREDICATES = sorted(CONDITIONS)
 
 IR = """
 @fmt = private constant [16 x i8] c"%llu %llu %llu\\0A\\00"
@@ -197,10 +198,6 @@ def run_ir(text: str, engine: str) -> str:
     return out.decode()
 
 
-SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-           "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
-NEGATED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-           "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
 EDGES = [0, 1 << 31, 1 << 32, 1 << 32, 1 << 63, 1 << 64]
 near_an_edge = st.builds(lambda edge, off: _signed((edge + off) & M64),
                          st.sampled_from(EDGES), st.integers(-45, 45))
@@ -208,7 +205,7 @@ near_an_edge = st.builds(lambda edge, off: _signed((edge + off) & M64),
 
 def _encoded(c: dict, stay: str, swapped: bool, true_stays: bool) -> dict:
     """The latch's compare and branch for "stay while `next-or-i stay bound`"."""
-    pred = stay if true_stays else NEGATED[stay]
+    pred = stay if true_stays else CONDITIONS[stay][1]
     return {**c, "pred": SWAPPED[pred] if swapped else pred, "swapped": swapped,
             "true_stays": true_stays}
 
@@ -249,16 +246,26 @@ BASE = dict(start=5, delta=1, pred="ult", on_step=True, next_read=True, swapped=
             true_stays=True, derived="add", k=1, use_pred="slt", e=20, to_fp="sitofp",
             bound=30)
 WORD = (1 << 32) - 1
-EDGE_CASES = [
-    {**BASE, "start": WORD - 20, "bound": WORD},                     # the last word value
-    {**BASE, "start": WORD - 20, "pred": "ule", "bound": WORD},      # ... and one more
-    {**BASE, "start": WORD - 8, "delta": 2, "pred": "ne", "bound": WORD - 1},  # never met
-    {**BASE, "start": WORD - 2, "bound": 5},                         # above the bound
-    {**BASE, "start": 30, "delta": -1, "pred": "ne", "on_step": False, "bound": 0,
-     "next_read": False},                                            # down to 0: -1 unread
-    {**BASE, "start": 30, "delta": -1, "pred": "ne", "on_step": False, "bound": 0},
-    {**BASE, "start": (1 << 31) - 20, "pred": "slt", "bound": (1 << 31) + 5, "k": 7,
-     "derived": "mul", "to_fp": "sitofp"},                           # signed, past 2^31
+EDGE_CASES = [           # (loop, narrowed?)
+    (BASE, True),
+    ({**BASE, "start": WORD - 20, "bound": WORD}, True),          # to the last word value
+    ({**BASE, "start": WORD - 20, "pred": "ule", "bound": WORD}, False),  # ... and past it
+    ({**BASE, "bound": WORD + 1}, False),                         # a bound beyond a word
+    ({**BASE, "pred": "ne", "delta": 2, "bound": 30}, False),     # never met ...
+    ({**BASE, "start": WORD - 8, "delta": 2, "pred": "ne", "bound": WORD - 1}, False),
+    ({**BASE, "pred": "ne", "delta": 2, "bound": 31}, True),      # ... and met
+    ({**BASE, "start": -1}, False),                               # a negative start
+    ({**BASE, "start": 40, "bound": 30}, True),                   # above the bound
+    ({**BASE, "start": WORD - 1, "bound": 5}, True),              # ... up to a word
+    ({**BASE, "start": WORD, "bound": 5}, False),                 # ... past it
+    ({**BASE, "delta": -1, "pred": "ugt", "bound": 0}, True),     # down to 0
+    ({**BASE, "delta": -1, "pred": "uge", "bound": 0}, False),    # ... and to -1
+    ({**BASE, "start": 30, "delta": -1, "pred": "ne", "on_step": False, "bound": 0,
+      "next_read": False}, True),                                 # ... where nobody sees it
+    ({**BASE, "start": 30, "delta": -1, "pred": "ne", "on_step": False, "bound": 0},
+     False),                                                      # ... or somebody does
+    ({**BASE, "start": (1 << 31) - 20, "pred": "slt", "bound": (1 << 31) + 5, "k": 7,
+      "derived": "mul"}, True),                                   # signed, past 2^31
 ]
 
 
@@ -269,22 +276,14 @@ def test_counters_compute_what_64_bit_arithmetic_computes(c, engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("c", EDGE_CASES)
+@pytest.mark.parametrize("c", [c for c, _ in EDGE_CASES])
 def test_counters_at_the_edges_compute_what_64_bit_arithmetic_computes(c, engine):
     assert run_ir(ir_text(c), engine) == model(c)
 
 
 def test_the_ir_loops_narrow_when_they_fit():
     """The properties above see narrowed counters (else they would test nothing)."""
-    base = BASE
-    for c, fits in [(base, True), ({**base, "bound": (1 << 32) - 1}, True),
-                    ({**base, "bound": 1 << 32}, False),
-                    ({**base, "pred": "ne", "delta": 2, "bound": 30}, False),
-                    ({**base, "pred": "ne", "delta": 2, "bound": 31}, True),
-                    ({**base, "start": -1, "delta": 1}, False),
-                    ({**base, "delta": -1, "pred": "ugt", "bound": 0}, True),
-                    ({**base, "delta": -1, "pred": "uge", "bound": 0}, False),
-                    ({**base, "start": 40, "pred": "ult", "bound": 30}, True)]:
+    for c, fits in EDGE_CASES:
         fn = read_module(ir_text(c), "loop.ll").function("main")
         narrow_counters(fn)
         assert (fn.blocks[1].instrs[0].ty == I32) is fits, c

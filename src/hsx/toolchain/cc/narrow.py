@@ -36,15 +36,12 @@ from __future__ import annotations
 from .consts import mask, signed
 from .ir import Block, Const, Function, Instr, Value
 from .irtext import CInt
+from .mir import CONDITIONS, SWAPPED
 from .types import I32, I64
 
 WORD = (1 << 32) - 1
-UNSIGNED = {"eq": "eq", "ne": "ne", "slt": "ult", "sle": "ule", "sgt": "ugt", "sge": "uge",
-            "ult": "ult", "ule": "ule", "ugt": "ugt", "uge": "uge"}
-SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-           "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
-NEGATED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-           "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+NEGATED = {pred: negated for pred, (_, negated) in CONDITIONS.items()}
+UNSIGNED = {pred: "u" + pred[1:] if pred[0] == "s" else pred for pred in CONDITIONS}
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
 Range = tuple[int, int]
 

@@ -20,10 +20,11 @@ MAX_STEPS = 200_000_000
 requires_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
 
-def run_image(image, max_steps: int = MAX_STEPS) -> tuple[bytes, int]:
-    """Run an image with the standalone SVCs; (stdout bytes, exit status & 0xFF)."""
+def run_image(image, max_steps: int = MAX_STEPS, engine: str | None = None) -> tuple[bytes, int]:
+    """Run an image with the standalone SVCs (on `engine`, "python" or "native"; None:
+    $HSX_ENGINE's); (stdout bytes, exit status & 0xFF)."""
     out, err = io.BytesIO(), io.BytesIO()
-    machine = Machine(StandaloneSvc(stdout=out, stderr=err))
+    machine = Machine(StandaloneSvc(stdout=out, stderr=err), engine=engine)
     ctx = machine.create_context(image)
     while True:
         stop = machine.run(ctx, min(1 << 22, max_steps - ctx.steps))
@@ -46,6 +47,19 @@ def compile_and_run(tmp_path: Path, source: str, opt: int = 2, name: str = "t") 
     result, _ = build_c([str(path)], Options(opt=opt))
     out, status = run_image(result.image)
     return out.decode("utf-8", errors="replace"), status
+
+
+def function_lines(mvasm: str, name: str) -> list[str]:
+    """The instructions of one function of a listing."""
+    lines = mvasm.splitlines()
+    start = lines.index(f"{name}:") + 1
+    out = []
+    for line in lines[start:]:
+        if line.startswith(".export") or (line and not line.startswith((" ", ".L"))):
+            break
+        if line.startswith("    "):
+            out.append(line.strip())
+    return out
 
 
 def hsx(*args, cwd) -> subprocess.CompletedProcess:

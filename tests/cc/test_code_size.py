@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cckit import compile_and_run
+from cckit import compile_and_run, function_lines
 
 from hsx.toolchain.cc.driver import Options, compile_c_file
 
@@ -81,19 +81,6 @@ int main(void)
     return 0;
 }
 """
-
-
-def function_lines(mvasm: str, name: str) -> list[str]:
-    """The instructions of one function of a listing."""
-    lines = mvasm.splitlines()
-    start = lines.index(f"{name}:") + 1
-    out = []
-    for line in lines[start:]:
-        if line.startswith(".export") or (line and not line.startswith((" ", ".L"))):
-            break
-        if line.startswith("    "):
-            out.append(line.strip())
-    return out
 
 
 @pytest.fixture(scope="module")

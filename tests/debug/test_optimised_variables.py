@@ -104,3 +104,41 @@ def test_a_variable_computed_from_a_register_reads_but_cannot_be_set(rig, tmp_pa
 def test_dwarf_operations_on_32_bit_words(ops, value, expected):
     from hsx.debug import dwarf
     assert dwarf.compute(ops, value) == expected
+
+
+WIDENED = """\
+#include <stdint.h>
+#define KEEP __attribute__((noinline))
+volatile uint64_t sink;
+KEEP void take(uint64_t v) {
+    sink = v;
+}
+int main(void) {
+    uint64_t h = 7;
+    for (int i = 0; i < 300; i++) {
+        h = (h ^ (uint64_t)i) * 1099511628211ull;
+        if ((i & 63) == 5)
+            take(h);
+    }
+    return (int)(h & 0x7F);
+}
+"""
+
+
+def test_a_counter_clang_widened_shows_its_value(rig, tmp_path):
+    """clang makes `i` an i64 (it is used as one); hsx cc keeps it in one register
+    (narrow.py), where the debugger finds the int."""
+    from hsx.toolchain.cc import driver
+    source = tmp_path / "widened.c"
+    source.write_text(WIDENED)
+    result, _ = driver.build_c([str(source)], driver.Options(opt=2, debug=True), "widened")
+    path = tmp_path / "widened.hxe"
+    path.write_bytes(write_hxe(result.image))
+    path.with_suffix(".sym").write_bytes(write_sym(result.symbols))
+    task = rig.kernel.load(path)
+    rig.debugger.breakpoints.set(task.pid, "widened.c:5")      # sink = v;
+    for i in range(5, 300, 64):
+        rig.run_until_paused(task)
+        assert shown(rig, task, 1)["i"] == str(i)
+        rig.debugger.resume(task.pid)
+    rig.run_until(lambda: task.ended)

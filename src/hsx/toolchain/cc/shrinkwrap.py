@@ -117,7 +117,7 @@ def _rename(mf: MFunction, block: MBlock, which: set[VReg]) -> None:
 
 def _fold(block: MBlock) -> None:
     """Tidy a block that now ends in a return: a copy of a value is that value, `x + 0`
-    (`- 0`, `| 0`, `^ 0`) is `x`, and a constant or copy nobody reads goes.  (A phi's
+    (`- 0`, `| 0`, `^ 0`, as a register or an immediate) is `x`, and a constant or copy nobody reads goes.  (A phi's
     constant on the quick path is where this comes from: fib's `return n + 0`.)  Every
     value the block defines is read only in it, and none is defined twice (_rename)."""
     const: dict[VReg, int] = {}
@@ -137,6 +137,8 @@ def _fold(block: MBlock) -> None:
         elif inst.op == "alu" and inst.args[0] in ("ADD", "OR", "XOR") and \
                 const.get(inst.uses[0]) == 0:
             inst.op, inst.uses, inst.args = "mov", inst.uses[1:], ()
+        elif inst.op == "alui" and inst.args in (("ADDI", 0), ("ORI", 0), ("XORI", 0)):
+            inst.op, inst.args = "mov", ()
     while True:
         read = {r for inst in block.insts for r in inst.uses}
         kept = [inst for inst in block.insts if not (

@@ -1,7 +1,8 @@
 """One translation unit: a C file through clang and the back end to an object, or an
 MVASM file assembled to link with C.
 
-`compile_c_file` runs clang (frontend.py), reads the IR, selects instructions, allocates
+`compile_c_file` runs clang (frontend.py), reads the IR, narrows widened loop counters
+(narrow.py), selects instructions, allocates
 registers, lays out frames, emits MVASM statements and assembles them; the unit's
 object carries the C lines of its code with -g, and its labels the C file and line
 they were declared at whenever clang says (see sourcenames.py for how files are named).
@@ -28,6 +29,7 @@ from .ir import CompileError
 from .irtext import IRSyntaxError
 from .isel import select_function
 from .naming import symbol_name
+from .narrow import narrow_counters
 from .reader import read_module
 from .regalloc import allocate
 from .shrinkwrap import address_taken, copy_return_tails, place_frame
@@ -74,6 +76,7 @@ def compile_ir(ir: str, source: str, debug: bool, filename: str,
     for fn in module.functions:
         if fn.is_declaration:
             continue
+        narrow_counters(fn)
         mf = select_function(module, fn, evaluator, hard_float)
         copy_return_tails(mf)
         allocate(mf)

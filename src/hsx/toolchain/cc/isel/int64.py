@@ -1,6 +1,7 @@
 """64-bit integer arithmetic on register pairs (low word first): add/sub with carry,
-logic, multiplication, shifts, and division through the VM's DIV64 family (fpu.py) or
-the library's libgcc-named routines."""
+logic (one word's operation when an operand is zero-extended from 32 bits),
+multiplication, shifts, and division through the VM's DIV64 family (fpu.py) or the
+library's libgcc-named routines."""
 from __future__ import annotations
 
 from ..consts import mask, signed
@@ -55,6 +56,8 @@ class Int64Ops(SelectorBase):
                 a, b, imm = b, a, other
         if imm is not None and op == "sub":
             op, imm = "add", -imm
+        if imm is None and op not in ("add", "sub") and _zext_of_32(a):
+            a, b = b, a
         ra = self.get(a)
         if imm is None:
             rb = self.get(b)
@@ -63,6 +66,8 @@ class Int64Ops(SelectorBase):
                 self.emit(op + "64", d, [ra[0], ra[1], rb[0], rb[1]], early=True)
                 return d
             mnem = op.upper()
+            if _zext_of_32(b):
+                return [self.alu(mnem, ra[0], rb[0]), self._with_zero_word(op, ra[1])]
             return [self.alu(mnem, ra[0], rb[0]), self.alu(mnem, ra[1], rb[1])]
         imm = mask(imm, 64)
         words = [imm & 0xFFFFFFFF, imm >> 32]
@@ -76,6 +81,13 @@ class Int64Ops(SelectorBase):
                           early=True)
             return d
         return [self._logic_word(op, r, w) for r, w in zip(ra, words)]
+
+    def _with_zero_word(self, op: str, r):
+        """The high word of `x op y` when y's is 0 (a zero-extended word, narrow.py's
+        counters): `x & 0` is 0, `x | 0` and `x ^ 0` are x.  x is copied by an `ORI`,
+        not a `mov`: the result pairs with the new low word, and a copy that coalescing
+        merged would give x's register two partners (pairs.py then copies both words)."""
+        return self.li(0) if op == "and" else self.alui("ORI", r, 0)
 
     def _logic_word(self, op: str, r, word: int):
         if op == "and" and word == 0:
@@ -168,3 +180,9 @@ class Int64Ops(SelectorBase):
 def _zext_of_64(value) -> bool:
     return isinstance(value, Instr) and value.opcode == "zext" and \
         int_bits(value.ops[0].ty) <= 64
+
+
+def _zext_of_32(value) -> bool:
+    """Is `value` an integer zero-extended from 32 bits or fewer (its high word 0)?"""
+    return isinstance(value, Instr) and value.opcode == "zext" and \
+        int_bits(value.ops[0].ty) <= 32

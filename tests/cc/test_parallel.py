@@ -2,6 +2,7 @@
 warnings and errors as one at a time, in the files' order."""
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from hsx.image.hxo import write_hxo
 from hsx.toolchain.cc.driver import Options, compile_sources
+from hsx.toolchain.cc import parallel
 from hsx.toolchain.cc.parallel import jobs_for
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 
@@ -54,6 +56,26 @@ def test_the_first_failing_file_is_the_error_with_its_diagnostics(tmp_path):
         errors.append(failed.value.diagnostics)
     assert errors[1] == errors[0]
     assert "b.c:1:" in str(errors[0][0]) and "nope" in str(errors[0][0])
+
+
+def _dies_on_b(path, options, split):
+    """A worker that ends (as one killed would) when it gets b.c."""
+    if path.endswith("b.c"):
+        os._exit(3)
+    return _REAL_COMPILE(path, options, split)
+
+
+_REAL_COMPILE = parallel._compile
+
+
+def test_a_worker_that_dies_is_an_error_not_a_traceback(tmp_path, monkeypatch):
+    paths = sources(tmp_path, FILES)
+    monkeypatch.setattr(parallel, "_compile", _dies_on_b)
+    with pytest.raises(ToolchainError) as failed:
+        compiled(paths, 3)
+    [diagnostic] = failed.value.diagnostics
+    # the pool stops whole: the error is at the first file whose result is missing
+    assert diagnostic.where in paths[:2] and "-j 1" in diagnostic.message
 
 
 def test_a_toolchain_error_pickles_with_its_diagnostics():

@@ -18,8 +18,11 @@ import os
 import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Iterator, Sequence
+
+from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
 
 from .frontend import ClangRun, Options
 
@@ -61,7 +64,14 @@ def compile_units(paths: Sequence[str], options: Options,
     pool = ProcessPoolExecutor(jobs, mp_context=get_context("fork"))
     try:
         pending: list[Future] = [pool.submit(_compile, path, options, split) for path in paths]
-        for future in pending:
-            yield future.result()
+        for path, future in zip(paths, pending):
+            try:
+                unit = future.result()
+            except BrokenProcessPool:
+                raise ToolchainError([Diagnostic(
+                    "a compiler worker process ended before this file's result came back "
+                    "(killed, or out of memory?); `hsx cc -j 1` compiles one file at a "
+                    "time", path)]) from None
+            yield unit
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -28,6 +28,7 @@ from .build import BuildError, find_or_build
 ABI = 7
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
+MAX_RUN = 0x7FFFFFFF     # a budget `_run_task` passes as a C int (see NativeMachine)
 
 # enum hsx_stop
 _BUDGET, _RETURNED, _FAULT, _BRK, _BREAKPOINT, _SVC = range(6)
@@ -154,7 +155,10 @@ class NativeMachine(Machine):
             raise MachineError("the native engine is not available: "
                                f"{unavailable_reason(variant)}")
         self._lib = lib
-        self._run_task = lib.hsx_run
+        # hsx_run without argtypes: ctypes then passes the task pointer and a budget up to
+        # MAX_RUN as they are, with no conversion objects -- 0.3 instead of 0.8 us a call,
+        # and a task returns here at every SVC (a write, for instance).
+        self._run_task = lib["hsx_run"]
 
     def create_context(self, image: HxeImage, *, mem_size: int = DEFAULT_MEM_SIZE,
                        stack_size: int = DEFAULT_STACK_SIZE, args_size: int = 0) -> NativeContext:
@@ -186,7 +190,7 @@ class NativeMachine(Machine):
         task, ref, run = ctx.task, ctx.task_ref, self._run_task
         executed = 0
         while True:
-            reason = run(ref, min(budget - executed, MAX_BUDGET))
+            reason = run(ref, min(budget - executed, MAX_RUN))
             executed += task.executed
             if reason == _BUDGET:
                 if executed < budget:

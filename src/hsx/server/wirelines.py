@@ -43,11 +43,19 @@ class Wire:
 
 
 def _envelopes(wires: list[Wire]) -> list[dict[str, Any]]:
-    """The events as the wire has them: the kernel's time stamp in epoch seconds to the
-    microsecond (as `_epoch_us` gives it, written out: this is the hot loop)."""
-    return [{"seq": e.seq, "ts": int((e.ts + wire._ts_offset) * 1e6 + 0.5) / 1e6,
-             "type": e.type, "pid": e.pid, "data": e.data}
-            for wire in wires for e in (wire.event,)]
+    """The events as the wire has them, the kernel's time stamp in epoch seconds to the
+    microsecond (`_epoch_us`, written out here: this is the hot loop; worked out once
+    for the events of a batch, which share one)."""
+    envelopes = []
+    add = envelopes.append
+    kernel_ts = offset = ts = None
+    for wire in wires:
+        e = wire.event
+        if e.ts != kernel_ts or wire._ts_offset != offset:
+            kernel_ts, offset = e.ts, wire._ts_offset
+            ts = int((kernel_ts + offset) * 1e6 + 0.5) / 1e6
+        add({"seq": e.seq, "ts": ts, "type": e.type, "pid": e.pid, "data": e.data})
+    return envelopes
 
 
 _NEXT = b',{"seq":'              # where one event follows another in a JSON array of them

@@ -63,10 +63,12 @@ class EventBus:
         of an `emit_batch` or of a flush of held events in one call instead -- after the
         fact: a listener with a batch form accepts events late, at the end of a run."""
         wanted = frozenset(types) if types is not None else None
+        self.flush_deferred()                # what came before goes to those there then
         self._listeners.append((listener, wanted, batch))
         self._refresh()
 
     def unsubscribe(self, listener: Listener) -> None:
+        self.flush_deferred()
         self._listeners = [entry for entry in self._listeners if entry[0] is not listener]
         self._refresh()
 

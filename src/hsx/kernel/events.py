@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, Callable, Iterable
 
 Listener = Callable[["Event"], None]
@@ -49,7 +51,7 @@ class EventBus:
         self._routes: dict[str, list[tuple[Listener, BatchListener | None]]] = {}
         self._seq = 0
         self.history: deque[Event] = deque(maxlen=history)
-        self._wanted_transient: set[str] = set()
+        self._unwanted: frozenset[str] = self.TRANSIENT    # transient types nobody wants
         self._deferred: list[Callable[[], None]] = []
         # Held events, oldest first: (time stamp, type, pid, data); always older than
         # what the `_deferred` producers hold (`hold` flushes those first).
@@ -75,7 +77,7 @@ class EventBus:
     def wants(self, type_: str) -> bool:
         """False when emitting `type_` would be in vain: a transient type nobody listens
         to (emitters that fire often ask first, and build nothing then)."""
-        return type_ not in self.TRANSIENT or type_ in self._wanted_transient
+        return type_ not in self._unwanted
 
     def emit(self, type_: str, pid: int | None, data: dict[str, Any] | None = None) -> Event:
         if self._deferred or self._held:
@@ -148,22 +150,14 @@ class EventBus:
         events = [Event(n, ts, type_, pid, data)
                   for n, (ts, type_, pid, data) in enumerate(held, seq + 1)]
         self._seq = seq + len(events)
-        transient = self.TRANSIENT
-        self.history.extend([event for event in events if event.type not in transient])
-        start = 0
-        while start < len(events):           # each run of one type in one call
-            type_ = events[start].type
-            end = start + 1
-            while end < len(events) and events[end].type == type_:
-                end += 1
-            run = events[start:end] if start or end < len(events) else events
-            for listener, batch in self._route(type_):
-                if batch is not None:
-                    batch(run)
-                else:                        # subscribed since the events were held
-                    for event in run:
-                        listener(event)
-            start = end
+        for type_, run in groupby(events, _TYPE):      # each run of one type in one call
+            run = list(run)
+            if type_ not in self.TRANSIENT:
+                self.history.extend(run)
+            # Every listener of a held type has a batch form: `hold` made sure, and a
+            # subscription change emits what is held first.
+            for _, batch in self._route(type_):
+                batch(run)
 
     @property
     def last_seq(self) -> int:
@@ -181,9 +175,12 @@ class EventBus:
     def _refresh(self) -> None:
         self._routes = {}
         self._batched = {}
-        self._wanted_transient = {
+        self._unwanted = frozenset(
             t for t in self.TRANSIENT
-            if any(w is None or type_matches(t, w) for _, w, _ in self._listeners)}
+            if not any(w is None or type_matches(t, w) for _, w, _ in self._listeners))
+
+
+_TYPE = attrgetter("type")
 
 
 def type_matches(type_: str, categories: Iterable[str]) -> bool:

@@ -53,9 +53,9 @@ class EventBus:
         self.history: deque[Event] = deque(maxlen=history)
         self._unwanted: frozenset[str] = self.TRANSIENT    # transient types nobody wants
         self._deferred: list[Callable[[], None]] = []
-        # Held events, oldest first: (time stamp, type, pid, data); always older than
-        # what the `_deferred` producers hold (`hold` flushes those first).
-        self._held: list[tuple[float, str, int | None, dict[str, Any]]] = []
+        # Held events, oldest first, numbered already; always older than what the
+        # `_deferred` producers hold (`hold` flushes those first).
+        self._held: list[Event] = []
         self._batched: dict[str, bool] = {}     # type -> every listener has a batch form
 
     def subscribe(self, listener: Listener, types: set[str] | None = None,
@@ -134,7 +134,8 @@ class EventBus:
             return
         if self._deferred:                   # events other producers hold came first
             self.flush_deferred()
-        self._held.append((self._now(), type_, pid, data))
+        self._seq = seq = self._seq + 1
+        self._held.append(Event(seq, self._now(), type_, pid, data))
 
     def flush_deferred(self) -> None:
         """Emit every held and deferred event, in order."""
@@ -146,11 +147,7 @@ class EventBus:
 
     def _emit_held(self) -> None:
         held, self._held = self._held, []
-        seq = self._seq
-        events = [Event(n, ts, type_, pid, data)
-                  for n, (ts, type_, pid, data) in enumerate(held, seq + 1)]
-        self._seq = seq + len(events)
-        for type_, run in groupby(events, _TYPE):      # each run of one type in one call
+        for type_, run in groupby(held, _TYPE):        # each run of one type in one call
             run = list(run)
             if type_ not in self.TRANSIENT:
                 self.history.extend(run)

@@ -6,9 +6,11 @@ import json
 
 import pytest
 
-from debugkit import FACT, LOOP, SPINNER, make_rig
-from hsx.debug import DebugError, load_trace
+from debugkit import FACT, LOOP, SPINNER, build, make_rig
+from hsx.debug import DebugError, Debugger, load_trace
 from hsx.debug.trace import TOTAL_RECORDS
+from hsx.kernel.clock import VirtualClock
+from hsx.kernel.executive import Kernel
 from hsx.kernel.profiles import get_profile
 from hsx.kernel.states import TaskState
 
@@ -202,3 +204,52 @@ def test_trace_rings_of_all_tasks_together_are_bounded(tmp_path):
     rig.kernel.kill(first)                            # an ended task's ring goes when needed
     assert dbg.trace_on(second, size=1000)["capacity"] == 1000
     assert dbg.trace_status(first)["count"] == 0
+
+
+TRACED_WRITER = """
+        .entry start
+start:  LDI R4, 3
+        LDI32 R5, counter
+loop:   LDI R1, 1
+        LDI32 R2, msg
+        LDI R3, 3
+        SVC MOD=4, FN=2
+        ST [R5], R4
+        ADDI R4, R4, -1
+        CMPI R4, 0
+        BNE loop
+        LDI R0, 0
+        SVC MOD=1, FN=0
+        .data
+msg:    .ascii "hi\\n"
+counter: .word 0
+"""
+
+
+def test_a_traced_task_s_output_keeps_its_place_among_its_trace_steps(tmp_path):
+    """Both held back until a run ends (trace_step by the trace, a write's stdout by
+    the bus when its listeners take batches), they still come in execution order: each
+    write's stdout between the trace_steps of the instruction before its SVC and of the
+    SVC (recorded once it has retired); and the stream is the one a listener taking
+    each event at once gets."""
+    streams = []
+    for n, batched in enumerate((False, True)):
+        kernel = Kernel(clock=VirtualClock(1_000_000), fs_root=tmp_path / f"fs{n}")
+        seen: list = []
+        kernel.events.subscribe(seen.append, {"trace_step", "stdout", "watch_update"},
+                                batch=seen.extend if batched else None)
+        dbg = Debugger(kernel)
+        task = kernel.load(build(tmp_path, f"writer{n}", TRACED_WRITER))
+        dbg.trace_on(task.pid, size=64)
+        dbg.watch_add(task.pid, "counter")
+        while not task.ended:
+            kernel.run(7)
+        streams.append([(e.seq, e.ts, e.type, e.pid, e.data) for e in seen])
+    assert streams[0] == streams[1]
+    types = [type_ for _, _, type_, _, _ in streams[1]]
+    assert types.count("stdout") == 3 and types.count("watch_update") == 3
+    for n, (_, _, type_, _, data) in enumerate(streams[1]):
+        if type_ == "stdout":
+            (_, _, before, _, step), (_, _, after, _, svc) = streams[1][n - 1], streams[1][n + 1]
+            assert before == after == "trace_step" and step["text"] == "LDI R3, 3"
+            assert svc["text"].startswith("SVC") and data == {"text": "hi\n"}

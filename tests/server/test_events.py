@@ -5,6 +5,8 @@ import json
 import socket
 import statistics
 import time
+from itertools import groupby
+from operator import attrgetter
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -451,3 +453,58 @@ def test_mailbox_traffic_reaches_live_subscribers_and_is_not_replayed(connect):
     assert replayed["replayed"] == 1
     event = late.next_event(timeout=30)
     assert (event["type"], event["pid"], event["data"]["text"]) == ("stdout", pid, "hello\n")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(writes=st.lists(st.tuples(st.sampled_from([1, 2, 3]), st.sampled_from(["stdout", "stderr"]),
+                                 st.text(max_size=3)), min_size=1, max_size=14),
+       subscribers=st.lists(st.tuples(st.none() | st.frozensets(st.sampled_from([1, 2, 3])),
+                                      st.booleans(), st.booleans(), st.integers(1, 8)),
+                            min_size=1, max_size=3),
+       locked=st.lists(st.sampled_from([1, 2, 3]), max_size=2, unique=True))
+def test_output_offered_as_a_batch_leaves_the_queues_one_write_at_a_time_does(
+        writes, subscribers, locked):
+    """A run's writes reach the hub in one call (the bus holds them): each subscriber's
+    queue is what offering each write on its own leaves -- its PID filter, the output
+    of a task a session locked only for that session (or a trusted client), coalesced
+    runs, losses and their warning."""
+    from hsx.kernel.events import Event, EventBus
+    from hsx.server.subscriptions import Clause, EventHub
+
+    class Session:
+        locks: frozenset = frozenset()
+
+    class Sink:
+        def events_ready(self, sub):
+            pass
+
+    sessions = [Session() for _ in subscribers]
+    owner = {pid: sessions[n % len(sessions)] for n, pid in enumerate(locked)}
+
+    def queues(batched: bool) -> list:
+        hub = EventHub(EventBus(lambda: 0.0), 0.0, lambda: None, owner.get)
+        subs = []
+        for n, (pids, trusted, coalesce, max_events) in enumerate(subscribers):
+            sub, _ = hub.subscribe(n, Sink(), sessions[n], max_events,
+                                   [Clause(pids, ("stdout", "stderr"))],
+                                   coalesce_ms=60_000 if coalesce else None)
+            sub.trusted = trusted
+            subs.append(sub)
+        events = [Event(seq, 0.5, type_, pid, {"text": text})
+                  for seq, (pid, type_, text) in enumerate(writes, 1)]
+        if batched:                          # as the bus hands them: runs of one type
+            for _, run in groupby(events, attrgetter("type")):
+                hub._on_events(list(run))
+        else:
+            for event in events:
+                hub._on_event(event)
+        taken = []
+        for sub in subs:
+            sub.coalesce_s = 0.0             # nothing held back: everything is taken
+            lines = [json.loads(line) for chunk in sub.take(100) for line in chunk.splitlines()]
+            for line in lines:
+                line.pop("ts")
+            taken.append((lines, sub.dropped, sub.high_water))
+        return taken
+
+    assert queues(batched=True) == queues(batched=False)

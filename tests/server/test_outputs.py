@@ -9,7 +9,9 @@ from execdkit import readline
 from mvasmkit import HELLO
 from serverkit import CHATTY, LOOP, load, state, wait_event, wait_for
 
-from hsx.server.outputs import PER_TASK, TaskOutput
+from hsx.kernel.events import Event
+from hsx.server import outputs
+from hsx.server.outputs import PER_TASK, OutputBuffers, TaskOutput
 
 
 def test_output_written_while_nobody_listened_is_kept(client):
@@ -59,6 +61,28 @@ def test_the_kept_output_is_the_newest_characters_however_it_was_written():
     output.add("stdout", "x" * (PER_TASK + 5))
     view = output.view(("stdout", "stderr"))
     assert view["output"] == [{"stream": "stdout", "text": "x" * PER_TASK}]
+
+
+def test_writes_kept_in_batches_are_kept_as_one_at_a_time(monkeypatch):
+    """The executive takes a run's writes together (the bus holds them): the buffers
+    keep what taking them one by one keeps -- each task's newest characters, what was
+    dropped, and which tasks' buffers remain (the most recently writing ones)."""
+    monkeypatch.setattr(outputs, "MAX_TASKS", 4)
+    events = [Event(seq, 0.0, "stderr" if seq % 5 == 0 else "stdout", pid,
+                    {"text": f"{pid}:{seq:05d}\n" * (1 + seq % 7)})
+              for seq, pid in enumerate([1, 1, 2, 3, 1, 4, 4, 2, 5, 1] * 1200, 1)]
+    one_by_one, batched = OutputBuffers(), OutputBuffers()
+    for event in events:
+        one_by_one.on_event(event)
+    for start in range(0, len(events), 37):
+        batched.on_events(events[start:start + 37])
+    assert batched.pids() == one_by_one.pids() == [4, 2, 5, 1]      # 3 is gone
+    for pid in (1, 2, 4, 5):
+        assert batched.recent(pid) == one_by_one.recent(pid)
+    kept = "".join(chunk["text"] for chunk in batched.recent(1)["output"])
+    everything = "".join(e.data["text"] for e in events if e.pid == 1)
+    assert kept == everything[-PER_TASK:] and len(everything) > 2 * PER_TASK
+    assert batched.recent(1)["dropped_chars"] == len(everything) - PER_TASK
 
 
 def test_execd_echo_prints_task_output_on_its_console(tmp_path):

@@ -59,6 +59,20 @@ def quiet(engine: str, translate: bool = False) -> Machine:
                                  sleep=lambda seconds: None), engine=engine, translate=translate)
 
 
+@pytest.mark.parametrize("budget", [(1 << 31) - 1, 1 << 31, native.MAX_BUDGET, 1 << 40])
+def test_a_budget_beyond_a_c_int_runs_to_the_stop(budget):
+    """The core is called without ctypes' argument conversion, its uint32_t budget
+    passed as a C int (masked to 32 bits); a budget beyond 32 bits runs in calls of
+    MAX_BUDGET, before and after an SVC."""
+    m = quiet("native")
+    ctx = m.create_context(image(asm("LDI R1, 0", "LDI R2, 5", "ADDI R1, R1, 1", "CMP R1, R2",
+                                     "JNZ 8", "SVC 0x402", "MOV R0, R1", "RET")),
+                           mem_size=MEM, stack_size=0x400)
+    stop = m.run(ctx, budget)
+    assert stop.reason is StopReason.RETURNED and stop.status == 5
+    assert stop.executed == ctx.steps == 2 + 5 * 3 + 3
+
+
 @settings(max_examples=300, deadline=None)
 @given(words=raw_program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=16,
                                           max_size=16),

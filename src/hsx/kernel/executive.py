@@ -210,6 +210,7 @@ class Kernel(CommandCalls, FirstUse, TaskLoading, MailboxWaits):
         self.current = None
         self._last_pid = last
         self.total_instructions += executed
+        self.events.flush_deferred()            # what the tasks' writes held (`hold`)
         return executed
 
     def _round_robin(self, budget: int, deadline: float | None, start: int,
@@ -302,6 +303,7 @@ class Kernel(CommandCalls, FirstUse, TaskLoading, MailboxWaits):
             if stop.reason is not StopReason.BUDGET:
                 self._after_stop(task, stop, stepping=task.state is TaskState.PAUSED)
         self.total_instructions += executed
+        self.events.flush_deferred()
         return executed
 
     def next_deadline(self) -> float | None:

@@ -64,7 +64,8 @@ class Stdio:
         if not data:
             return
         boxes = self.kernel.mailboxes
-        handle = self._host_handles.get(task.pid, {}).get(fd)
+        handles = self._host_handles.get(task.pid)
+        handle = handles.get(fd) if handles is not None else None
         if handle is not None and boxes.hand_to_reader(task.pid, fd, data, HOST_PID, handle):
             self._show(task, fd, data)
             return
@@ -79,8 +80,9 @@ class Stdio:
             self._show(task, fd, got.message.payload)
 
     def _show(self, task: "Task", fd: int, payload: bytes) -> None:
-        """Output the executive received: a `stdout`/`stderr` event and the host's sink."""
-        self.kernel.events.emit("stdout" if fd == 1 else "stderr", task.pid,
+        """Output the executive received: a `stdout`/`stderr` event (held, to go out
+        with the writes after it: `EventBus.hold`) and the host's sink."""
+        self.kernel.events.hold("stdout" if fd == 1 else "stderr", task.pid,
                                 {"text": payload.decode("utf-8", "replace")})
         if self.output is not None:
             self.output(task, fd, payload)

@@ -84,6 +84,7 @@ def run_handler(kernel: "KernelServices", owner: "Task",
             return None
     finally:
         kernel.current = caller
+        kernel.events.flush_deferred()     # its output, when the host called it
     returned = _returned(stop)
     result = machine.read_register(ctx, 0)
     if not returned:

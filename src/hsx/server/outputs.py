@@ -10,27 +10,35 @@ daemon also prints each write to its own stdout, prefixed with the task.
 """
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from bisect import bisect_right
+from collections import OrderedDict
+from itertools import accumulate, groupby
+from operator import attrgetter
 from typing import Any, Callable, TextIO
 
 PER_TASK = 64 * 1024             # characters of output kept per task
 MAX_TASKS = 256
+_PID = attrgetter("pid")
 
 
 class TaskOutput:
     """A task's output, the newest `PER_TASK` characters.  Writes are appended and the
-    oldest trimmed only once twice that is held (or when it is looked at): trimming a
-    few characters after every write of a chatty task was a fifth of the executive's
-    time for its output."""
+    oldest trimmed only once twice that is held (or when it is looked at), in one go:
+    trimming a few characters after every write of a chatty task was a fifth of the
+    executive's time for its output, and a chunk at a time still a tenth."""
 
     def __init__(self) -> None:
-        self.chunks: deque[tuple[str, str]] = deque()      # (stream, text), oldest first
+        self.chunks: list[tuple[str, str]] = []            # (stream, text), oldest first
         self.size = 0
         self.dropped = 0                                   # characters no longer kept
 
     def add(self, stream: str, text: str) -> None:
-        self.chunks.append((stream, text))
-        self.size += len(text)
+        self.extend([(stream, text)])
+
+    def extend(self, chunks: list[tuple[str, str]]) -> None:
+        """Writes, oldest first."""
+        self.chunks += chunks
+        self.size += sum([len(text) for _, text in chunks])
         if self.size > 2 * PER_TASK:
             self._trim()
 
@@ -40,15 +48,21 @@ class TaskOutput:
                 "dropped_chars": self.dropped}
 
     def _trim(self) -> None:
-        """Drop the oldest characters beyond `PER_TASK`."""
-        while self.size > PER_TASK:
-            old_stream, old = self.chunks.popleft()
-            excess = self.size - PER_TASK
-            if len(old) > excess:                          # keep the newest part of it
-                self.chunks.appendleft((old_stream, old[excess:]))
-                old = old[:excess]
-            self.size -= len(old)
-            self.dropped += len(old)
+        """Drop the oldest characters beyond `PER_TASK`: the chunks that end within them,
+        and the start of the one after."""
+        excess = self.size - PER_TASK
+        if excess <= 0:
+            return
+        chunks = self.chunks
+        ends = list(accumulate([len(text) for _, text in chunks]))
+        whole = bisect_right(ends, excess)
+        rest = excess - (ends[whole - 1] if whole else 0)
+        del chunks[:whole]
+        if rest:                                           # keep the newest part of it
+            stream, text = chunks[0]
+            chunks[0] = (stream, text[rest:])
+        self.size -= excess
+        self.dropped += excess
 
 
 class OutputBuffers:
@@ -60,7 +74,20 @@ class OutputBuffers:
 
     def on_event(self, event: Any) -> None:
         """A kernel `stdout`/`stderr` event."""
-        pid, text = event.pid, event.data.get("text", "")
+        self.on_events([event])
+
+    def on_events(self, events: list[Any]) -> None:
+        """Kernel `stdout`/`stderr` events, in order (a task's writes come in batches:
+        `EventBus.hold`)."""
+        for pid, of_task in groupby(events, _PID):
+            chunks = [(event.type, event.data.get("text", "")) for event in of_task]
+            self._buffer(pid).extend(chunks)
+            if self._echo is not None:
+                for stream, text in chunks:
+                    self._print(pid, stream, text)
+
+    def _buffer(self, pid: int) -> TaskOutput:
+        """The task's buffer, made the most recently used."""
         buffer = self._tasks.get(pid)
         if buffer is None:
             buffer = self._tasks[pid] = TaskOutput()
@@ -68,9 +95,7 @@ class OutputBuffers:
                 self._tasks.popitem(last=False)
         else:
             self._tasks.move_to_end(pid)
-        buffer.add(event.type, text)
-        if self._echo is not None:
-            self._print(pid, event.type, text)
+        return buffer
 
     def pids(self) -> list[int]:
         return list(self._tasks)

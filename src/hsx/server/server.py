@@ -87,7 +87,8 @@ class Server:
                                      variant=self.kernel.profile.name)
         self.log = Dmesg()
         self.outputs = OutputBuffers(sys.stdout if config.echo else None, self._app_name)
-        self.kernel.events.subscribe(self.outputs.on_event, {"stdout", "stderr"})
+        self.kernel.events.subscribe(self.outputs.on_event, {"stdout", "stderr"},
+                                     batch=self.outputs.on_events)
         self.connections: set[Connection] = set()
         self.closing = False
         self.address: tuple[str, int] | None = None

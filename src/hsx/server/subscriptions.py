@@ -237,8 +237,8 @@ class Subscription:
             self.sink.events_ready(self)
 
     def offer_many(self, wires: list[Wire]) -> None:
-        """`offer` of each of `wires`, all droppable and none output: the same queue,
-        losses and warning, in one go."""
+        """`offer` of each of `wires`, all droppable (and none output, unless output is
+        not coalesced): the same queue, losses and warning, in one go."""
         if not wires:
             return
         droppable = self._droppable
@@ -506,10 +506,10 @@ class EventHub:
                 sub.offer(wire, critical_type and sub.is_critical(type_, pid))
 
     def _on_events(self, events: list[Event]) -> None:
-        """Events of one type in a row (`EventBus.emit_batch`): each subscription that
-        wants some gets them in one `offer_many`."""
+        """Events of one type in a row (`EventBus.emit_batch`, or a task's writes the bus
+        held): each subscription that wants some gets them in one `offer_many`."""
         type_ = events[0].type
-        if type_ in CRITICAL or type_ in OUTPUT:
+        if type_ in CRITICAL:
             for event in events:
                 self._on_event(event)
             return
@@ -520,12 +520,46 @@ class EventHub:
             return
         offset = self._ts_offset
         wires = [Wire(event, offset) for event in events]
+        if type_ in OUTPUT:
+            self._offer_output(wires, route)
+            return
         if len(route) > 1:
             for wire in wires:
                 wire.shared = True
         for sub, pids, _ in route:
             sub.offer_many(wires if pids is None else
                            [wire for wire in wires if wire.event.pid in pids])
+
+    def _offer_output(self, wires: list[Wire],
+                      route: list[tuple[Subscription, frozenset[int] | None, bool]]) -> None:
+        """Output writes to the subscriptions that want them and may see them (output of
+        a locked task is private), as `_on_event` offers each."""
+        owner_of = self._owner_of
+        owners = {pid: owner_of(pid) for pid in {wire.event.pid for wire in wires}}
+        private = any(owner is not None for owner in owners.values())
+        chosen = []
+        for sub, pids, _ in route:
+            if private:
+                mine = [wire for wire in wires if (pids is None or wire.event.pid in pids)
+                        and (owners[wire.event.pid] is None
+                             or sub.may_see(owners[wire.event.pid]))]
+            else:
+                mine = wires if pids is None else [w for w in wires if w.event.pid in pids]
+            if mine:
+                chosen.append((sub, mine))
+        if len(chosen) > 1:
+            offered: set[int] = set()
+            for _, mine in chosen:
+                for wire in mine:
+                    if id(wire) in offered:
+                        wire.shared = True
+                    offered.add(id(wire))
+        for sub, mine in chosen:
+            if sub.coalesce_s:               # each write may join the run before it
+                for wire in mine:
+                    sub.offer(wire, False)
+            else:
+                sub.offer_many(mine)
 
     def _route(self, type_: str) -> list[tuple[Subscription, frozenset[int] | None, bool]]:
         route = []

@@ -31,17 +31,31 @@ class Wire:
         self._line: bytes | None = None
         self._ts_offset = ts_offset
 
-    def envelope(self, ts: float | None = None) -> dict[str, Any]:
-        """The event as the wire has it; `ts` when the caller worked it out already."""
-        e = self.event
-        return {"seq": e.seq, "ts": _epoch_us(e.ts, self._ts_offset) if ts is None else ts,
-                "type": e.type, "pid": e.pid, "data": e.data}
+    def envelope(self) -> dict[str, Any]:
+        """The event as the wire has it."""
+        return _envelopes([self])[0]
 
     def line(self) -> bytes:
         line = self._line
         if line is None:
             line = self._line = encode(self.envelope())
         return line
+
+
+def _envelopes(wires: list[Wire]) -> list[dict[str, Any]]:
+    """The events as the wire has them, the kernel's time stamp in epoch seconds to the
+    microsecond (`_epoch_us`, written out here: this is the hot loop; worked out once
+    for the events of a batch, which share one)."""
+    envelopes = []
+    add = envelopes.append
+    kernel_ts = offset = ts = None
+    for wire in wires:
+        e = wire.event
+        if e.ts != kernel_ts or wire._ts_offset != offset:
+            kernel_ts, offset = e.ts, wire._ts_offset
+            ts = int((kernel_ts + offset) * 1e6 + 0.5) / 1e6
+        add({"seq": e.seq, "ts": ts, "type": e.type, "pid": e.pid, "data": e.data})
+    return envelopes
 
 
 _NEXT = b',{"seq":'              # where one event follows another in a JSON array of them
@@ -73,17 +87,8 @@ def _encode_together(wires: list[Wire]) -> bytes:
     more often than there are boundaries, or orjson refuses something (see
     `framing.encode`), each is encoded alone."""
     if len(wires) > 1:
-        envelopes = []
-        add = envelopes.append
-        kernel_ts = offset = ts = None
-        for wire in wires:
-            e = wire.event
-            if e.ts != kernel_ts or wire._ts_offset != offset:   # a batch shares one
-                kernel_ts, offset = e.ts, wire._ts_offset
-                ts = _epoch_us(kernel_ts, offset)
-            add(wire.envelope(ts))
         try:
-            blob = orjson.dumps(envelopes, default=_default)
+            blob = orjson.dumps(_envelopes(wires), default=_default)
         except (orjson.JSONEncodeError, TypeError):
             pass
         else:

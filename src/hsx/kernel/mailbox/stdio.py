@@ -79,19 +79,18 @@ class StdioMailboxes:
         and that handle is its only reader) and it fits.  False: nothing was done; send
         it (`write_stdio`) and receive it."""
         stdio = self._stdio.get(pid)
-        flags = _STDIO_FLAGS.get(fd)
-        if stdio is None or flags is None:
+        if stdio is None or (fd != 1 and fd != 2):
             return False
         handles = self._handles
         writer = handles[pid].get(stdio.stdout if fd == 1 else stdio.stderr)
-        reader = handles.get(reader_pid, {}).get(reader_handle)
-        if writer is None or reader is None or reader.descriptor is not writer.descriptor:
+        readers = handles.get(reader_pid)
+        reader = readers.get(reader_handle) if readers is not None else None
+        if writer is None or reader is None:
             return False
-        descriptor = reader.descriptor
-        if (descriptor.fanout or descriptor.messages or descriptor.waiters
-                or len(data) > self.max_message_size
-                or descriptor.bytes_used + len(data) + MESSAGE_HEADER_BYTES
-                > descriptor.capacity):
+        descriptor, length = reader.descriptor, len(data)
+        if (descriptor is not writer.descriptor or descriptor.fanout or descriptor.messages
+                or descriptor.waiters or length > self.max_message_size
+                or descriptor.bytes_used + length + MESSAGE_HEADER_BYTES > descriptor.capacity):
             return False
         for handle in descriptor.handles:
             if handle is not reader and (handle.can_read or handle.tap is not None):
@@ -101,16 +100,19 @@ class StdioMailboxes:
         counters = self._counters
         counters.messages_sent += 1
         counters.messages_received += 1
-        if self._observed(SEND_TYPE):
-            self._emit(MailboxEvent.SEND, pid, descriptor=descriptor.id, handle=writer.number,
-                       **_fields(data, flags, pid, seq))
-        if self._observed(RECV_TYPE):
-            self._emit(MailboxEvent.RECV, reader_pid, descriptor=descriptor.id,
-                       handle=reader_handle, tap=False, **_fields(data, flags, pid, seq))
+        wants = self._wants
+        if self._emit_fn is not None and (wants is None or wants(SEND_TYPE) or wants(RECV_TYPE)):
+            flags = _STDIO_FLAGS[fd]
+            if self._observed(SEND_TYPE):
+                self._emit(MailboxEvent.SEND, pid, descriptor=descriptor.id,
+                           handle=writer.number, **_fields(length, flags, pid, seq))
+            if self._observed(RECV_TYPE):
+                self._emit(MailboxEvent.RECV, reader_pid, descriptor=descriptor.id,
+                           handle=reader_handle, tap=False, **_fields(length, flags, pid, seq))
         return True
 
 
 
-def _fields(data: bytes, flags: int, pid: int, seq: int) -> dict[str, int]:
+def _fields(length: int, flags: int, pid: int, seq: int) -> dict[str, int]:
     """A stdio message's fields in its events, as `manager._message_fields` gives them."""
-    return {"length": len(data), "flags": flags, "channel": 0, "src_pid": pid, "seq": seq}
+    return {"length": length, "flags": flags, "channel": 0, "src_pid": pid, "seq": seq}

@@ -30,15 +30,19 @@ class FileModule:
         self.kernel = kernel
 
     def call(self, task: "Task", function: int) -> SvcStop | None:
-        ctx, regs, fs, pid = task.ctx, task.ctx.regs, self.kernel.fs, task.pid
-        if function == WRITE:
-            fd, data = regs[1], ctx.guest_read(regs[2], min(regs[3], MAX_IO))
-            if fd in (STDOUT, STDERR):
+        ctx = task.ctx
+        regs = ctx.regs
+        if function == WRITE:                # first and lean: a task's every print
+            length = regs[3]
+            fd, data = regs[1], ctx.guest_read(regs[2], length if length < MAX_IO else MAX_IO)
+            if fd == STDOUT or fd == STDERR:
                 self.kernel.stdio.write(task, fd, data)
                 regs[0] = len(data)
             else:
-                regs[0] = _status(-errno.EBADF if fd == STDIN else fs.write(pid, fd, data))
+                regs[0] = _status(-errno.EBADF if fd == STDIN
+                                  else self.kernel.fs.write(task.pid, fd, data))
             return None
+        fs, pid = self.kernel.fs, task.pid
         if function == READ:
             fd, dst, length = regs[1], regs[2], min(regs[3], MAX_IO)
             ctx.check_guest_range(dst, length)

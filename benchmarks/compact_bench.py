@@ -7,7 +7,7 @@ averages 2.7-2.9.  Before changing the ISA, this measures what a candidate compa
 would give on the same code, compiled as `hsx cc -Os` compiles it today:
 
 - the candidate: 15-bit operations (a 5-bit compact opcode and 10 bits of operands), the
-  31 of `COMPACT` below, chosen from the instruction mix (density_bench.py --breakdown):
+  29 of `COMPACT` below, chosen from the instruction mix (density_bench.py --breakdown):
   moves, two-address ALU operations, small immediates, loads and stores at small
   offsets, PUSH/POP/RET and short branches;
 - **pairs**: two compact operations in one word (the top two bits 11, a range of opcode

@@ -125,12 +125,14 @@ int main(void) {
 """
 
 
-def test_a_counter_clang_widened_shows_its_value(rig, tmp_path):
-    """clang makes `i` an i64 (it is used as one); hsx cc keeps it in one register
-    (narrow.py), where the debugger finds the int."""
+@pytest.mark.parametrize("counter", ["int", "long long"])
+def test_a_counter_clang_widened_shows_its_value(rig, tmp_path, counter):
+    """clang makes an `int` i an i64 (it is used as one); hsx cc keeps it in one
+    register (narrow.py), where the debugger finds the int.  A `long long` i keeps its
+    two registers under -g: the debugger reads all 8 bytes of it."""
     from hsx.toolchain.cc import driver
     source = tmp_path / "widened.c"
-    source.write_text(WIDENED)
+    source.write_text(WIDENED.replace("for (int i", f"for ({counter} i"))
     result, _ = driver.build_c([str(source)], driver.Options(opt=2, debug=True), "widened")
     path = tmp_path / "widened.hxe"
     path.write_bytes(write_hxe(result.image))

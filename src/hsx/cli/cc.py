@@ -12,6 +12,7 @@ the same options.
 """
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 import click
@@ -114,12 +115,13 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
         _fail(["hsx: -S writes the MVASM of C files; an .mvasm file already is MVASM"])
     try:
         if emit_asm or emit_object:
-            units = compile_sources([str(s) for s in sources], options)
-            for source, unit in zip(sources, units):
-                from hsx.image.hxo import write_hxo      # (after clang has started)
-                print_warnings([unit])
-                out = output or source.with_suffix(".mvasm" if emit_asm else ".hxo")
-                _write(out, unit.mvasm if emit_asm else write_hxo(unit.module))
+            # closed at once if a write fails: no compiling on of files nobody wants
+            with closing(compile_sources([str(s) for s in sources], options)) as units:
+                for source, unit in zip(sources, units):
+                    from hsx.image.hxo import write_hxo      # (after clang has started)
+                    print_warnings([unit])
+                    out = output or source.with_suffix(".mvasm" if emit_asm else ".hxo")
+                    _write(out, unit.mvasm if emit_asm else write_hxo(unit.module))
             return
         from hsx.image.hxe import normalize_app_name
         out = output or sources[0].with_suffix(".hxe")

@@ -86,6 +86,14 @@ ARITHMETIC = {"DW_OP_plus", "DW_OP_minus", "DW_OP_mul", "DW_OP_div", "DW_OP_mod"
 WITH_OPERAND = {"DW_OP_constu", "DW_OP_consts", "DW_OP_plus_uconst"}
 
 
+def named_whole(fn: Function) -> set[int]:
+    """ids of the IR values that a `#dbg_value` makes a variable's whole location (no
+    expression): the variable is as wide as the value, so the value must keep its
+    width for the debugger to read it (narrow.py)."""
+    return {id(value) for kind, value, _, expr, _ in fn.debug_records
+            if kind in VALUE_RECORDS and not expr}
+
+
 def _computation(expr: tuple) -> list | None:
     """[] for a plain location; the operations of a value computed from it (ending in
     DW_OP_stack_value, operands as numbers); None for anything else (pieces, memory)."""

@@ -29,11 +29,14 @@ does a conversion to floating point (`uitofp` of the word); every other use (64-
 arithmetic, stores, calls, phis) reads `zext i32 ... to i64`, inserted next to it, the
 64-bit value exactly: its high word is a 0 made at the use (and int64.py does `and`,
 `or` and `xor` with such a word on one word), not a register kept across the loop.
-Anything that does not match keeps its 64 bits.
+Anything that does not match keeps its 64 bits, and so does a value that a `#dbg_value`
+makes a variable's whole location (-g: a `long long` counter is 8 bytes where the
+debugger reads it).
 """
 from __future__ import annotations
 
 from .consts import mask, signed
+from .debuglocs import named_whole
 from .ir import Block, Const, Function, Instr, Value
 from .irtext import CInt
 from .mir import CONDITIONS, SWAPPED
@@ -51,6 +54,7 @@ def narrow_counters(fn: Function) -> None:
             if i.ty == I64 and len(i.incoming) == 2]
     if not phis:
         return
+    whole = named_whole(fn)            # -g: a `long long` variable's value keeps 64 bits
     users: dict[Value, list[Instr]] = {}
     for block in fn.blocks:
         for i in block.instrs:
@@ -59,8 +63,8 @@ def narrow_counters(fn: Function) -> None:
                     users.setdefault(op, []).append(i)
     for header, phi in phis:
         counter = _counter(fn.blocks[0], header, phi, users)
-        if counter is not None:
-            _narrow(*counter, users)
+        if counter is not None and id(counter[0]) not in whole and id(counter[1]) not in whole:
+            _narrow(*counter, users, whole)
 
 
 def _leading_phis(block: Block):
@@ -168,7 +172,7 @@ def _int(value: Value, signed_: bool = False) -> int | None:
 
 
 def _narrow(phi: Instr, step: Instr, phi_range: Range, step_range: Range,
-            users: dict) -> None:
+            users: dict, whole: set[int]) -> None:
     phi.ty = step.ty = I32
     phi.incoming = [(v if isinstance(v, Instr) else _word(v), b) for v, b in phi.incoming]
     phi.ops = [v for v, _ in phi.incoming]
@@ -180,7 +184,7 @@ def _narrow(phi: Instr, step: Instr, phi_range: Range, step_range: Range,
             if user is phi or user is step:
                 continue
             derived = _derived_range(user, value, known)
-            if _fits(derived):
+            if _fits(derived) and id(user) not in whole:
                 user.ty = I32
                 user.ops = [v if v is value else _word(v) for v in user.ops]
                 work.append((user, derived))

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sys
+from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
@@ -24,7 +25,6 @@ from hsx.toolchain.linker import LinkOptions, LinkResult, link
 from .frontend import clang_command
 from .sourcenames import lib_dir
 from .frontend import Options
-from .parallel import compile_units
 from .unit import assemble_unit
 
 RUNTIME_OPT = "s"       # the library is built for size, like newlib-nano or picolibc
@@ -97,19 +97,21 @@ def _build_library(soft_float: bool) -> list[Member]:
     with its C file and line), MVASM files whole."""
     options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),),
                       soft_float=soft_float, line_tables=True)
+    from .parallel import compile_units     # (here: multiprocessing is slow to import)
     members: list[Member] = []
     sources = _runtime_sources()
-    units = compile_units([str(p) for p in sources if p.suffix == ".c"], options, split=True)
-    for done, path in enumerate(sources):
-        _progress(done, len(sources), path.name)
-        if path.suffix == ".c":
-            unit = next(units)
-            for obj in unit.pieces:
-                obj.name = "lib/" + path.name + obj.name[len(unit.source):]
-                members.append(Member(obj, frozenset(
-                    unit.weak & {r.symbol for r in obj.relocs})))
-        else:
-            members.append(Member(_assemble_lib(f"src/{path.name}")))
+    c_files = [str(p) for p in sources if p.suffix == ".c"]
+    with closing(compile_units(c_files, options, split=True)) as units:
+        for done, path in enumerate(sources):
+            _progress(done, len(sources), path.name)
+            if path.suffix == ".c":
+                unit = next(units)
+                for obj in unit.pieces:
+                    obj.name = "lib/" + path.name + obj.name[len(unit.source):]
+                    members.append(Member(obj, frozenset(
+                        unit.weak & {r.symbol for r in obj.relocs})))
+            else:
+                members.append(Member(_assemble_lib(f"src/{path.name}")))
     _progress(len(sources), len(sources), "")
     return members
 

@@ -263,7 +263,7 @@ static inline void st32(uint8_t *p, uint32_t v)
 static inline uint64_t reg64(const uint8_t *regs, unsigned i)
 {
     uint32_t low = REG(i);
-#if defined(__GNUC__) && !defined(HSX_DECODE_AT_FETCH)
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))   /* 64-bit hosts */
     __asm__("" : "+r"(low));
 #endif
     return (uint64_t)low | ((uint64_t)REG(i + 1) << 32);

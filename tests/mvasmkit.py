@@ -87,3 +87,17 @@ start:
     SVC MOD=6, FN=0          ; sleep 1 ms
     JMP start
 """
+
+# writes "tick\n" for ever
+CHATTY = """
+.data
+msg: .ascii "tick\\n"
+.text
+.entry start
+start:
+    LDI R1, 1
+    LDI32 R2, msg
+    LDI R3, 5
+    SVC MOD=4, FN=2
+    JMP start
+"""

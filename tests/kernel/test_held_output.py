@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from mvasmkit import CHATTY
+
 from hsx.kernel.clock import VirtualClock
 from hsx.kernel.executive import Kernel
 from hsx.kernel.runner import run_to_completion
@@ -36,18 +38,6 @@ loop:
     SVC MOD=1, FN=0
 """
 
-CHATTY = """
-.data
-msg: .ascii "tick\\n"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 5
-    SVC MOD=4, FN=2
-    JMP start
-"""
 
 
 def kernel_for(tmp_path) -> Kernel:

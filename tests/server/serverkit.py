@@ -22,18 +22,7 @@ loop:
     JMP loop
 """
 
-CHATTY = """
-.data
-msg: .ascii "tick\\n"
-.text
-.entry start
-start:
-    LDI R1, 1
-    LDI32 R2, msg
-    LDI R3, 5
-    SVC MOD=4, FN=2
-    JMP start
-"""
+CHATTY = mvasmkit.CHATTY
 
 ECHO = """
 .bss

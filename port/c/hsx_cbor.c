@@ -1,5 +1,6 @@
 /* HSX C executive: the CBOR reader and writer (hsx_cbor.h). */
 #include "hsx_cbor.h"
+#include "hsx_config.h"
 
 #include <stddef.h>
 
@@ -172,7 +173,7 @@ void hsx_cbor_put_array(hsx_cbor_writer *w, uint32_t items) { put_head(w, MAJOR_
 void hsx_cbor_put_map(hsx_cbor_writer *w, uint32_t pairs) { put_head(w, MAJOR_MAP, pairs); }
 void hsx_cbor_put_tag(hsx_cbor_writer *w, uint32_t tag) { put_head(w, MAJOR_TAG, tag); }
 
-static void put_byte(hsx_cbor_writer *w, uint8_t byte) { put(w, &byte, 1); }
+HSX_NOINLINE static void put_byte(hsx_cbor_writer *w, uint8_t byte) { put(w, &byte, 1); }
 
 void hsx_cbor_open_map(hsx_cbor_writer *w) { put_byte(w, MAJOR_MAP << 5 | 31); }
 void hsx_cbor_open_array(hsx_cbor_writer *w) { put_byte(w, MAJOR_ARRAY << 5 | 31); }

@@ -40,7 +40,7 @@ void hsx_k_commands_release(uint32_t pid)
         }
 }
 
-static struct command *command_of(uint16_t oid)
+HSX_NOINLINE static struct command *command_of(uint16_t oid)
 {
     int i;
     for (i = 0; i < HSX_MAX_COMMANDS; i++)

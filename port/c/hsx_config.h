@@ -136,6 +136,15 @@
 #define HSX_PERSIST_PENDING 8
 #endif
 
+/* -- code size ------------------------------------------------------------------------ */
+/* A helper called from several places that -Os would copy into each of them (it does so
+ * even for a function other files call): kept out of line, the image is smaller. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HSX_NOINLINE __attribute__((noinline))
+#else
+#define HSX_NOINLINE
+#endif
+
 #if HSX_MAX_FRAME > HSX_RX_WINDOW
 #error "HSX_MAX_FRAME must not exceed HSX_RX_WINDOW (docs/wire.md)"
 #endif

@@ -131,7 +131,7 @@ hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
 
 /* The COBS encoder gathers one block (up to 254 non-zero bytes) behind its code byte and
  * writes it when a zero or the 254th byte ends it: a frame goes out without a copy of it. */
-static void flush_block(hsx_frame_tx *tx)
+HSX_NOINLINE static void flush_block(hsx_frame_tx *tx)
 {
     tx->block[0] = (uint8_t)(tx->n + 1);
     tx->link->write(tx->link->ctx, tx->block, tx->n + 1);

@@ -173,13 +173,13 @@ typedef struct json {
     int depth;
 } json;
 
-static void ws(json *j)
+HSX_NOINLINE static void ws(json *j)
 {
     while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
         j->p++;
 }
 
-static int literal(json *j, const char *word)
+HSX_NOINLINE static int literal(json *j, const char *word)
 {
     const uint8_t *p = j->p;
     while (*word) {
@@ -274,30 +274,32 @@ static int digits(json *j, uint64_t *v)
     return n;
 }
 
-/* Skip one value (Python's json accepts NaN and Infinity too); its kind, or J_BAD. An
- * integer's value goes to *number (above 2^33, or negative: 2^34, "out of range"). */
+/* The words Python's json takes for a value (it accepts NaN and Infinity too). */
+static const struct { char word[10]; uint8_t kind; } WORDS[] = {
+    { "true", J_BOOL }, { "false", J_BOOL }, { "null", J_NULL }, { "NaN", J_NUMBER },
+    { "Infinity", J_NUMBER }, { "-Infinity", J_NUMBER }
+};
+
+/* Skip one value; its kind, or J_BAD. An integer's value goes to *number (above 2^33,
+ * or negative: 2^34, "out of range"). */
 static int skip_value(json *j, uint64_t *number)
 {
     uint64_t v = 0;
     int kind = J_INT, negative = 0;
+    uint32_t k;
     ws(j);
     if (j->p >= j->end)
         return J_BAD;
-    switch (*j->p) {
-    case '{': case '[': return skip_container(j);
-    case '"': return skip_string(j);
-    case 't': return literal(j, "true") ? J_BOOL : J_BAD;
-    case 'f': return literal(j, "false") ? J_BOOL : J_BAD;
-    case 'n': return literal(j, "null") ? J_NULL : J_BAD;
-    case 'N': return literal(j, "NaN") ? J_NUMBER : J_BAD;
-    case 'I': return literal(j, "Infinity") ? J_NUMBER : J_BAD;
-    case '-':
+    if (*j->p == '{' || *j->p == '[')
+        return skip_container(j);
+    if (*j->p == '"')
+        return skip_string(j);
+    for (k = 0; k < sizeof WORDS / sizeof *WORDS; k++)
+        if (literal(j, WORDS[k].word))
+            return WORDS[k].kind;
+    if (*j->p == '-') {
         negative = 1;
         j->p++;
-        if (literal(j, "Infinity"))
-            return J_NUMBER;
-        break;
-    default: break;
     }
     if (j->p < j->end && *j->p == '0')
         j->p++;
@@ -389,8 +391,8 @@ static int member(const uint8_t *obj, const uint8_t *end, const char *key, const
 /* entry.get(key) is not None (Python's _first_present over several keys) */
 static int present(int kind) { return kind != J_ABSENT && kind != J_NULL; }
 
-static int first_member(const uint8_t *obj, const uint8_t *end, const char *const *keys,
-                        const uint8_t **at)
+HSX_NOINLINE static int first_member(const uint8_t *obj, const uint8_t *end,
+                                     const char *const *keys, const uint8_t **at)
 {
     for (; *keys; keys++) {
         int kind = member(obj, end, *keys, at);

@@ -41,7 +41,10 @@ void hsx_k_loader_init(void)
 }
 
 /* Where the arena's bytes end: the chunks, then an open stream's bytes. */
-static uint32_t arena_end(void) { return arena_used + (stream.open ? stream.received : 0); }
+HSX_NOINLINE static uint32_t arena_end(void)
+{
+    return arena_used + (stream.open ? stream.received : 0);
+}
 
 /* Room for `size` bytes before the stream (if any): returns the offset, or -1. */
 static int32_t arena_alloc(uint32_t size)

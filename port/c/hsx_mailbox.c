@@ -86,7 +86,7 @@ void hsx_mb_msg_at(uint32_t off, hsx_mb_msg *m)
 
 static int name_char(char c) { return c >= 0x21 && c <= 0x7E && c != '@'; }
 
-static int parse_pid(const char *s, uint32_t len, uint32_t *out)
+HSX_NOINLINE static int parse_pid(const char *s, uint32_t len, uint32_t *out)
 {
     uint64_t v = 0;
     uint32_t i;
@@ -224,7 +224,7 @@ void hsx_mb_target_text(uint32_t d, char *out, uint32_t size)
 
 /* ---- descriptors and hsx_mb_handles ------------------------------------------------------------- */
 
-static uint32_t pid_bit(uint32_t pid)
+HSX_NOINLINE static uint32_t pid_bit(uint32_t pid)
 {
     hsx_tcb *t = hsx_k_task(pid);
     return pid == HOST_PID || !t ? 1u << 31 : 1u << (uint32_t)(t - hsx_k_tasks);

@@ -48,9 +48,9 @@ void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t 
 
 /* -- writers -------------------------------------------------------------------------------- */
 
-void hsx_put_key(hsx_cbor_writer *w, unsigned key) { hsx_cbor_put_uint(w, key); }
+HSX_NOINLINE void hsx_put_key(hsx_cbor_writer *w, unsigned key) { hsx_cbor_put_uint(w, key); }
 
-void hsx_put_word(hsx_cbor_writer *w, unsigned word)
+HSX_NOINLINE void hsx_put_word(hsx_cbor_writer *w, unsigned word)
 {
     hsx_cbor_put_tag(w, HSX_WORD_TAG);
     hsx_cbor_put_uint(w, word);
@@ -65,13 +65,13 @@ void hsx_put_coded(hsx_cbor_writer *w, unsigned word, uint32_t number)
     hsx_cbor_put_uint(w, number);
 }
 
-void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
+HSX_NOINLINE void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
 {
     hsx_put_key(w, key);
     hsx_cbor_put_uint(w, value);
 }
 
-void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value)
+HSX_NOINLINE void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value)
 {
     hsx_put_key(w, key);
     hsx_put_word(w, value);
@@ -89,7 +89,7 @@ void hsx_field_b(hsx_cbor_writer *w, unsigned key, int value)
     hsx_cbor_put_bool(w, value);
 }
 
-void hsx_put_str(hsx_cbor_writer *w, const char *text)
+HSX_NOINLINE void hsx_put_str(hsx_cbor_writer *w, const char *text)
 {
     if (text)
         hsx_cbor_put_str(w, text);
@@ -97,7 +97,7 @@ void hsx_put_str(hsx_cbor_writer *w, const char *text)
         hsx_cbor_put_null(w);
 }
 
-void hsx_field_s(hsx_cbor_writer *w, unsigned key, const char *text)
+HSX_NOINLINE void hsx_field_s(hsx_cbor_writer *w, unsigned key, const char *text)
 {
     hsx_put_key(w, key);
     hsx_put_str(w, text);

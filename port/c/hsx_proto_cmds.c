@@ -10,7 +10,7 @@
 
 #define MAX_STEP 1000000000u                    /* a step without a pid */
 
-int hsx_live(hsx_state state)
+HSX_NOINLINE int hsx_live(hsx_state state)
 {
     return state != HSX_STATE_RETURNED && state != HSX_STATE_FAULTED &&
            state != HSX_STATE_KILLED && state != HSX_STATE_NONE;

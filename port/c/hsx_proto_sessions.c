@@ -64,7 +64,7 @@ uint32_t hsx_sessions_open(void)
 
 int hsx_session_observer(int slot) { return slot >= 0 && sessions[slot].observer; }
 
-int hsx_owner(uint32_t pid)
+HSX_NOINLINE int hsx_owner(uint32_t pid)
 {
     for (int s = 0; s < HSX_MAX_SESSIONS; s++)
         for (int i = 0; sessions[s].used && i < sessions[s].nlocks; i++)

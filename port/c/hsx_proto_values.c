@@ -42,7 +42,7 @@ static int owner_control(hsx_call *c, uint32_t owner)
     return owner ? hsx_control(c, owner) : 0;
 }
 
-static int text_eq(const char *a, const char *b)
+HSX_NOINLINE static int text_eq(const char *a, const char *b)
 {
     while (*a && *a == *b) {
         a++;

@@ -21,7 +21,7 @@ static int fault_at(hsx_tcb *t, uint32_t addr, uint32_t len)
     return 0;
 }
 
-int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len)
+HSX_NOINLINE int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len)
 {
     if (!len)
         return 1;

@@ -69,13 +69,13 @@ static const uint16_t TRANSITIONS[][2] = {
 
 static int runnable(uint8_t state) { return state == HSX_STATE_READY || state == HSX_STATE_RUNNING; }
 
-int hsx_k_ended(const hsx_tcb *t)
+HSX_NOINLINE int hsx_k_ended(const hsx_tcb *t)
 {
     return t->state == HSX_STATE_RETURNED || t->state == HSX_STATE_FAULTED
         || t->state == HSX_STATE_KILLED;
 }
 
-void hsx_k_emit(hsx_event *event)
+HSX_NOINLINE void hsx_k_emit(hsx_event *event)
 {
     if (listener)
         listener(event);
@@ -85,7 +85,10 @@ void hsx_exec_set_listener(hsx_event_listener fn) { listener = fn; }
 
 const hsx_hal *hsx_exec_hal(void) { return hsx_k_hal; }
 
-uint32_t hsx_k_now(void) { return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0; }
+HSX_NOINLINE uint32_t hsx_k_now(void)
+{
+    return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0;
+}
 
 uint32_t hsx_k_uptime_ms(void) { return hsx_k_now() - started_at; }
 
@@ -138,7 +141,7 @@ static uint32_t level_of(uint8_t priority, hsx_tcb **out)
     return n;
 }
 
-void hsx_k_rotate(hsx_tcb *t)
+HSX_NOINLINE void hsx_k_rotate(hsx_tcb *t)
 {
     if (t->queued)
         t->ready_seq = ++ready_counter;
@@ -146,7 +149,7 @@ void hsx_k_rotate(hsx_tcb *t)
 
 /* ---- state changes ------------------------------------------------------------------ */
 
-hsx_tcb *hsx_k_task(uint32_t pid)
+HSX_NOINLINE hsx_tcb *hsx_k_task(uint32_t pid)
 {
     int i;
     if (!pid)
@@ -676,7 +679,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
 
 /* ---- control ---------------------------------------------------------------------------- */
 
-static hsx_status live_task(uint32_t pid, hsx_tcb **out)
+HSX_NOINLINE static hsx_status live_task(uint32_t pid, hsx_tcb **out)
 {
     hsx_tcb *t = hsx_k_task(pid);
     if (!t)

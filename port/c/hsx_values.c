@@ -71,7 +71,7 @@ static int same(const struct value *v, uint16_t raw)
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static struct value *value_of(uint16_t oid)
+HSX_NOINLINE static struct value *value_of(uint16_t oid)
 {
     int i;
     for (i = 0; i < HSX_MAX_VALUES; i++)

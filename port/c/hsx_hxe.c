@@ -408,6 +408,31 @@ static int uint_value(const uint8_t *at, const uint8_t *end, uint64_t limit, uin
     return skip_value(&j, v) == J_INT && *v <= limit;
 }
 
+/* Member `key` of the object at obj is an integer up to 2^32 - 1, or (unless required)
+ * absent. */
+static int uint_member(const uint8_t *obj, const uint8_t *end, const char *key, int required)
+{
+    const uint8_t *at;
+    uint64_t v;
+    if (!present(member(obj, end, key, &at)))
+        return !required;
+    return uint_value(at, end, 0xFFFFFFFFull, &v);
+}
+
+/* The next element of a (checked) array, j->p inside it: its kind and *at, J_ABSENT
+ * after the last. */
+HSX_NOINLINE static int next_element(json *j, const uint8_t **at)
+{
+    ws(j);
+    if (j->p < j->end && *j->p == ',')
+        j->p++;
+    ws(j);
+    if (j->p >= j->end || *j->p == ']')
+        return J_ABSENT;
+    *at = j->p;
+    return skip_value(j, 0);
+}
+
 static const struct { const char *token; uint8_t bits; } MODE_TOKENS[] = {
     { "RDONLY", 1 }, { "READONLY", 1 }, { "RO", 1 }, { "WRONLY", 2 }, { "WRITEONLY", 2 },
     { "WO", 2 }, { "RDWR", 3 }, { "RW", 3 }, { "TAP", 4 }, { "FANOUT", 8 },
@@ -497,25 +522,15 @@ static const char *json_mailbox(const uint8_t *obj, const uint8_t *end, hsx_mbx_
             return INVALID;
         spec->mode = v ? (uint32_t)v : HSX_MBX_RDWR;
     }
-    if (present(member(obj, end, "owner_pid", &at)) && !uint_value(at, end, 0xFFFFFFFFull, &v))
+    if (!uint_member(obj, end, "owner_pid", 0))
         return INVALID;
     if (bindings) {
         json j = { bindings + 1, end, 0 };
-        for (;;) {
-            const uint8_t *b, *f;
-            ws(&j);
-            if (j.p >= end || *j.p == ']')
-                break;
-            b = j.p;
-            if (skip_value(&j, 0) != J_OBJECT || !present(member(b, end, "pid", &f))
-                    || !uint_value(f, end, 0xFFFFFFFFull, &v))
+        const uint8_t *b;
+        while ((kind = next_element(&j, &b)) != J_ABSENT)
+            if (kind != J_OBJECT || !uint_member(b, end, "pid", 1)
+                    || !uint_member(b, end, "flags", 0))
                 return INVALID;
-            if (present(member(b, end, "flags", &f)) && !uint_value(f, end, 0xFFFFFFFFull, &v))
-                return INVALID;
-            ws(&j);
-            if (j.p < end && *j.p == ',')
-                j.p++;
-        }
     }
     return 0;
 }
@@ -560,22 +575,15 @@ const char *hsx_k_hxe_mailboxes(const uint8_t *sec, uint32_t size, uint32_t coun
             list = at;
         }
         j.p = list + 1;
-        for (;;) {
-            const uint8_t *entry;
-            ws(&j);
-            if (j.p >= end || *j.p == ']')
-                return 0;
-            entry = j.p;
-            if (skip_value(&j, 0) != J_OBJECT)
+        while ((kind = next_element(&j, &at)) != J_ABSENT) {
+            if (kind != J_OBJECT)
                 return INVALID;
-            if ((e = json_mailbox(entry, end, &spec)) != 0)
+            if ((e = json_mailbox(at, end, &spec)) != 0)
                 return e;
             if (fn && fn(ctx, &spec))
                 return 0;
-            ws(&j);
-            if (j.p < end && *j.p == ',')
-                j.p++;
         }
+        return 0;
     }
     if ((uint64_t)count * 16u > size)               /* the legacy records */
         return "metadata_truncated";

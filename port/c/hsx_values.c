@@ -15,9 +15,11 @@ enum { F_RO = 0x01, F_PERSIST = 0x02, F_PIN = 0x08, F_BOOL = 0x10, F_ALL = 0x1F 
 enum { VOLATILE, LOAD, SAVE };
 
 
+/* 36 bytes: the small fields share a byte. */
 static struct value {
     uint16_t oid, raw, eps, min, max, key, debounce, rate, strings;
-    uint8_t used, flags, auth, mode, restored, changed_once, has;   /* has: name, group, unit */
+    uint8_t used, flags, has;           /* has: name, group, unit */
+    uint8_t restored : 1, changed_once : 1, auth : 2, mode : 2;
     uint32_t owner, app, last_change;
 } values[HSX_MAX_VALUES];
 

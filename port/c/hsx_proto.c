@@ -143,13 +143,22 @@ void hsx_put_addr(hsx_cbor_writer *w, int64_t addr)
         hsx_cbor_put_uint(w, (uint32_t)addr);
 }
 
+void hsx_field_addr(hsx_cbor_writer *w, unsigned key, int64_t addr)
+{
+    hsx_put_key(w, key);
+    hsx_put_addr(w, addr);
+}
+
+/* Every key fits a row's key bits (a negative size stops the build if not). */
+typedef char hsx_row_keys_fit[HSX_KEYS <= 1u << ROW_KEY_BITS ? 1 : -1];
+
 void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const void *base)
 {
     const uint8_t *b = (const uint8_t *)base;
     for (; fields--; row++) {
         const uint8_t *at = b + row->arg;
-        hsx_put_key(w, row->key & 0xFFFu);
-        switch (row->key >> 12) {
+        hsx_put_key(w, row->key & ((1u << ROW_KEY_BITS) - 1));
+        switch (row->key >> ROW_KEY_BITS) {
         case R_U32: hsx_cbor_put_uint(w, *(const uint32_t *)(const void *)at); break;
         case R_U16: hsx_cbor_put_uint(w, *(const uint16_t *)(const void *)at); break;
         case R_U64: hsx_cbor_put_uint(w, *(const uint64_t *)(const void *)at); break;
@@ -170,7 +179,10 @@ void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const 
         case R_EMPTY_LIST: hsx_cbor_put_array(w, 0); break;
         case R_WORD: hsx_put_word(w, row->arg); break;
         case R_F16: hsx_put_f16(w, *(const uint16_t *)(const void *)at); break;
-        default: hsx_put_session_handle(w, hsx_owner(*(const uint32_t *)(const void *)at)); break;
+        case R_LOCKED_BY:
+            hsx_put_session_handle(w, hsx_owner(*(const uint32_t *)(const void *)at));
+            break;
+        default: hsx_put_addr(w, *(const int64_t *)(const void *)at); break;
         }
     }
 }

@@ -100,14 +100,18 @@ void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);  /* hex
 void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits);     /* a half float, or "nan"/"inf" */
 void hsx_put_seconds(hsx_cbor_writer *w, uint32_t ms);   /* a double, in seconds */
 void hsx_put_addr(hsx_cbor_writer *w, int64_t addr);     /* the number, or null if < 0 */
+void hsx_field_addr(hsx_cbor_writer *w, unsigned key, int64_t addr);
 
-/* A row: fields of a struct written by a table, 4 bytes a field: the key with the
- * field's kind in its top 4 bits, and the member's offset (R_WORD: the value's key). */
+/* A row: fields of a struct written by a table, 4 bytes a field: the key (11 bits) with
+ * the field's kind in its top 5 bits, and the member's offset (R_WORD: the value's key).
+ * R_ADDR: an int64, null when negative. */
 enum { R_U32, R_U16, R_U64, R_BOOL, R_CHARS, R_STR, R_STATE, R_EXIT, R_NULL,
-       R_FALSE, R_ZERO, R_EMPTY_MAP, R_EMPTY_LIST, R_WORD, R_F16, R_LOCKED_BY };
+       R_FALSE, R_ZERO, R_EMPTY_MAP, R_EMPTY_LIST, R_WORD, R_F16, R_LOCKED_BY, R_ADDR };
 typedef struct hsx_row { uint16_t key, arg; } hsx_row;
-#define ROW(key, kind, type, member) {K_##key | (kind) << 12, (uint16_t)offsetof(type, member)}
-#define ROW_CONST(key, kind, value) {K_##key | (kind) << 12, value}
+#define ROW_KEY_BITS 11
+#define ROW(key, kind, type, member) \
+    {K_##key | (kind) << ROW_KEY_BITS, (uint16_t)offsetof(type, member)}
+#define ROW_CONST(key, kind, value) {K_##key | (kind) << ROW_KEY_BITS, value}
 void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const void *base);
 
 /* -- the commands' shared parts ------------------------------------------------------------ */

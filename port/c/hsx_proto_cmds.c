@@ -33,6 +33,11 @@ static const hsx_row task_row[] = {
     ROW(locked_by, R_LOCKED_BY, hsx_task_info, pid),
 };
 
+static const hsx_row fault_row[] = {
+    ROW(kind, R_STR, hsx_task_info, fault_kind), ROW(pc, R_U32, hsx_task_info, fault_pc),
+    ROW(addr, R_ADDR, hsx_task_info, fault_addr), ROW(message, R_STR, hsx_task_info, fault_kind),
+};
+
 void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t)
 {
     hsx_cbor_open_map(w);
@@ -40,11 +45,7 @@ void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t)
     if (t->fault_kind) {
         hsx_put_key(w, K_fault);
         hsx_cbor_put_map(w, 4);
-        hsx_field_s(w, K_kind, t->fault_kind);
-        hsx_field_u(w, K_pc, t->fault_pc);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, t->fault_addr);
-        hsx_field_s(w, K_message, t->fault_kind);
+        hsx_put_row(w, fault_row, 4, t);
     }
     if (t->wait_kind) {
         int sleep = t->wait_kind[0] == 's';

@@ -184,8 +184,7 @@ int hsx_cmd_mailbox_snapshot(hsx_call *c)
         hsx_field_u(c->w, K_descriptor_id, m.descriptor_id);
         hsx_field_s(c->w, K_target, m.target);
         hsx_field_u(c->w, K_namespace, m.namespace_);
-        hsx_put_key(c->w, K_owner_pid);
-        hsx_put_addr(c->w, m.has_owner ? m.owner_pid : -1);
+        hsx_field_addr(c->w, K_owner_pid, m.has_owner ? m.owner_pid : -1);
         hsx_field_u(c->w, K_mode_mask, m.mode);
         hsx_field_u(c->w, K_capacity, m.capacity);
         hsx_field_u(c->w, K_bytes_used, m.bytes_used);

@@ -164,7 +164,7 @@ void hsx_frame_begin(hsx_frame_tx *tx, const hsx_link *link, uint8_t kind, uint8
     hsx_frame_feed(tx, head, 2);
 }
 
-void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
+HSX_NOINLINE void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
 {
     tx->crc = hsx_crc32(tx->crc, data, len);
     encode(tx, data, len);

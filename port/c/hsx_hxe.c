@@ -262,7 +262,7 @@ static int skip_string(json *j)
     return J_BAD;
 }
 
-static int digits(json *j, uint64_t *v)
+HSX_NOINLINE static int digits(json *j, uint64_t *v)
 {
     int n = 0;
     while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
@@ -389,7 +389,7 @@ static int member(const uint8_t *obj, const uint8_t *end, const char *key, const
 }
 
 /* entry.get(key) is not None (Python's _first_present over several keys) */
-static int present(int kind) { return kind != J_ABSENT && kind != J_NULL; }
+HSX_NOINLINE static int present(int kind) { return kind != J_ABSENT && kind != J_NULL; }
 
 HSX_NOINLINE static int first_member(const uint8_t *obj, const uint8_t *end,
                                      const char *const *keys, const uint8_t **at)
@@ -439,7 +439,10 @@ static const struct { const char *token; uint8_t bits; } MODE_TOKENS[] = {
     { "FANOUT_DROP", 0x10 }, { "FANOUT_BLOCK", 0x20 }
 };
 
-static int space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+HSX_NOINLINE static int space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* Mode tokens ("rdwr|fanout_drop", case-insensitive): NULL and the bits, or the error. */
 static const char *parse_mode(const char *text, uint32_t *mode)

@@ -238,7 +238,7 @@ static int sent_by(const hsx_mb_msg *m, const struct hsx_mb_handle *h)
     return m->pid == h->pid && m->handle == (h->number & 0xFFFFu);
 }
 
-int32_t hsx_mb_find_handle(uint32_t pid, uint32_t number)
+HSX_NOINLINE int32_t hsx_mb_find_handle(uint32_t pid, uint32_t number)
 {
     int i;
     for (i = 0; i < HANDLES; i++)

@@ -48,7 +48,7 @@ void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len)
     }
 }
 
-static void block(hsx_tcb *t, int kind, uint32_t handle, uint32_t timeout)
+HSX_NOINLINE static void block(hsx_tcb *t, int kind, uint32_t handle, uint32_t timeout)
 {
     t->wait = (uint8_t)kind;
     t->wait_handle = handle;

@@ -346,7 +346,7 @@ int hsx_events_send(void)
     return queue_used != 0 || sub.dropped != 0;
 }
 
-static void clear_queue(void)
+HSX_NOINLINE static void clear_queue(void)
 {
     queue_used = critical_bytes = 0;
     sub.count = sub.dropped = 0;

@@ -152,7 +152,7 @@ void hsx_proto_listener(const hsx_event *event)
 
 static uint32_t host_handles[HSX_HOST_HANDLES];     /* opened by mailbox.open (0: free) */
 
-static uint32_t *host_slot(uint32_t handle)
+HSX_NOINLINE static uint32_t *host_slot(uint32_t handle)
 {
     for (int i = 0; i < HSX_HOST_HANDLES; i++)
         if (host_handles[i] == handle)

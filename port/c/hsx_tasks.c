@@ -200,7 +200,8 @@ void hsx_k_transition(hsx_tcb *t, hsx_reason reason, hsx_state target, hsx_event
     hsx_k_emit(&ev);
 }
 
-static void transition_simple(hsx_tcb *t, hsx_reason reason, hsx_state target, uint32_t a)
+HSX_NOINLINE static void transition_simple(hsx_tcb *t, hsx_reason reason, hsx_state target,
+                                           uint32_t a)
 {
     hsx_event ev;
     hsx_k_fill(&ev, 0, sizeof ev);

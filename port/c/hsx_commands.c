@@ -174,9 +174,9 @@ static int call_command(uint32_t caller, int auth, uint16_t oid, uint32_t reply_
     return status;
 }
 
-int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
+int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3), result = 0;
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3], result = 0;
     uint16_t oid = (uint16_t)r1;
     char text[HSX_MAX_STRING + 1];
     int status, r;
@@ -185,27 +185,24 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
         struct command c;
         struct hsx_rg_chain_text chain;
         hsx_rg_desc d;
-        r = hsx_rg_decode_chain(t, hsx_k_reg(t, 4), 1, &d, &chain);
+        r = hsx_rg_decode_chain(t, args[4], 1, &d, &chain);
         FAULT_OR(r, V_EINVAL);
         status = prepare_command(&c, t->pid, r1 & 0xFFu, r2 & 0xFFu, r3 & 0x7Fu, AUTH_PUBLIC, &d,
-                                 (r3 & CMD_REGISTER_HANDLER) != 0, hsx_k_reg(t, 5));
+                                 (r3 & CMD_REGISTER_HANDLER) != 0, args[5]);
         if (status == V_OK)
             status = add_command(&c, &d);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? c.oid : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? c.oid : 0);
         break;
     }
     case 1:                                         /* LOOKUP */
         oid = (uint16_t)((r1 & 0xFFu) << 8 | (r2 & 0xFFu));
-        hsx_k_set_reg(t, 0, command_of(oid) ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, command_of(oid) ? oid : 0);
+        hsx_k_set_r0_r1(t, command_of(oid) ? V_OK : V_ENOENT, command_of(oid) ? oid : 0);
         break;
     case 2:                                         /* CALL (a token cannot match: no PIN) */
         if (r2 && hsx_k_guest_string(t, r2, text, sizeof text) < 0)
             return HSX_SVC_FAULT;
         status = call_command(t->pid, AUTH_PUBLIC, oid, 0, &result);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, result);
+        hsx_k_set_r0_r1(t, (uint32_t)status, result);
         break;
     case 3: {                                       /* CALL_ASYNC */
         uint32_t handle = 0;
@@ -221,8 +218,7 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
             if (status != V_OK)
                 hsx_k_mbx_close(t->pid, handle);
         }
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? handle : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
         break;
     }
     case 4: {                                       /* HELP */
@@ -238,8 +234,7 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
             hsx_k_copy(t->vm.mem + r2, help ? help : "", n);
             t->vm.mem[r2 + n] = 0;
         }
-        hsx_k_set_reg(t, 0, c ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, n);
+        hsx_k_set_r0_r1(t, c ? V_OK : V_ENOENT, n);
         break;
     }
     default:

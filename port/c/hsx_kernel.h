@@ -106,6 +106,7 @@ hsx_tcb *hsx_k_live(uint32_t pid);                           /* a task that has 
 int hsx_k_ended(const hsx_tcb *t);
 uint32_t hsx_k_reg(const hsx_tcb *t, int index);
 void hsx_k_set_reg(hsx_tcb *t, int index, uint32_t value);
+void hsx_k_set_r0_r1(hsx_tcb *t, uint32_t r0, uint32_t r1);  /* a call's two results */
 void hsx_k_emit(hsx_event *event);
 void hsx_k_transition(hsx_tcb *t, hsx_reason reason, hsx_state target, hsx_event *details);
 /* A wake while paused only changes where `resume` returns; otherwise a transition. */
@@ -193,7 +194,7 @@ int hsx_k_mbx_send(uint32_t pid, uint32_t handle, const uint8_t *data, uint32_t 
 void hsx_k_mbx_release(uint32_t pid);
 void hsx_k_mbx_expire(hsx_tcb *t);              /* a receive or send deadline passed */
 void hsx_k_mbx_resume_wait(hsx_tcb *t);         /* after a handler: serve a wake it missed */
-int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn);
+int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn, const uint32_t *r);
 void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len);
 int hsx_k_stdio_read(hsx_tcb *t, uint32_t dst, uint32_t len);  /* an hsx_svc_action */
 
@@ -203,8 +204,8 @@ void hsx_k_commands_init(void);
 void hsx_k_commands_release(uint32_t pid);
 void hsx_k_values_release(uint32_t pid);
 void hsx_k_values_unsubscribe(uint32_t pid, uint32_t handle);
-int hsx_k_svc_values(hsx_tcb *t, uint32_t fn);
-int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn);
+int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *r);
+int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn, const uint32_t *r);
 /* An image's .value and .cmd sections for task t, all or nothing (hsx_loader.c decoded
  * their bounds); HSX_ERR_VALUE/COMMAND with the detail on failure. */
 hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *section, uint32_t size,
@@ -220,6 +221,9 @@ int hsx_k_store_next_due(uint32_t *due);                               /* 1: pen
 void hsx_k_store_flush(int all);                                       /* due ones, or all */
 
 /* -- the SVC table (hsx_svc.c) --------------------------------------------------------- */
+/* A module's calls get the task, the function and r: R0..R5 as the SVC found them (read
+ * once by the table, not by every call). */
+#define HSX_SVC_ARGS 6
 int hsx_k_svc(hsx_tcb *t);                      /* an hsx_svc_action */
 /* Guest memory checks as the reference's (bad: a memory fault recorded, returns 0). */
 int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len);

@@ -725,8 +725,7 @@ void hsx_mb_recv_results(hsx_tcb *t, int stdin_read, const hsx_mb_result *r)
         hsx_k_set_reg(t, 0, r->has_message ? r->length : 0);
         return;
     }
-    hsx_k_set_reg(t, 0, (uint32_t)r->status);
-    hsx_k_set_reg(t, 1, r->length);
+    hsx_k_set_r0_r1(t, (uint32_t)r->status, r->length);
     if (r->has_message) {
         hsx_k_set_reg(t, 2, r->flags);
         hsx_k_set_reg(t, 3, r->channel);
@@ -805,8 +804,7 @@ static void finish_send(hsx_tcb *t, int status, uint32_t length)
 {
     t->wait = HSX_WAIT_NONE;
     hsx_k_cancel_timer(t);
-    hsx_k_set_reg(t, 0, (uint32_t)status);
-    hsx_k_set_reg(t, 1, length);
+    hsx_k_set_r0_r1(t, (uint32_t)status, length);
     if (status == HSX_MBX_TIMEOUT)
         t->timeouts++;
     else

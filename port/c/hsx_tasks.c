@@ -257,6 +257,12 @@ void hsx_k_set_reg(hsx_tcb *t, int index, uint32_t value)
     hsx_k_put32(t->vm.mem + t->vm.reg_base + 4u * (uint32_t)index, value);
 }
 
+void hsx_k_set_r0_r1(hsx_tcb *t, uint32_t r0, uint32_t r1)
+{
+    hsx_k_set_reg(t, 0, r0);
+    hsx_k_set_reg(t, 1, r1);
+}
+
 /* Forget an ended task's record (its slot and code go back). */
 static void remove_record(hsx_tcb *t)
 {

@@ -310,14 +310,13 @@ static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t li
             hsx_k_put16(t->vm.mem + out + 2 * written++, next->oid);
         total++;
     }
-    hsx_k_set_reg(t, 0, V_OK);
-    hsx_k_set_reg(t, 1, written);
+    hsx_k_set_r0_r1(t, V_OK, written);
     hsx_k_set_reg(t, 2, total);
 }
 
-int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
+int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3);
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3];
     uint16_t oid = (uint16_t)r1;
     struct value *v;
     int status, r;
@@ -326,25 +325,22 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
         struct value nv;
         struct hsx_rg_chain_text text;
         hsx_rg_desc d;
-        r = hsx_rg_decode_chain(t, hsx_k_reg(t, 4), 0, &d, &text);
+        r = hsx_rg_decode_chain(t, args[4], 0, &d, &text);
         FAULT_OR(r, V_EINVAL);
         status = prepare_value(&nv, t, r1 & 0xFFu, r2 & 0xFFu, r3 & 0xFFu, AUTH_PUBLIC, &d, 0);
         if (status == V_OK)
             status = value_count() >= HSX_MAX_VALUES ? V_ENOSPC : add_value(&nv, &d);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? nv.oid : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? nv.oid : 0);
         break;
     }
     case 1:                                         /* LOOKUP */
         oid = (uint16_t)((r1 & 0xFFu) << 8 | (r2 & 0xFFu));
-        hsx_k_set_reg(t, 0, value_of(oid) ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, value_of(oid) ? oid : 0);
+        hsx_k_set_r0_r1(t, value_of(oid) ? V_OK : V_ENOENT, value_of(oid) ? oid : 0);
         break;
     case 2:                                         /* GET */
         v = value_of(oid);
         status = !v ? V_ENOENT : !hsx_rg_may_access(v->owner, v->auth, t->pid, AUTH_PUBLIC) ? V_EPERM : V_OK;
-        hsx_k_set_reg(t, 0, status == V_OK ? v->raw : (uint32_t)status);
-        hsx_k_set_reg(t, 1, (uint32_t)status);
+        hsx_k_set_r0_r1(t, status == V_OK ? v->raw : (uint32_t)status, (uint32_t)status);
         break;
     case 3:                                         /* SET */
         hsx_k_set_reg(t, 0, (uint32_t)set_value(t->pid, AUTH_PUBLIC, oid, (uint16_t)r2, 0));
@@ -381,8 +377,7 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
         } else if (handle) {
             hsx_k_mbx_close(t->pid, handle);
         }
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? handle : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
         break;
     }
     case 6:                                         /* PERSIST */

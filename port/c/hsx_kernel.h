@@ -48,9 +48,10 @@ enum hsx_svc_action {
     HSX_SVC_FAULT       /* a bad guest pointer: the fault is recorded in tcb.vm */
 };
 
-/* One task: the VM's record, scheduling, its wait, accounting and names. */
+/* One task: scheduling, the VM's record, its wait, accounting and names. The byte fields
+ * come first: Thumb's two-byte loads reach 31 bytes into a struct for a byte, 124 for a
+ * word. */
 typedef struct hsx_tcb {
-    hsx_task vm;
     uint32_t pid;               /* 0: a free slot */
     uint8_t state, resume_state;   /* hsx_state; resume_state: where `resume` returns */
     uint8_t priority;
@@ -60,6 +61,7 @@ typedef struct hsx_tcb {
     uint8_t allow_multiple;     /* the image allows several instances */
     uint8_t in_handler;         /* running a command handler for someone */
     uint8_t timer_armed, traced;
+    hsx_task vm;
     uint32_t quantum, turn_left;
     uint32_t ready_seq;         /* order within a priority level */
     int32_t exit_status;

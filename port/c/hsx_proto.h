@@ -38,9 +38,8 @@ typedef struct hsx_arg {
 } hsx_arg;
 
 typedef struct hsx_call {
-    hsx_arg arg[HSX_ARGS];
+    /* the members handlers use most come first, where Thumb's short loads reach */
     hsx_cbor_writer *w;             /* the reply's fields go here after hsx_reply_ok */
-    hsx_task_info t;                /* the task `pid` names (commands with CMD_TASK) */
     uint8_t cmd;                    /* the command's key */
     int8_t session;                 /* the caller's session slot, or -1 */
     uint8_t writes;                 /* the command changes something (the reply cache) */
@@ -53,6 +52,8 @@ typedef struct hsx_call {
     uint16_t detail_word;           /* a word (mbx_ + wouldblock), */
     const char *detail_text;        /* a text (bad_image: + crc_mismatch), or */
     uint32_t detail;                /* a number (pid_locked: + 3) */
+    hsx_arg arg[HSX_ARGS];
+    hsx_task_info t;                /* the task `pid` names (commands with CMD_TASK) */
 } hsx_call;
 
 #define HAS(c, key) ((c)->arg[K_##key].p != 0)

@@ -67,7 +67,8 @@ typedef struct hsx_tcb {
     int32_t exit_status;
     uint32_t deadline, timer_seq;
     /* the wait's arguments */
-    uint32_t wait_handle, wait_buffer, wait_len, wait_info, wait_flags, wait_channel, wait_ms;
+    uint32_t wait_handle, wait_buffer, wait_len, wait_info, wait_ms;
+    uint16_t wait_flags, wait_channel;  /* a SEND_WAIT only blocks when both fit 16 bits */
     uint32_t turns, waits, wakes, timeouts, sleeps;
     uint32_t heap_start;
     uint32_t next_fd;           /* the next file descriptor (from 3) */

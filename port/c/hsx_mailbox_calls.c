@@ -152,8 +152,8 @@ int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn, const uint32_t *args)
                 return HSX_SVC_BLOCK;
             t->wait_buffer = r2;
             t->wait_len = len;
-            t->wait_flags = r4;
-            t->wait_channel = r5;
+            t->wait_flags = (uint16_t)r4;
+            t->wait_channel = (uint16_t)r5;
             block(t, HSX_WAIT_SEND, r1, timeout);
             return HSX_SVC_BLOCK;
         }

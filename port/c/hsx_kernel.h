@@ -204,7 +204,6 @@ int hsx_k_stdio_read(hsx_tcb *t, uint32_t dst, uint32_t len);  /* an hsx_svc_act
 /* -- values and commands (hsx_values.c, hsx_commands.c, hsx_registry.c) ------------- */
 void hsx_k_values_init(void);
 void hsx_k_commands_init(void);
-void hsx_k_commands_release(uint32_t pid);
 void hsx_k_values_release(uint32_t pid);
 void hsx_k_values_unsubscribe(uint32_t pid, uint32_t handle);
 int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *r);

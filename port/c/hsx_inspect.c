@@ -39,7 +39,7 @@ static void fill_info(const hsx_tcb *t, hsx_task_info *out)
 {
     hsx_k_fill(out, 0, sizeof *out);
     out->pid = t->pid;
-    hsx_k_strcpy(out->app_name, t->app_name, HSX_APP_NAME_MAX);
+    hsx_k_app_name(t->base_name, t->instance, out->app_name);
     hsx_k_strcpy(out->app_name_base, t->base_name, HSX_APP_NAME_MAX);
     out->state = (hsx_state)t->state;
     out->pc = t->vm.pc;

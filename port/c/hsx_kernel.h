@@ -61,6 +61,7 @@ typedef struct hsx_tcb {
     uint8_t allow_multiple;     /* the image allows several instances */
     uint8_t in_handler;         /* running a command handler for someone */
     uint8_t timer_armed, traced;
+    uint16_t instance;          /* 0: the app name is base_name, n: base_name + "_#<n - 1>" */
     hsx_task vm;
     uint32_t quantum, turn_left;
     uint32_t ready_seq;         /* order within a priority level */
@@ -77,8 +78,7 @@ typedef struct hsx_tcb {
     uint32_t code_off, code_size;  /* its chunk of the code arena (code_size 0: none) */
     uint32_t output_total;      /* bytes ever written to stdout/stderr */
     uint8_t output[HSX_OUTPUT_KEEP];
-    char app_name[HSX_APP_NAME_MAX];
-    char base_name[HSX_APP_NAME_MAX];
+    char base_name[HSX_APP_NAME_MAX];  /* the app name without an instance's suffix */
 } hsx_tcb;
 
 extern hsx_tcb hsx_k_tasks[HSX_MAX_TASKS];
@@ -102,6 +102,7 @@ uint32_t hsx_k_uptime_ms(void);                             /* since hsx_exec_in
 int hsx_k_due(uint32_t deadline, uint32_t now);              /* deadline <= now, wrapping */
 void hsx_k_set_detail(const char *text);                     /* hsx_exec_last_detail */
 void hsx_k_set_detail_number(uint32_t number);
+uint32_t hsx_k_decimal(char *out, uint32_t number);          /* its digits, NUL: the length */
 
 /* -- tasks, states, scheduling (hsx_tasks.c; faults: hsx_inspect.c) ------------------------------------------ */
 hsx_tcb *hsx_k_task(uint32_t pid);                           /* any listed task, or NULL */
@@ -172,6 +173,9 @@ int hsx_k_utf8_ok(const uint8_t *s, uint32_t len);
 /* -- the code arena and loading (hsx_loader.c) --------------------------------------- */
 void hsx_k_loader_init(void);
 void hsx_k_arena_release(hsx_tcb *t);
+/* An instance's app name (hsx.kernel.loader.instance_name): base, or base_#0, base_#1,
+ * ... (instance 1, 2, ...), the base cut so that the suffix fits. */
+void hsx_k_app_name(const char *base, uint32_t instance, char *out);
 /* EXEC SPAWN: load an image from the file system; the new pid or a negative errno. */
 int32_t hsx_k_spawn(hsx_tcb *parent, const char *path);
 

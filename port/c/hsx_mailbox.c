@@ -202,7 +202,7 @@ void hsx_mb_target_text(uint32_t d, char *out, uint32_t size)
     const struct hsx_mb_box *b = &hsx_mb_boxes[d];
     uint32_t len, n;
     const uint8_t *name = name_of(d, &len);
-    char digits[12];
+    char digits[11];
     hsx_k_strcpy(out, PREFIXES[b->ns], size);
     n = hsx_k_strlen(out, size);
     if (b->ns != NS_PID) {
@@ -217,8 +217,7 @@ void hsx_mb_target_text(uint32_t d, char *out, uint32_t size)
             out[n++] = '@';
         out[n] = 0;
     }
-    hsx_k_set_detail_number(b->owner);
-    hsx_k_strcpy(digits, hsx_exec_last_detail(), sizeof digits);
+    hsx_k_decimal(digits, b->owner);
     hsx_k_strcpy(out + n, digits, size - n);
 }
 

@@ -337,8 +337,10 @@ uint32_t hsx_k_next_pid(void) { return next_pid; }
 void hsx_k_start_task(hsx_tcb *t)
 {
     hsx_event ev;
+    char name[HSX_APP_NAME_MAX];
+    hsx_k_app_name(t->base_name, t->instance, name);
     hsx_k_fill(&ev, 0, sizeof ev);
-    ev.what = t->app_name;
+    ev.what = name;
     hsx_k_transition(t, HSX_REASON_LOADED, HSX_STATE_NONE, &ev);
 }
 

@@ -90,17 +90,20 @@ int hsx_k_due(uint32_t deadline, uint32_t now) { return (int32_t)(now - deadline
 
 void hsx_k_set_detail(const char *text) { hsx_k_strcpy(detail, text, sizeof detail); }
 
-void hsx_k_set_detail_number(uint32_t number)
+uint32_t hsx_k_decimal(char *out, uint32_t number)
 {
-    char digits[11];
-    int n = 0, i = 0;
+    char digits[10];
+    uint32_t n = 0, i = 0;
     do {
         digits[n++] = (char)('0' + number % 10);
         number /= 10;
     } while (number);
     while (n)
-        detail[i++] = digits[--n];
-    detail[i] = 0;
+        out[i++] = digits[--n];
+    out[i] = 0;
+    return i;
 }
+
+void hsx_k_set_detail_number(uint32_t number) { hsx_k_decimal(detail, number); }
 
 const char *hsx_exec_last_detail(void) { return detail; }

@@ -84,6 +84,17 @@ def test_names_instances_and_limits(ex):
     status, second = ex.load(data, paused=True)
     assert status == "ok" and ex.task(second).app_name == b"counter_#0"
     assert ex.task(second).app_name_base == b"counter"
+    status, third = ex.load(data, paused=True)
+    assert status == "ok" and ex.task(third).app_name == b"counter_#1"
+    assert ex.call("kill", third) == ex.call("kill", third) == "ok"   # ended, then removed
+    long_name = "x" * 31                        # the longest: the suffix cuts the base
+    status, whole = ex.load(data, long_name, paused=True)
+    assert status == "ok" and ex.task(whole).app_name == long_name.encode()
+    status, cut = ex.load(data, long_name, paused=True)
+    assert status == "ok" and ex.task(cut).app_name == b"x" * 28 + b"_#0"
+    assert ex.task(cut).app_name_base == long_name.encode()
+    for pid in (whole, cut):                    # the slots the rest of the test counts
+        assert ex.call("kill", pid) == ex.call("kill", pid) == "ok"
     assert ex.load(single, paused=True)[0] == "ok"
     status, _ = ex.load(single, paused=True)
     assert status == "app_exists" and ex.lib.hsx_exec_last_detail() == b"solo"

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+HSX_COLD_CODE_BEGIN
+
 enum { MAJOR_UINT, MAJOR_NINT, MAJOR_BYTES, MAJOR_TEXT, MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG,
        MAJOR_SIMPLE };
 
@@ -193,3 +195,5 @@ void hsx_cbor_put_float_bits(hsx_cbor_writer *w, uint64_t bits, int size)
 void hsx_cbor_put_half(hsx_cbor_writer *w, uint16_t bits) { hsx_cbor_put_float_bits(w, bits, 2); }
 
 void hsx_cbor_put_raw(hsx_cbor_writer *w, const uint8_t *data, uint32_t len) { put(w, data, len); }
+
+HSX_COLD_CODE_END

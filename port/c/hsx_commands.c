@@ -7,6 +7,8 @@
  */
 #include "hsx_registry.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define CMD_REGISTER_HANDLER 0x80u
 
 enum { CF_PIN = 0x01, CF_ASYNC = 0x02, CF_ALL = 0x03 };
@@ -262,3 +264,5 @@ hsx_status hsx_exec_command_call(uint16_t oid, int32_t *result)
         *result = (int32_t)r;
     return status == V_OK ? HSX_OK : hsx_rg_refuse(HSX_ERR_COMMAND, status);
 }
+
+HSX_COLD_CODE_END

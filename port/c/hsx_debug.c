@@ -10,6 +10,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_DEBUG
 
 static struct bp {
@@ -452,3 +454,5 @@ uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t ma
 }
 
 #endif
+
+HSX_COLD_CODE_END

@@ -8,6 +8,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define HXE_MAGIC 0x48535845u
 #define MAX_CODE 0x2000000u        /* 32 MiB: what BR, Bcc and LCALL reach */
 #define MAX_DATA 0xFFFFC000u       /* rodata, bss: the data space above 0x4000 */
@@ -736,3 +738,5 @@ const char *hsx_k_hxe_check(hsx_image *im)
     }
     return 0;
 }
+
+HSX_COLD_CODE_END

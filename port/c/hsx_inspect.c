@@ -3,6 +3,8 @@
  * words of a fault are the host's: boards/host/main.c, hsx.vm). */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 /* ---- faults ---------------------------------------------------------------------------- */
 
 const char *hsx_k_fault_kind(const hsx_tcb *t)
@@ -160,3 +162,5 @@ hsx_status hsx_exec_set_register(uint32_t pid, int reg, uint32_t value)
         return reg == 16 ? HSX_ERR_BAD_ADDRESS : HSX_ERR_BAD_ARGUMENT;
     return HSX_OK;
 }
+
+HSX_COLD_CODE_END

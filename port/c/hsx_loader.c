@@ -10,6 +10,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 
 static uint8_t arena[HSX_CODE_ARENA];
 static uint32_t arena_used;             /* chunks are packed from 0; a stream is last */
@@ -419,3 +421,5 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
     }
     return -HSX_ENOEXEC;
 }
+
+HSX_COLD_CODE_END

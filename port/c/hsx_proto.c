@@ -12,6 +12,8 @@
 #include "hsx_frame.h"
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #ifndef HSX_POLL_SLICE                  /* instructions run per poll between requests */
 #define HSX_POLL_SLICE 5000u
 #endif
@@ -616,3 +618,5 @@ int hsx_exec_poll(void)
     idle_ms = ran || events_left || hsx_frame_pending() ? 0 : next;
     return idle_ms == 0;
 }
+
+HSX_COLD_CODE_END

@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define MAX_STEP 1000000000u                    /* a step without a pid */
 
 HSX_NOINLINE int hsx_live(hsx_state state)
@@ -646,3 +648,5 @@ const hsx_command hsx_commands[HSX_COMMANDS] = {
     C(send, hsx_cmd_send, W),
     C(listen, hsx_cmd_listen, 0),
 };
+
+HSX_COLD_CODE_END

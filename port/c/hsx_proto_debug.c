@@ -9,6 +9,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_DEBUG
 
 #define TRACE_REPLY 64                  /* records one trace.records returns at most */
@@ -472,3 +474,5 @@ int hsx_cmd_trace_records(hsx_call *c)
 #else
 void hsx_debug_session_closed(int slot) { (void)slot; }
 #endif
+
+HSX_COLD_CODE_END

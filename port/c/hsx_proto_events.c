@@ -15,6 +15,8 @@
 #include "hsx_frame.h"
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_EVENTS
 
 #define MAX_CLAUSES 4
@@ -542,3 +544,5 @@ int hsx_events_saturated(void) { return 0; }
 void hsx_events_session_closed(int slot) { (void)slot; }
 
 #endif
+
+HSX_COLD_CODE_END

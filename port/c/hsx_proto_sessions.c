@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 typedef struct session {
     uint8_t used, observer, auth, nlocks;
     uint16_t number;                    /* the public handle "s<number>" */
@@ -283,3 +285,5 @@ int hsx_cmd_session_list(hsx_call *c)
     hsx_cbor_put_end(c->w);
     return 0;
 }
+
+HSX_COLD_CODE_END

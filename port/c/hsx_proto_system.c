@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define LISTEN_MAX 16                   /* messages one listen takes at most */
 
 /* -- the clock --------------------------------------------------------------------------------- */
@@ -338,3 +340,5 @@ int hsx_cmd_listen(hsx_call *c)
         hsx_exec_mbx_close(handle);
     return 0;
 }
+
+HSX_COLD_CODE_END

@@ -6,6 +6,8 @@
 #include "hsx_registry.h"
 #include "hsx_f16.h"
 
+HSX_COLD_CODE_BEGIN
+
 static char names[HSX_NAME_POOL];
 static uint32_t names_used;
 
@@ -323,3 +325,5 @@ int hsx_rg_named(const char *name, const char *entry_name, const char *group)
 }
 
 uint32_t hsx_rg_names_free(void) { return HSX_NAME_POOL - names_used; }
+
+HSX_COLD_CODE_END

@@ -11,6 +11,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define SLOT 16u
 #define PAGE_MAGIC 0x56585348u          /* "HSXV" little-endian */
 #define FRAM_PAGE 256u                  /* the log's page on a store without erase */
@@ -309,3 +311,5 @@ void hsx_k_store_flush(int all)
 }
 
 void hsx_exec_flush(void) { hsx_k_store_flush(1); }
+
+HSX_COLD_CODE_END

@@ -153,9 +153,11 @@
 #define HSX_COLD_CODE_BEGIN \
     _Pragma("clang attribute push (__attribute__((minsize)), apply_to = function)")
 #define HSX_COLD_CODE_END _Pragma("clang attribute pop")
+#define HSX_COLD_FUNCTION __attribute__((minsize))      /* one, in a file kept at -Os */
 #else
 #define HSX_COLD_CODE_BEGIN
 #define HSX_COLD_CODE_END
+#define HSX_COLD_FUNCTION
 #endif
 
 #if HSX_MAX_FRAME > HSX_RX_WINDOW

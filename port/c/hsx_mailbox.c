@@ -25,7 +25,7 @@ typedef struct target {
 } target;
 
 
-void hsx_k_mbx_init(void)
+HSX_COLD_FUNCTION void hsx_k_mbx_init(void)
 {
     hsx_k_fill(hsx_mb_boxes, 0, sizeof hsx_mb_boxes);
     hsx_k_fill(hsx_mb_handles, 0, sizeof hsx_mb_handles);
@@ -104,7 +104,8 @@ HSX_NOINLINE static int parse_pid(const char *s, uint32_t len, uint32_t *out)
 }
 
 /* A target as task `caller` sees it (hsx.kernel.mailbox.targets.parse_target). */
-static int parse_target(const char *text, uint32_t len, uint32_t caller, target *t)
+HSX_COLD_FUNCTION static int parse_target(const char *text, uint32_t len, uint32_t caller,
+                                            target *t)
 {
     static const char *const PREFIXES[] = { "pid:", "svc:", "app:", "shared:" };
     uint32_t i, colon = len, at;
@@ -380,7 +381,8 @@ static void drop_handle(int hi)
     free_if_unused(d);
 }
 
-static int create_box(const target *t, uint32_t capacity, uint32_t mode, uint32_t *out)
+HSX_COLD_FUNCTION static int create_box(const target *t, uint32_t capacity, uint32_t mode,
+                                          uint32_t *out)
 {
     uint32_t d;
     for (d = 0; d < HSX_MAX_MAILBOXES && hsx_mb_boxes[d].id; d++)

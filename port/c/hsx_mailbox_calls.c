@@ -288,7 +288,7 @@ hsx_status hsx_exec_mbx_owner(uint32_t number, uint32_t *owner_pid)
     return HSX_OK;
 }
 
-int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
+HSX_COLD_FUNCTION int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
 {
     int32_t best = -1;
     uint32_t d;

@@ -167,7 +167,7 @@ static int32_t fs_open(hsx_tcb *t, const char *path, uint32_t flags)
     return (int32_t)slot->fd;
 }
 
-static int svc_fs(hsx_tcb *t, uint32_t fn, const uint32_t *args)
+HSX_COLD_FUNCTION static int svc_fs(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
     const hsx_fs *fs = hsx_k_hal->fs;
     uint32_t r1 = args[1], r2 = args[2], r3 = args[3];

@@ -350,7 +350,7 @@ void hsx_k_discard_task(hsx_tcb *t)
     remove_record(t);
 }
 
-void hsx_exec_init(const hsx_hal *hal)
+HSX_COLD_FUNCTION void hsx_exec_init(const hsx_hal *hal)
 {
     hsx_k_fill(hsx_k_tasks, 0, sizeof hsx_k_tasks);
     hsx_k_hal = hal;
@@ -762,7 +762,7 @@ hsx_status hsx_exec_sched(uint32_t pid, int32_t priority, int32_t quantum)
     return HSX_OK;
 }
 
-hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
+HSX_COLD_FUNCTION hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
 {
     hsx_tcb *t;
     uint32_t done = 0, ran;

@@ -88,9 +88,12 @@ uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
 
 int hsx_k_due(uint32_t deadline, uint32_t now) { return (int32_t)(now - deadline) >= 0; }
 
-void hsx_k_set_detail(const char *text) { hsx_k_strcpy(detail, text, sizeof detail); }
+HSX_COLD_FUNCTION void hsx_k_set_detail(const char *text)
+{
+    hsx_k_strcpy(detail, text, sizeof detail);
+}
 
-uint32_t hsx_k_decimal(char *out, uint32_t number)
+HSX_COLD_FUNCTION uint32_t hsx_k_decimal(char *out, uint32_t number)
 {
     char digits[10];
     uint32_t n = 0, i = 0;
@@ -104,6 +107,6 @@ uint32_t hsx_k_decimal(char *out, uint32_t number)
     return i;
 }
 
-void hsx_k_set_detail_number(uint32_t number) { hsx_k_decimal(detail, number); }
+HSX_COLD_FUNCTION void hsx_k_set_detail_number(uint32_t number) { hsx_k_decimal(detail, number); }
 
 const char *hsx_exec_last_detail(void) { return detail; }

@@ -342,7 +342,8 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
     return HSX_SVC_DONE;
 }
 
-hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size, uint32_t count)
+HSX_COLD_FUNCTION hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size,
+                                                    uint32_t count)
 {
     struct value v;
     uint32_t i, pool = 0;

@@ -71,6 +71,12 @@ HSX_NOINLINE static struct value *value_of(uint32_t oid)
     return (struct value *)(void *)hsx_rg_find(&hsx_rg_values, oid);
 }
 
+/* Whether `caller` may read v (NULL: none): V_OK, V_ENOENT or V_EPERM. */
+static int readable(const struct value *v, uint32_t caller, int auth)
+{
+    return !v ? V_ENOENT : !hsx_rg_may_access(v->e.owner, v->e.auth, caller, auth) ? V_EPERM : V_OK;
+}
+
 static uint32_t app_key(const hsx_tcb *t)
 {
     return hsx_k_crc32(0, (const uint8_t *)t->base_name, hsx_k_strlen(t->base_name, HSX_APP_NAME_MAX));
@@ -280,8 +286,8 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
         FAULT_OR(r, V_EINVAL);
         status = prepare_value(&nv, t, r1 & 0xFFu, r2 & 0xFFu, r3 & 0xFFu, AUTH_PUBLIC, &d, 0);
         if (status == V_OK)
-            status = hsx_rg_count(&hsx_rg_values) >= HSX_MAX_VALUES ? V_ENOSPC
-                                                                    : hsx_rg_add(&hsx_rg_values, &nv.e, &d);
+            status = hsx_rg_count(&hsx_rg_values) >= HSX_MAX_VALUES
+                         ? V_ENOSPC : hsx_rg_add(&hsx_rg_values, &nv.e, &d);
         hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? nv.e.oid : 0);
         break;
     }
@@ -291,7 +297,7 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
         break;
     case 2:                                         /* GET */
         v = value_of(oid);
-        status = !v ? V_ENOENT : !hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC) ? V_EPERM : V_OK;
+        status = readable(v, t->pid, AUTH_PUBLIC);
         hsx_k_set_r0_r1(t, status == V_OK ? v->raw : (uint32_t)status, (uint32_t)status);
         break;
     case 3:                                         /* SET */
@@ -429,7 +435,7 @@ hsx_status hsx_exec_value_find(const char *name, uint16_t *oid)
 hsx_status hsx_exec_value_get(uint16_t oid, uint16_t *raw)
 {
     struct value *v = value_of(oid);
-    int status = !v ? V_ENOENT : !hsx_rg_may_access(v->e.owner, v->e.auth, HOST_PID, AUTH_USER) ? V_EPERM : V_OK;
+    int status = readable(v, HOST_PID, AUTH_USER);
     if (status != V_OK)
         return hsx_rg_refuse(HSX_ERR_VALUE, status);
     *raw = v->raw;

@@ -15,12 +15,13 @@ enum { F_RO = 0x01, F_PERSIST = 0x02, F_PIN = 0x08, F_BOOL = 0x10, F_ALL = 0x1F 
 enum { VOLATILE, LOAD, SAVE };
 
 
-/* 36 bytes: the small fields share a byte. e.has: name, group, unit. */
+/* 32 bytes: the small fields share a byte; the store's app key is the owner's (app_of).
+ * e.has: name, group, unit. */
 static struct value {
     hsx_rg_entry e;
     uint16_t raw, eps, min, max, key, debounce, rate;
     uint8_t restored : 1, changed_once : 1, mode : 2;
-    uint32_t app, last_change;
+    uint32_t last_change;
 } values[HSX_MAX_VALUES];
 const hsx_rg_table hsx_rg_values = { values, sizeof *values, HSX_MAX_VALUES };
 
@@ -77,16 +78,20 @@ static int readable(const struct value *v, uint32_t caller, int auth)
     return !v ? V_ENOENT : !hsx_rg_may_access(v->e.owner, v->e.auth, caller, auth) ? V_EPERM : V_OK;
 }
 
-static uint32_t app_key(const hsx_tcb *t)
+/* The app a value's stored bits are kept under: its owner's base name's CRC (a value
+ * goes with its owner). */
+static uint32_t app_of(const struct value *v)
 {
-    return hsx_k_crc32(0, (const uint8_t *)t->base_name, hsx_k_strlen(t->base_name, HSX_APP_NAME_MAX));
+    const hsx_tcb *t = hsx_k_task(v->e.owner);
+    return t ? hsx_k_crc32(0, (const uint8_t *)t->base_name,
+                           hsx_k_strlen(t->base_name, HSX_APP_NAME_MAX)) : 0;
 }
 
 /* The stored bits for v if the store has some that fit its range (_restorable). */
 static int restorable(const struct value *v, uint16_t *raw)
 {
     uint16_t stored;
-    if (!hsx_k_store_load(v->app, v->key, &stored))
+    if (!hsx_k_store_load(app_of(v), v->key, &stored))
         return 0;
     stored = normalise(v->e.flags, stored);
     if (!in_range(v->min, v->max, stored))
@@ -110,7 +115,6 @@ static int prepare_value(struct value *v, const hsx_tcb *owner, uint32_t group, 
     v->key = d->key;
     v->debounce = d->debounce;
     v->rate = d->rate;
-    v->app = app_key(owner);
     v->mode = (flags & F_PERSIST) ? SAVE : VOLATILE;
     v->raw = normalise(v->e.flags, init);
     if (!in_range(v->min, v->max, v->raw))
@@ -154,7 +158,7 @@ static void change(struct value *v, uint16_t raw, uint32_t caller, const char *r
     ev.d = caller;
     hsx_k_emit(&ev);
     if (v->mode == SAVE)
-        hsx_k_store_schedule(v->app, v->key, raw, v->debounce);
+        hsx_k_store_schedule(app_of(v), v->key, raw, v->debounce);
     notify(v, old);
 }
 
@@ -205,7 +209,7 @@ static int persist_mode(uint32_t caller, uint16_t oid, uint32_t mode)
     if (mode != VOLATILE) {
         if (!restorable(v, &stored)) {
             if (mode == SAVE)
-                hsx_k_store_schedule(v->app, v->key, v->raw, v->debounce);
+                hsx_k_store_schedule(app_of(v), v->key, v->raw, v->debounce);
         } else if (!same(v, stored)) {
             change(v, stored, caller, "restore");
         }

@@ -350,15 +350,12 @@ static double m_exp(double x)
     return r * power2(k / 2) * power2(k - k / 2);   /* k is -1075..1024: in two halves */
 }
 
+/* log and sqrt of a finite x > 0 (svc_devmath sorts out the rest from the f16's bits) */
 static double m_log(double x)
 {
     union { double d; uint64_t u; } b;
     double y;
     int i;
-    if (x != x || x < 0)
-        return nan_value();
-    if (x == 0 || x - x != 0)
-        return x == 0 ? -1.0 / 0.0 : x;     /* log 0 = -inf, log inf = inf */
     b.d = x;                                /* start from the exponent (within ln 2) */
     y = ((int)(b.u >> 52 & 0x7FF) - 1023) * LN2;
     for (i = 0; i < 6; i++) {               /* Halley's iteration: cubic convergence */
@@ -372,10 +369,6 @@ static double m_sqrt(double x)
 {
     double g = x > 1 ? x : 1;
     int i;
-    if (x != x || x < 0)
-        return nan_value();
-    if (x == 0 || x - x != 0)
-        return x;                           /* sqrt(-0.0) is -0.0, sqrt inf is inf */
     for (i = 0; i < 100; i++) {
         double next = 0.5 * (g + x / g);
         if (next == g)
@@ -401,17 +394,27 @@ static double m_sincos(double x, int cos_shift)
 
 static int svc_devmath(hsx_tcb *t, uint32_t fn, const uint32_t *r)
 {
-    double x = hsx_f16_to_double(r[1] & 0xFFFFu), y;
+    /* NaN, the infinities, zeros and negatives told from the f16's bits */
+    uint32_t bits = r[1] & 0xFFFFu, magnitude = bits & 0x7FFFu;
+    int finite = magnitude < 0x7C00u, nan = magnitude > 0x7C00u;
+    int negative = (bits & 0x8000u) && magnitude && !nan;
+    double x = hsx_f16_to_double(bits), y;
     if (fn > 4) {
         hsx_k_set_reg(t, 0, HSX_ERR_ENOSYS);
         return HSX_SVC_DONE;
     }
-    if (fn >= 2)
-        y = fn == 2 ? m_exp(x) : fn == 3 ? m_sqrt(x) : m_log(x);
-    else if (x - x != 0)
-        y = nan_value();                    /* sin, cos of inf or nan */
+    if (fn == 2)
+        y = m_exp(x);
+    else if (fn < 2)                        /* sin, cos: of inf or NaN, NaN; sin(-0.0) is -0.0 */
+        y = !finite ? nan_value() : fn == 0 && !magnitude ? x : m_sincos(x, (int)fn);
+    else if (nan || negative)               /* sqrt, log */
+        y = nan_value();
+    else if (!magnitude)
+        y = fn == 3 ? x : -1.0 / 0.0;       /* sqrt(-0.0) is -0.0, log 0 is -inf */
+    else if (!finite)
+        y = x;                              /* of inf: inf */
     else
-        y = fn == 0 && x == 0 ? x : m_sincos(x, (int)fn);   /* sin(-0.0) is -0.0 */
+        y = fn == 3 ? m_sqrt(x) : m_log(x);
     hsx_k_set_reg(t, 0, (r[0] & 0xFFFF0000u) | hsx_double_to_f16(y));
     return HSX_SVC_DONE;
 }

@@ -619,6 +619,16 @@ static uint32_t round_robin(hsx_tcb **level, uint32_t count, uint32_t budget, in
     return executed;
 }
 
+/* Fire the timers once the earliest deadline is due: whether one is left, and when. */
+HSX_NOINLINE static int catch_up(int has_deadline, uint32_t *deadline)
+{
+    if (has_deadline && hsx_k_due(*deadline, hsx_k_now())) {
+        fire_timers();
+        has_deadline = next_deadline(deadline);
+    }
+    return has_deadline;
+}
+
 uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
 {
     uint32_t executed = 0, deadline = 0;
@@ -642,10 +652,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
         if (count > 1) {
             if (t->quantum == 1 && (ran = round_robin(level, count, n, has_deadline)) != 0) {
                 executed += ran;
-                if (has_deadline && hsx_k_due(deadline, hsx_k_now())) {
-                    fire_timers();
-                    has_deadline = next_deadline(&deadline);
-                }
+                has_deadline = catch_up(has_deadline, &deadline);
                 continue;
             }
             turn = t->turn_left ? t->turn_left : t->quantum;
@@ -666,10 +673,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
             after_stop(t, stop, 0);
             has_deadline = next_deadline(&deadline);
         }
-        if (has_deadline && hsx_k_due(deadline, hsx_k_now())) {
-            fire_timers();
-            has_deadline = next_deadline(&deadline);
-        }
+        has_deadline = catch_up(has_deadline, &deadline);
         if (watch_changed) {
             watch_changed = 0;
             break;

@@ -44,9 +44,7 @@ static int prepare_command(struct command *c, uint32_t owner, uint32_t group, ui
 static void dmesg(uint32_t pid, const char *text)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_DMESG;
-    ev.pid = pid;
+    hsx_k_event(&ev, HSX_EV_DMESG, pid);
     ev.what = "error";
     ev.data = (const uint8_t *)text;
     ev.len = hsx_k_strlen(text, 200);

@@ -331,9 +331,7 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
         hsx_k_copy(both, w->old, w->len);
         hsx_k_copy(both + w->len, t->vm.mem + w->addr, w->len);
         hsx_k_copy(w->old, t->vm.mem + w->addr, w->len);
-        hsx_k_fill(&ev, 0, sizeof ev);
-        ev.type = HSX_EV_WATCH_UPDATE;
-        ev.pid = t->pid;
+        hsx_k_event(&ev, HSX_EV_WATCH_UPDATE, t->pid);
         ev.id = w->id;
         ev.addr = w->addr;
         ev.pc = pc;

@@ -112,6 +112,7 @@ uint32_t hsx_k_reg(const hsx_tcb *t, int index);
 void hsx_k_set_reg(hsx_tcb *t, int index, uint32_t value);
 void hsx_k_set_r0_r1(hsx_tcb *t, uint32_t r0, uint32_t r1);  /* a call's two results */
 void hsx_k_emit(hsx_event *event);
+void hsx_k_event(hsx_event *event, hsx_event_type type, uint32_t pid);   /* zeroed, these set */
 void hsx_k_transition(hsx_tcb *t, hsx_reason reason, hsx_state target, hsx_event *details);
 /* A wake while paused only changes where `resume` returns; otherwise a transition. */
 void hsx_k_wake(hsx_tcb *t, hsx_reason reason, uint32_t status);

@@ -411,9 +411,7 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
     {
         hsx_event ev;
         static const char text[] = "spawn: the image cannot be loaded";
-        hsx_k_fill(&ev, 0, sizeof ev);
-        ev.type = HSX_EV_DMESG;
-        ev.pid = parent->pid;
+        hsx_k_event(&ev, HSX_EV_DMESG, parent->pid);
         ev.what = "warning";
         ev.data = (const uint8_t *)text;
         ev.len = sizeof text - 1;

@@ -553,9 +553,7 @@ void hsx_mb_emit_traffic(hsx_event_type type, uint32_t pid, uint32_t d, uint32_t
                          const hsx_mb_msg *m)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.pid = pid;
+    hsx_k_event(&ev, type, pid);
     ev.id = number;
     ev.a = hsx_mb_boxes[d].id;
     ev.b = m->len;

@@ -35,9 +35,7 @@ void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len)
             hsx_mb_msg m;
             hsx_mb_msg_at((uint32_t)off, &m);
             keep_output(t, hsx_mb_pool + off + R_DATA, m.len);
-            hsx_k_fill(&ev, 0, sizeof ev);
-            ev.type = fd == 1 ? HSX_EV_STDOUT : HSX_EV_STDERR;
-            ev.pid = t->pid;
+            hsx_k_event(&ev, fd == 1 ? HSX_EV_STDOUT : HSX_EV_STDERR, t->pid);
             ev.data = hsx_mb_pool + off + R_DATA;
             ev.len = m.len;
             hsx_mb_emit_traffic(HSX_EV_MAILBOX_RECV, HOST_PID, d, 0, &m);

@@ -81,6 +81,13 @@ HSX_NOINLINE void hsx_k_emit(hsx_event *event)
         listener(event);
 }
 
+void hsx_k_event(hsx_event *event, hsx_event_type type, uint32_t pid)
+{
+    hsx_k_fill(event, 0, sizeof *event);
+    event->type = type;
+    event->pid = pid;
+}
+
 void hsx_exec_set_listener(hsx_event_listener fn) { listener = fn; }
 
 const hsx_hal *hsx_exec_hal(void) { return hsx_k_hal; }
@@ -429,9 +436,7 @@ int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed)
 static void announce_break(hsx_tcb *t, const char *why, uint32_t pc, uint32_t id, uint32_t a)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_DEBUG_BREAK;
-    ev.pid = t->pid;
+    hsx_k_event(&ev, HSX_EV_DEBUG_BREAK, t->pid);
     ev.what = why;
     ev.pc = pc;
     ev.id = id;
@@ -446,9 +451,7 @@ static void announce_fault(hsx_tcb *t)
     uint32_t pc;
     int64_t addr;
     hsx_k_fault_where(t, &pc, &addr);
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_FAULT;
-    ev.pid = t->pid;
+    hsx_k_event(&ev, HSX_EV_FAULT, t->pid);
     ev.what = hsx_k_fault_kind(t);
     ev.pc = pc;
     ev.addr = addr;

@@ -148,9 +148,7 @@ static void change(struct value *v, uint16_t raw, uint32_t caller, const char *r
     v->raw = raw;
     v->last_change = hsx_k_now();
     v->changed_once = 1;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_VALUE_CHANGED;
-    ev.pid = v->e.owner;
+    hsx_k_event(&ev, HSX_EV_VALUE_CHANGED, v->e.owner);
     ev.what = reason;
     ev.a = v->e.oid;
     ev.b = old;

@@ -148,7 +148,9 @@
  * the debugger, the protocol's commands -- is compiled for the least flash even in a
  * -Os build (clang's minsize: what -Oz gives; about 3 KiB less in development). The
  * code that runs while tasks do (the scheduler, SVCs, mailboxes, values, the link's
- * framing) keeps -Os. GCC's -Os is already its smallest. */
+ * framing) keeps -Os. GCC's -Os is already its smallest. A board's config file may
+ * define all three empty. */
+#ifndef HSX_COLD_CODE_BEGIN
 #if defined(__clang__)
 #define HSX_COLD_CODE_BEGIN \
     _Pragma("clang attribute push (__attribute__((minsize)), apply_to = function)")
@@ -158,6 +160,7 @@
 #define HSX_COLD_CODE_BEGIN
 #define HSX_COLD_CODE_END
 #define HSX_COLD_FUNCTION
+#endif
 #endif
 
 #if HSX_MAX_FRAME > HSX_RX_WINDOW

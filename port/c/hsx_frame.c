@@ -36,7 +36,10 @@ void hsx_frame_push(const uint8_t *data, uint32_t len)
     ring_dropped += len - i;
 }
 
-uint32_t hsx_frame_pending(void) { return ring_used(ring_head, ring_tail); }
+HSX_COLD_FUNCTION uint32_t hsx_frame_pending(void)
+{
+    return ring_used(ring_head, ring_tail);
+}
 uint32_t hsx_frame_dropped(void) { return ring_dropped; }
 
 /* -- frame assembly ------------------------------------------------------------------------- */
@@ -108,7 +111,7 @@ static hsx_rx_status frame_end(hsx_rx_frame *out)
     return status;
 }
 
-hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
+HSX_COLD_FUNCTION hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
 {
     uint32_t tail = ring_tail, head = ring_head;
     while (tail != head) {

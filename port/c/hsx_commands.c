@@ -12,11 +12,10 @@ HSX_COLD_CODE_BEGIN
 #define CMD_REGISTER_HANDLER 0x80u
 
 enum { CF_PIN = 0x01, CF_ASYNC = 0x02, CF_ALL = 0x03 };
+#define CF_HANDLER 0x80u                /* in e.flags, not reported: it has a handler */
 
-
-static struct command {                /* e.has: name, group, help */
+static struct command {                 /* 16 bytes; e.has: name, group, help */
     hsx_rg_entry e;
-    uint8_t has_handler;
     uint32_t handler;
 } commands[HSX_MAX_COMMANDS];
 const hsx_rg_table hsx_rg_commands = { commands, sizeof *commands, HSX_MAX_COMMANDS };
@@ -36,7 +35,8 @@ static int prepare_command(struct command *c, uint32_t owner, uint32_t group, ui
 {
     int status = hsx_rg_prepare(&hsx_rg_commands, &c->e, owner, group, id, flags, CF_ALL, auth,
                                 d, 0);
-    c->has_handler = (uint8_t)has_handler;
+    if (has_handler)
+        c->e.flags |= CF_HANDLER;
     c->handler = handler;
     return status;
 }
@@ -105,7 +105,7 @@ static int call_command(uint32_t caller, int auth, uint16_t oid, uint32_t reply_
         return V_EPERM;
     if (c->e.flags & CF_PIN)
         return V_EPERM;                 /* no PIN is configured: every PIN command is refused */
-    if (!c->has_handler)
+    if (!(c->e.flags & CF_HANDLER))
         return C_EFAIL;
     owner = hsx_k_live(c->e.owner);
     if (!owner || owner == hsx_k_current || owner->in_handler)
@@ -232,10 +232,10 @@ int hsx_exec_next_command(uint32_t *cursor, hsx_command_info *out)
         return 0;
     hsx_k_fill(out, 0, sizeof *out);
     out->oid = best->e.oid;
-    out->flags = best->e.flags;
+    out->flags = best->e.flags & CF_ALL;
     out->auth_level = best->e.auth;
     out->owner_pid = (uint16_t)best->e.owner;
-    out->handler_addr = best->has_handler ? best->handler : 0xFFFFFFFFu;
+    out->handler_addr = best->e.flags & CF_HANDLER ? best->handler : 0xFFFFFFFFu;
     out->name = hsx_rg_string_at(best->e.strings, best->e.has, 0);
     out->group_name = hsx_rg_string_at(best->e.strings, best->e.has, 1);
     out->help = hsx_rg_string_at(best->e.strings, best->e.has, 2);

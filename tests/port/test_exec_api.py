@@ -8,8 +8,8 @@ from __future__ import annotations
 import ctypes as C
 
 import pytest
-from execapi import (BreakpointInfo, Frame, MailboxInfo, MbxMessage, TraceRecord, ValueInfo,
-                     executive, image)
+from execapi import (BreakpointInfo, CommandInfo, Frame, MailboxInfo, MbxMessage, TraceRecord,
+                     ValueInfo, executive, image)
 
 VARIANTS = ["minimal", "development", "full"]
 DEBUG_VARIANTS = ["development", "full"]
@@ -337,7 +337,7 @@ buf:    .zero 16
 def test_values_and_commands_from_the_host(ex):
     app, _ = image("""
         .value {"group": 1, "id": 2, "group_name": "motor", "name": "rpm", "min": 0, "max": 100}
-        .cmd {"group": 1, "id": 7, "name": "answer", "handler": "answer"}
+        .cmd {"group": 1, "id": 7, "name": "answer", "handler": "answer", "flags": "async"}
         .entry main
 main:   LDI R1, 1
         LDI32 R2, buf
@@ -367,6 +367,10 @@ buf:    .zero 4
     info, cursor = ValueInfo(), C.c_uint32()
     assert ex.lib.hsx_exec_next_value(C.byref(cursor), C.byref(info)) == 1
     assert info.name == b"rpm" and info.group_name == b"motor" and info.has_range == 1
+    command = CommandInfo()
+    assert ex.lib.hsx_exec_next_command(C.byref(cursor), C.byref(command)) == 1
+    assert (command.oid, command.name, command.flags) == (0x0107, b"answer", 2)   # async
+    assert command.handler_addr == 36                  # `answer`: main's nine words before it
     result = C.c_int32()
     assert ex.call("command_call", 0x0107, C.byref(result)) == "ok" and result.value == 42
     assert ex.state(pid) == "waiting_mbx"         # the handler ran in the waiting owner

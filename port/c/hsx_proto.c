@@ -354,9 +354,9 @@ static int dispatch(hsx_call *c, const uint8_t *map, uint32_t len)
     if (key < HSX_FIRST_COMMAND || key >= HSX_FIRST_COMMAND + HSX_COMMANDS)
         return hsx_fail(c, K_unknown_cmd);
     c->cmd = (uint8_t)key;
-    const hsx_command *cmd = &hsx_commands[key - HSX_FIRST_COMMAND];
-    uint8_t flags = cmd->flags;
-    if (!cmd->handler)
+    hsx_handler handler = hsx_command_handlers[key - HSX_FIRST_COMMAND];
+    uint8_t flags = hsx_command_flags[key - HSX_FIRST_COMMAND];
+    if (!handler)
         return hsx_fail_variant(c, flags & CMD_FULL ? K_full : K_development);
     if (HAS(c, session) && (c->session = (int8_t)hsx_session_find(&c->arg[K_session])) < 0)
         return hsx_fail(c, K_session_required);
@@ -372,7 +372,7 @@ static int dispatch(hsx_call *c, const uint8_t *map, uint32_t len)
             ((flags & CMD_CONTROL) && hsx_control(c, c->t.pid) < 0))
             return -1;
     }
-    return cmd->handler(c);
+    return handler(c);
 }
 
 /* -- replies ---------------------------------------------------------------------------------------- */

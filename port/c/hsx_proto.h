@@ -61,7 +61,7 @@ typedef struct hsx_call {
 
 typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (the error is set) */
 
-/* Command flags (hsx_command.flags). */
+/* Command flags (hsx_command_flags). */
 #define CMD_WRITES 1                /* refused to observers; its reply is kept for a retry */
 #define CMD_SESSION 2               /* needs a session */
 #define CMD_TASK 4                  /* `pid` must name a task (hsx_call.t) */
@@ -70,12 +70,10 @@ typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (the error is set
 #define CMD_DEVELOPMENT 32          /* only in development and full */
 #define CMD_FULL 64                 /* only in full */
 
-typedef struct hsx_command {
-    hsx_handler handler;            /* NULL: the variant lacks it */
-    uint8_t flags;
-} hsx_command;
-
-extern const hsx_command hsx_commands[HSX_COMMANDS];   /* by key, from K_ping */
+/* The command table, by key from K_ping: two arrays, not an array of pairs, which would
+ * pad each byte of flags to a word. A NULL handler: the variant lacks it. */
+extern const hsx_handler hsx_command_handlers[HSX_COMMANDS];
+extern const uint8_t hsx_command_flags[HSX_COMMANDS];
 
 /* -- replies and errors ----------------------------------------------------------------- */
 void hsx_reply_ok(hsx_call *c);

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Today's totals (flash, static RAM besides task memory) with room for small changes:
 # a change that makes a variant larger than this must say why here and in docs/port.md.
-CEILINGS = {"minimal": (58_000, 7_400), "development": (67_200, 12_600), "full": (67_300, 30_000)}
+CEILINGS = {"minimal": (57_600, 7_300), "development": (66_900, 12_500), "full": (67_000, 29_900)}
 
 
 @pytest.fixture(scope="module")

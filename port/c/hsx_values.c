@@ -241,7 +241,8 @@ void hsx_k_values_release(uint32_t pid)
 /* ---- SVC module 0x07 --------------------------------------------------------------- */
 
 
-static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t limit)
+HSX_COLD_FUNCTION static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out,
+                                          uint32_t limit)
 {
     uint32_t group = selector & 0xFFu, written = 0, total = 0, last = 0, first = 1;
     for (;;) {                          /* in OID order */
@@ -271,6 +272,41 @@ static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t li
     }
     hsx_k_set_r0_r1(t, V_OK, written);
     hsx_k_set_reg(t, 2, total);
+}
+
+/* SUB: value oid's changes notified to the mailbox named at guest address
+ * target_addr (an hsx_svc_action). */
+HSX_COLD_FUNCTION static int subscribe(hsx_tcb *t, uint16_t oid, uint32_t target_addr)
+{
+    char target[HSX_MAX_STRING + 1];
+    uint32_t handle = 0;
+    int n = hsx_k_guest_string(t, target_addr, target, sizeof target), i, slot = -1, status;
+    struct value *v;
+    if (n < 0)
+        return HSX_SVC_FAULT;
+    v = value_of(oid);
+    if (!v)
+        status = V_ENOENT;
+    else if (!n || hsx_k_mbx_open(t->pid, target, (uint32_t)n, HSX_MBX_RDWR, &handle) != HSX_MBX_OK)
+        status = V_EINVAL;
+    else if (!hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC))
+        status = V_EPERM;
+    else {
+        for (i = 0; i < HSX_MAX_SUBSCRIPTIONS && slot < 0; i++)
+            if (!subs[i].used)
+                slot = i;
+        status = slot < 0 ? V_ENOSPC : V_OK;
+    }
+    if (status == V_OK) {
+        subs[slot].used = 1;
+        subs[slot].pid = t->pid;
+        subs[slot].handle = handle;
+        subs[slot].oid = oid;
+    } else if (handle) {
+        hsx_k_mbx_close(t->pid, handle);
+    }
+    hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
+    return HSX_SVC_DONE;
 }
 
 int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
@@ -310,36 +346,8 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
             return HSX_SVC_FAULT;
         list_values(t, r1, r2, r3 & 0xFFFFu);
         break;
-    case 5: {                                       /* SUB */
-        char target[HSX_MAX_STRING + 1];
-        uint32_t handle = 0;
-        int n = hsx_k_guest_string(t, r2, target, sizeof target), i, slot = -1;
-        if (n < 0)
-            return HSX_SVC_FAULT;
-        v = value_of(oid);
-        if (!v)
-            status = V_ENOENT;
-        else if (!n || hsx_k_mbx_open(t->pid, target, (uint32_t)n, HSX_MBX_RDWR, &handle) != HSX_MBX_OK)
-            status = V_EINVAL;
-        else if (!hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC))
-            status = V_EPERM;
-        else {
-            for (i = 0; i < HSX_MAX_SUBSCRIPTIONS && slot < 0; i++)
-                if (!subs[i].used)
-                    slot = i;
-            status = slot < 0 ? V_ENOSPC : V_OK;
-        }
-        if (status == V_OK) {
-            subs[slot].used = 1;
-            subs[slot].pid = t->pid;
-            subs[slot].handle = handle;
-            subs[slot].oid = oid;
-        } else if (handle) {
-            hsx_k_mbx_close(t->pid, handle);
-        }
-        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
-        break;
-    }
+    case 5:                                         /* SUB */
+        return subscribe(t, oid, r2);
     case 6:                                         /* PERSIST */
         hsx_k_set_reg(t, 0, (uint32_t)persist_mode(t->pid, oid, r2));
         break;

@@ -30,8 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from port_size import FLASH_BUDGET, RAM_BUDGET, ROOT, TASK_MEMORY, VARIANTS, group_sources, \
-    sections, zig
+from port_size import FLASH_BUDGET, MERGED, RAM_BUDGET, ROOT, TASK_MEMORY, VARIANTS, \
+    group_sources, sections, zig
 
 sys.path.insert(0, str(ROOT / "src"))
 from hsx.board.build import FIRMWARE, MPS2_BOARD, find_or_build, firmware_flags  # noqa: E402
@@ -103,7 +103,7 @@ def measure_variant(variant: str, tmp: Path) -> dict:
             current_file = symbol["name"]
             continue
         if symbol["type"] not in (STT_OBJECT, STT_FUNC) or not symbol["size"] \
-                or not 0 < symbol["shndx"] < len(secs):
+                or not 0 < symbol["shndx"] < len(secs) or symbol["name"].startswith(MERGED):
             continue
         sec = secs[symbol["shndx"]]
         address = symbol["value"] & ~1 if symbol["type"] == STT_FUNC else symbol["value"]

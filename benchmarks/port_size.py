@@ -57,6 +57,9 @@ FLAGS = ("-Os", "-std=c99", "-ffreestanding", "-fno-unwind-tables",
          "-Werror")
 LINKED = ("-g", "-ffunction-sections", "-fdata-sections")
 ENTRY = "Reset_Handler"
+# LLVM's global merge puts a file's globals in one block (one base address for all): its
+# symbol spans the globals' own symbols, which are counted instead.
+MERGED = ".L_MergedGlobals"
 
 
 def zig() -> str:
@@ -189,7 +192,7 @@ def measure_variant(variant: str, cpu: str, tmp: Path) -> dict:
             current_file = Path(symbol["name"]).name
             continue
         if symbol["type"] not in (STT_OBJECT, STT_FUNC) or not symbol["size"] \
-                or not 0 < symbol["shndx"] < len(secs):
+                or not 0 < symbol["shndx"] < len(secs) or symbol["name"].startswith(MERGED):
             continue
         sec = secs[symbol["shndx"]]
         address = symbol["value"] & ~1 if symbol["type"] == STT_FUNC else symbol["value"]

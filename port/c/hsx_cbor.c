@@ -1,7 +1,10 @@
 /* HSX C executive: the CBOR reader and writer (hsx_cbor.h). */
 #include "hsx_cbor.h"
+#include "hsx_config.h"
 
 #include <stddef.h>
+
+HSX_COLD_CODE_BEGIN
 
 enum { MAJOR_UINT, MAJOR_NINT, MAJOR_BYTES, MAJOR_TEXT, MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG,
        MAJOR_SIMPLE };
@@ -172,7 +175,7 @@ void hsx_cbor_put_array(hsx_cbor_writer *w, uint32_t items) { put_head(w, MAJOR_
 void hsx_cbor_put_map(hsx_cbor_writer *w, uint32_t pairs) { put_head(w, MAJOR_MAP, pairs); }
 void hsx_cbor_put_tag(hsx_cbor_writer *w, uint32_t tag) { put_head(w, MAJOR_TAG, tag); }
 
-static void put_byte(hsx_cbor_writer *w, uint8_t byte) { put(w, &byte, 1); }
+HSX_NOINLINE static void put_byte(hsx_cbor_writer *w, uint8_t byte) { put(w, &byte, 1); }
 
 void hsx_cbor_open_map(hsx_cbor_writer *w) { put_byte(w, MAJOR_MAP << 5 | 31); }
 void hsx_cbor_open_array(hsx_cbor_writer *w) { put_byte(w, MAJOR_ARRAY << 5 | 31); }
@@ -192,3 +195,5 @@ void hsx_cbor_put_float_bits(hsx_cbor_writer *w, uint64_t bits, int size)
 void hsx_cbor_put_half(hsx_cbor_writer *w, uint16_t bits) { hsx_cbor_put_float_bits(w, bits, 2); }
 
 void hsx_cbor_put_raw(hsx_cbor_writer *w, const uint8_t *data, uint32_t len) { put(w, data, len); }
+
+HSX_COLD_CODE_END

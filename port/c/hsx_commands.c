@@ -7,93 +7,44 @@
  */
 #include "hsx_registry.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define CMD_REGISTER_HANDLER 0x80u
 
 enum { CF_PIN = 0x01, CF_ASYNC = 0x02, CF_ALL = 0x03 };
+#define CF_HANDLER 0x80u                /* in e.flags, not reported: it has a handler */
 
-
-static struct command {
-    uint16_t oid, strings;
-    uint8_t used, flags, auth, has_handler, has;                     /* has: name, group, help */
-    uint32_t owner, handler;
+static struct command {                 /* 16 bytes; e.has: name, group, help */
+    hsx_rg_entry e;
+    uint32_t handler;
 } commands[HSX_MAX_COMMANDS];
+const hsx_rg_table hsx_rg_commands = { commands, sizeof *commands, HSX_MAX_COMMANDS };
 
 /* ---- commands --------------------------------------------------------------------------------- */
 
 void hsx_k_commands_init(void) { hsx_k_fill(commands, 0, sizeof commands); }
 
-void hsx_rg_commands_moved(uint16_t block, uint32_t size)
+HSX_NOINLINE static struct command *command_of(uint32_t oid)
 {
-    int i;
-    for (i = 0; i < HSX_MAX_COMMANDS; i++)
-        if (commands[i].used && commands[i].strings != NONE && commands[i].strings > block)
-            commands[i].strings = (uint16_t)(commands[i].strings - size);
-}
-
-void hsx_k_commands_release(uint32_t pid)
-{
-    int i;
-    for (i = 0; i < HSX_MAX_COMMANDS; i++)
-        if (commands[i].used && commands[i].owner == pid) {
-            commands[i].used = 0;
-            hsx_rg_names_remove(commands[i].strings);
-        }
-}
-
-static struct command *command_of(uint16_t oid)
-{
-    int i;
-    for (i = 0; i < HSX_MAX_COMMANDS; i++)
-        if (commands[i].used && commands[i].oid == oid)
-            return &commands[i];
-    return 0;
+    return (struct command *)(void *)hsx_rg_find(&hsx_rg_commands, oid);
 }
 
 static int prepare_command(struct command *c, uint32_t owner, uint32_t group, uint32_t id,
                            uint32_t flags, uint32_t auth, const hsx_rg_desc *d, int has_handler,
                            uint32_t handler)
 {
-    hsx_k_fill(c, 0, sizeof *c);
-    c->oid = (uint16_t)((group & 0xFFu) << 8 | (id & 0xFFu));
-    if (group >= GROUP_ALL || id > 0xFF)
-        return V_EINVAL;
-    if ((flags & ~(uint32_t)CF_ALL) || auth > 3)
-        return V_EINVAL;
-    if (hsx_rg_descriptor_problem(d, 1))
-        return V_EINVAL;
-    if (command_of(c->oid))
-        return V_EEXIST;
-    c->owner = owner;
-    c->flags = (uint8_t)flags;
-    c->auth = (uint8_t)auth;
-    c->has_handler = (uint8_t)has_handler;
+    int status = hsx_rg_prepare(&hsx_rg_commands, &c->e, owner, group, id, flags, CF_ALL, auth,
+                                d, 0);
+    if (has_handler)
+        c->e.flags |= CF_HANDLER;
     c->handler = handler;
-    c->strings = NONE;
-    return V_OK;
-}
-
-static int add_command(const struct command *c, const hsx_rg_desc *d)
-{
-    int i;
-    int32_t block;
-    uint8_t has;
-    for (i = 0; i < HSX_MAX_COMMANDS && commands[i].used; i++)
-        ;
-    if (i == HSX_MAX_COMMANDS || (block = hsx_rg_names_add(d, &has)) < 0)
-        return V_ENOSPC;
-    commands[i] = *c;
-    commands[i].used = 1;
-    commands[i].strings = (uint16_t)block;
-    commands[i].has = has;
-    return V_OK;
+    return status;
 }
 
 static void dmesg(uint32_t pid, const char *text)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_DMESG;
-    ev.pid = pid;
+    hsx_k_event(&ev, HSX_EV_DMESG, pid);
     ev.what = "error";
     ev.data = (const uint8_t *)text;
     ev.len = hsx_k_strlen(text, 200);
@@ -148,15 +99,15 @@ static int call_command(uint32_t caller, int auth, uint16_t oid, uint32_t reply_
     *result = 0;
     if (!c)
         return V_ENOENT;
-    if (reply_handle && !(c->flags & CF_ASYNC))
+    if (reply_handle && !(c->e.flags & CF_ASYNC))
         return C_ENOASYNC;
-    if (!hsx_rg_may_access(c->owner, c->auth, caller, auth))
+    if (!hsx_rg_may_access(c->e.owner, c->e.auth, caller, auth))
         return V_EPERM;
-    if (c->flags & CF_PIN)
+    if (c->e.flags & CF_PIN)
         return V_EPERM;                 /* no PIN is configured: every PIN command is refused */
-    if (!c->has_handler)
+    if (!(c->e.flags & CF_HANDLER))
         return C_EFAIL;
-    owner = hsx_k_live(c->owner);
+    owner = hsx_k_live(c->e.owner);
     if (!owner || owner == hsx_k_current || owner->in_handler)
         status = C_EFAIL;               /* gone, a task calling itself, or busy */
     else
@@ -174,9 +125,9 @@ static int call_command(uint32_t caller, int auth, uint16_t oid, uint32_t reply_
     return status;
 }
 
-int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
+int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3), result = 0;
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3], result = 0;
     uint16_t oid = (uint16_t)r1;
     char text[HSX_MAX_STRING + 1];
     int status, r;
@@ -185,27 +136,24 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
         struct command c;
         struct hsx_rg_chain_text chain;
         hsx_rg_desc d;
-        r = hsx_rg_decode_chain(t, hsx_k_reg(t, 4), 1, &d, &chain);
+        r = hsx_rg_decode_chain(t, args[4], 1, &d, &chain);
         FAULT_OR(r, V_EINVAL);
         status = prepare_command(&c, t->pid, r1 & 0xFFu, r2 & 0xFFu, r3 & 0x7Fu, AUTH_PUBLIC, &d,
-                                 (r3 & CMD_REGISTER_HANDLER) != 0, hsx_k_reg(t, 5));
+                                 (r3 & CMD_REGISTER_HANDLER) != 0, args[5]);
         if (status == V_OK)
-            status = add_command(&c, &d);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? c.oid : 0);
+            status = hsx_rg_add(&hsx_rg_commands, &c.e, &d);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? c.e.oid : 0);
         break;
     }
     case 1:                                         /* LOOKUP */
         oid = (uint16_t)((r1 & 0xFFu) << 8 | (r2 & 0xFFu));
-        hsx_k_set_reg(t, 0, command_of(oid) ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, command_of(oid) ? oid : 0);
+        hsx_k_set_r0_r1(t, command_of(oid) ? V_OK : V_ENOENT, command_of(oid) ? oid : 0);
         break;
     case 2:                                         /* CALL (a token cannot match: no PIN) */
         if (r2 && hsx_k_guest_string(t, r2, text, sizeof text) < 0)
             return HSX_SVC_FAULT;
         status = call_command(t->pid, AUTH_PUBLIC, oid, 0, &result);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, result);
+        hsx_k_set_r0_r1(t, (uint32_t)status, result);
         break;
     case 3: {                                       /* CALL_ASYNC */
         uint32_t handle = 0;
@@ -221,8 +169,7 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
             if (status != V_OK)
                 hsx_k_mbx_close(t->pid, handle);
         }
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? handle : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
         break;
     }
     case 4: {                                       /* HELP */
@@ -231,15 +178,14 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
         if (!hsx_k_guest_ok(t, r2, size))
             return HSX_SVC_FAULT;
         if (c && size) {
-            const char *help = hsx_rg_string_at(c->strings, c->has, 2);
+            const char *help = hsx_rg_string_at(c->e.strings, c->e.has, 2);
             n = help ? hsx_k_strlen(help, HELP_MAX_BYTES) : 0;
             if (n > size - 1)
                 n = size - 1;
             hsx_k_copy(t->vm.mem + r2, help ? help : "", n);
             t->vm.mem[r2 + n] = 0;
         }
-        hsx_k_set_reg(t, 0, c ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, n);
+        hsx_k_set_r0_r1(t, c ? V_OK : V_ENOENT, n);
         break;
     }
     default:
@@ -252,12 +198,10 @@ int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn)
 hsx_status hsx_k_commands_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size, uint32_t count)
 {
     struct command c;
-    uint32_t i, used = 0, pool = 0, k;
+    uint32_t i, used = hsx_rg_count(&hsx_rg_commands), pool = 0;
     int status;
     hsx_rg_desc d;
     (void)size;
-    for (k = 0; k < HSX_MAX_COMMANDS; k++)
-        used += commands[k].used;
     for (i = 0; i < 2 * count; i++) {
         const uint8_t *r = sec + 16u * (i % count);
         uint32_t off[3];
@@ -267,8 +211,7 @@ hsx_status hsx_k_commands_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t si
         hsx_k_fill(&d, 0, sizeof d);
         hsx_rg_record_strings(sec, off, &d);
         status = prepare_command(&c, t->pid, r[0], r[1], r[2], r[3], &d, 1,
-                                 hsx_k_le32(r + 4) == 0 ? 0 : ((uint32_t)r[4] << 24 | (uint32_t)r[5] << 16
-                                                               | (uint32_t)r[6] << 8 | r[7]));
+                                 hsx_rg_be16(r + 4) << 16 | hsx_rg_be16(r + 6));
         if (i < count) {
             if (status != V_OK)
                 return hsx_rg_refuse(HSX_ERR_COMMAND, status);
@@ -276,7 +219,7 @@ hsx_status hsx_k_commands_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t si
             if (i + 1 == count && (used + count > HSX_MAX_COMMANDS || pool > hsx_rg_names_free()))
                 return hsx_rg_refuse(HSX_ERR_COMMAND, V_ENOSPC);
         } else {
-            add_command(&c, &d);
+            hsx_rg_add(&hsx_rg_commands, &c.e, &d);
         }
     }
     return HSX_OK;
@@ -284,23 +227,18 @@ hsx_status hsx_k_commands_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t si
 
 int hsx_exec_next_command(uint32_t *cursor, hsx_command_info *out)
 {
-    struct command *best = 0;
-    int i;
-    for (i = 0; i < HSX_MAX_COMMANDS; i++)
-        if (commands[i].used && commands[i].oid >= *cursor && (!best || commands[i].oid < best->oid))
-            best = &commands[i];
+    struct command *best = (struct command *)(void *)hsx_rg_next(&hsx_rg_commands, cursor);
     if (!best)
         return 0;
-    *cursor = best->oid + 1u;
     hsx_k_fill(out, 0, sizeof *out);
-    out->oid = best->oid;
-    out->flags = best->flags;
-    out->auth_level = best->auth;
-    out->owner_pid = (uint16_t)best->owner;
-    out->handler_addr = best->has_handler ? best->handler : 0xFFFFFFFFu;
-    out->name = hsx_rg_string_at(best->strings, best->has, 0);
-    out->group_name = hsx_rg_string_at(best->strings, best->has, 1);
-    out->help = hsx_rg_string_at(best->strings, best->has, 2);
+    out->oid = best->e.oid;
+    out->flags = best->e.flags & CF_ALL;
+    out->auth_level = best->e.auth;
+    out->owner_pid = (uint16_t)best->e.owner;
+    out->handler_addr = best->e.flags & CF_HANDLER ? best->handler : 0xFFFFFFFFu;
+    out->name = hsx_rg_string_at(best->e.strings, best->e.has, 0);
+    out->group_name = hsx_rg_string_at(best->e.strings, best->e.has, 1);
+    out->help = hsx_rg_string_at(best->e.strings, best->e.has, 2);
     return 1;
 }
 
@@ -324,3 +262,5 @@ hsx_status hsx_exec_command_call(uint16_t oid, int32_t *result)
         *result = (int32_t)r;
     return status == V_OK ? HSX_OK : hsx_rg_refuse(HSX_ERR_COMMAND, status);
 }
+
+HSX_COLD_CODE_END

@@ -136,6 +136,33 @@
 #define HSX_PERSIST_PENDING 8
 #endif
 
+/* -- code size ------------------------------------------------------------------------ */
+/* A helper called from several places that -Os would copy into each of them (it does so
+ * even for a function other files call): kept out of line, the image is smaller. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HSX_NOINLINE __attribute__((noinline))
+#else
+#define HSX_NOINLINE
+#endif
+/* A file whose code runs seldom -- loading and checking images, metadata, persistence,
+ * the debugger, the protocol's commands -- is compiled for the least flash even in a
+ * -Os build (clang's minsize: what -Oz gives; about 3 KiB less in development). The
+ * code that runs while tasks do (the scheduler, SVCs, mailboxes, values, the link's
+ * framing) keeps -Os. GCC's -Os is already its smallest. A board's config file may
+ * define all three empty. */
+#ifndef HSX_COLD_CODE_BEGIN
+#if defined(__clang__)
+#define HSX_COLD_CODE_BEGIN \
+    _Pragma("clang attribute push (__attribute__((minsize)), apply_to = function)")
+#define HSX_COLD_CODE_END _Pragma("clang attribute pop")
+#define HSX_COLD_FUNCTION __attribute__((minsize))      /* one, in a file kept at -Os */
+#else
+#define HSX_COLD_CODE_BEGIN
+#define HSX_COLD_CODE_END
+#define HSX_COLD_FUNCTION
+#endif
+#endif
+
 #if HSX_MAX_FRAME > HSX_RX_WINDOW
 #error "HSX_MAX_FRAME must not exceed HSX_RX_WINDOW (docs/wire.md)"
 #endif

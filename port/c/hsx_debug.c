@@ -10,6 +10,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_DEBUG
 
 static struct bp {
@@ -329,9 +331,7 @@ static int compare(hsx_tcb *t, uint32_t pc, int has_pc)
         hsx_k_copy(both, w->old, w->len);
         hsx_k_copy(both + w->len, t->vm.mem + w->addr, w->len);
         hsx_k_copy(w->old, t->vm.mem + w->addr, w->len);
-        hsx_k_fill(&ev, 0, sizeof ev);
-        ev.type = HSX_EV_WATCH_UPDATE;
-        ev.pid = t->pid;
+        hsx_k_event(&ev, HSX_EV_WATCH_UPDATE, t->pid);
         ev.id = w->id;
         ev.addr = w->addr;
         ev.pc = pc;
@@ -452,3 +452,5 @@ uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t ma
 }
 
 #endif
+
+HSX_COLD_CODE_END

@@ -262,7 +262,8 @@ typedef enum hsx_event_type {
 /* What each type fills in (protocol v1's event `data`, docs/protocol.md; hsx_proto.c
  * encodes exactly these, so a field not listed is ignored):
  *   TASK_STATE    prev, state, reason; what = how ("exit"/"ret": returned), fault kind
- *                 (faulted) or why (debug_break); pc (faulted, debug_break);
+ *                 (faulted) or why (debug_break), the app name (loaded: valid during the
+ *                 call); pc (faulted, debug_break);
  *                 a = exit status (returned), ms (sleep), handle (mailbox_wait),
  *                 wake status (mailbox_wake/timeout); c = 1 when `a` is given
  *   DEBUG_BREAK   what = reason ("breakpoint", "brk", "step", "watch", "fault"); pc;

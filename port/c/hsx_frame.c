@@ -36,7 +36,10 @@ void hsx_frame_push(const uint8_t *data, uint32_t len)
     ring_dropped += len - i;
 }
 
-uint32_t hsx_frame_pending(void) { return ring_used(ring_head, ring_tail); }
+HSX_COLD_FUNCTION uint32_t hsx_frame_pending(void)
+{
+    return ring_used(ring_head, ring_tail);
+}
 uint32_t hsx_frame_dropped(void) { return ring_dropped; }
 
 /* -- frame assembly ------------------------------------------------------------------------- */
@@ -108,7 +111,7 @@ static hsx_rx_status frame_end(hsx_rx_frame *out)
     return status;
 }
 
-hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
+HSX_COLD_FUNCTION hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
 {
     uint32_t tail = ring_tail, head = ring_head;
     while (tail != head) {
@@ -131,7 +134,7 @@ hsx_rx_status hsx_frame_receive(hsx_rx_frame *out)
 
 /* The COBS encoder gathers one block (up to 254 non-zero bytes) behind its code byte and
  * writes it when a zero or the 254th byte ends it: a frame goes out without a copy of it. */
-static void flush_block(hsx_frame_tx *tx)
+HSX_NOINLINE static void flush_block(hsx_frame_tx *tx)
 {
     tx->block[0] = (uint8_t)(tx->n + 1);
     tx->link->write(tx->link->ctx, tx->block, tx->n + 1);
@@ -164,7 +167,7 @@ void hsx_frame_begin(hsx_frame_tx *tx, const hsx_link *link, uint8_t kind, uint8
     hsx_frame_feed(tx, head, 2);
 }
 
-void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
+HSX_NOINLINE void hsx_frame_feed(hsx_frame_tx *tx, const uint8_t *data, uint32_t len)
 {
     tx->crc = hsx_crc32(tx->crc, data, len);
     encode(tx, data, len);

@@ -8,6 +8,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define HXE_MAGIC 0x48535845u
 #define MAX_CODE 0x2000000u        /* 32 MiB: what BR, Bcc and LCALL reach */
 #define MAX_DATA 0xFFFFC000u       /* rodata, bss: the data space above 0x4000 */
@@ -173,13 +175,13 @@ typedef struct json {
     int depth;
 } json;
 
-static void ws(json *j)
+HSX_NOINLINE static void ws(json *j)
 {
     while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
         j->p++;
 }
 
-static int literal(json *j, const char *word)
+HSX_NOINLINE static int literal(json *j, const char *word)
 {
     const uint8_t *p = j->p;
     while (*word) {
@@ -262,7 +264,7 @@ static int skip_string(json *j)
     return J_BAD;
 }
 
-static int digits(json *j, uint64_t *v)
+HSX_NOINLINE static int digits(json *j, uint64_t *v)
 {
     int n = 0;
     while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
@@ -274,30 +276,32 @@ static int digits(json *j, uint64_t *v)
     return n;
 }
 
-/* Skip one value (Python's json accepts NaN and Infinity too); its kind, or J_BAD. An
- * integer's value goes to *number (above 2^33, or negative: 2^34, "out of range"). */
+/* The words Python's json takes for a value (it accepts NaN and Infinity too). */
+static const struct { char word[10]; uint8_t kind; } WORDS[] = {
+    { "true", J_BOOL }, { "false", J_BOOL }, { "null", J_NULL }, { "NaN", J_NUMBER },
+    { "Infinity", J_NUMBER }, { "-Infinity", J_NUMBER }
+};
+
+/* Skip one value; its kind, or J_BAD. An integer's value goes to *number (above 2^33,
+ * or negative: 2^34, "out of range"). */
 static int skip_value(json *j, uint64_t *number)
 {
     uint64_t v = 0;
     int kind = J_INT, negative = 0;
+    uint32_t k;
     ws(j);
     if (j->p >= j->end)
         return J_BAD;
-    switch (*j->p) {
-    case '{': case '[': return skip_container(j);
-    case '"': return skip_string(j);
-    case 't': return literal(j, "true") ? J_BOOL : J_BAD;
-    case 'f': return literal(j, "false") ? J_BOOL : J_BAD;
-    case 'n': return literal(j, "null") ? J_NULL : J_BAD;
-    case 'N': return literal(j, "NaN") ? J_NUMBER : J_BAD;
-    case 'I': return literal(j, "Infinity") ? J_NUMBER : J_BAD;
-    case '-':
+    if (*j->p == '{' || *j->p == '[')
+        return skip_container(j);
+    if (*j->p == '"')
+        return skip_string(j);
+    for (k = 0; k < sizeof WORDS / sizeof *WORDS; k++)
+        if (literal(j, WORDS[k].word))
+            return WORDS[k].kind;
+    if (*j->p == '-') {
         negative = 1;
         j->p++;
-        if (literal(j, "Infinity"))
-            return J_NUMBER;
-        break;
-    default: break;
     }
     if (j->p < j->end && *j->p == '0')
         j->p++;
@@ -387,10 +391,10 @@ static int member(const uint8_t *obj, const uint8_t *end, const char *key, const
 }
 
 /* entry.get(key) is not None (Python's _first_present over several keys) */
-static int present(int kind) { return kind != J_ABSENT && kind != J_NULL; }
+HSX_NOINLINE static int present(int kind) { return kind != J_ABSENT && kind != J_NULL; }
 
-static int first_member(const uint8_t *obj, const uint8_t *end, const char *const *keys,
-                        const uint8_t **at)
+HSX_NOINLINE static int first_member(const uint8_t *obj, const uint8_t *end,
+                                     const char *const *keys, const uint8_t **at)
 {
     for (; *keys; keys++) {
         int kind = member(obj, end, *keys, at);
@@ -406,13 +410,41 @@ static int uint_value(const uint8_t *at, const uint8_t *end, uint64_t limit, uin
     return skip_value(&j, v) == J_INT && *v <= limit;
 }
 
+/* Member `key` of the object at obj is an integer up to 2^32 - 1, or (unless required)
+ * absent. */
+static int uint_member(const uint8_t *obj, const uint8_t *end, const char *key, int required)
+{
+    const uint8_t *at;
+    uint64_t v;
+    if (!present(member(obj, end, key, &at)))
+        return !required;
+    return uint_value(at, end, 0xFFFFFFFFull, &v);
+}
+
+/* The next element of a (checked) array, j->p inside it: its kind and *at, J_ABSENT
+ * after the last. */
+HSX_NOINLINE static int next_element(json *j, const uint8_t **at)
+{
+    ws(j);
+    if (j->p < j->end && *j->p == ',')
+        j->p++;
+    ws(j);
+    if (j->p >= j->end || *j->p == ']')
+        return J_ABSENT;
+    *at = j->p;
+    return skip_value(j, 0);
+}
+
 static const struct { const char *token; uint8_t bits; } MODE_TOKENS[] = {
     { "RDONLY", 1 }, { "READONLY", 1 }, { "RO", 1 }, { "WRONLY", 2 }, { "WRITEONLY", 2 },
     { "WO", 2 }, { "RDWR", 3 }, { "RW", 3 }, { "TAP", 4 }, { "FANOUT", 8 },
     { "FANOUT_DROP", 0x10 }, { "FANOUT_BLOCK", 0x20 }
 };
 
-static int space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+HSX_NOINLINE static int space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* Mode tokens ("rdwr|fanout_drop", case-insensitive): NULL and the bits, or the error. */
 static const char *parse_mode(const char *text, uint32_t *mode)
@@ -495,25 +527,15 @@ static const char *json_mailbox(const uint8_t *obj, const uint8_t *end, hsx_mbx_
             return INVALID;
         spec->mode = v ? (uint32_t)v : HSX_MBX_RDWR;
     }
-    if (present(member(obj, end, "owner_pid", &at)) && !uint_value(at, end, 0xFFFFFFFFull, &v))
+    if (!uint_member(obj, end, "owner_pid", 0))
         return INVALID;
     if (bindings) {
         json j = { bindings + 1, end, 0 };
-        for (;;) {
-            const uint8_t *b, *f;
-            ws(&j);
-            if (j.p >= end || *j.p == ']')
-                break;
-            b = j.p;
-            if (skip_value(&j, 0) != J_OBJECT || !present(member(b, end, "pid", &f))
-                    || !uint_value(f, end, 0xFFFFFFFFull, &v))
+        const uint8_t *b;
+        while ((kind = next_element(&j, &b)) != J_ABSENT)
+            if (kind != J_OBJECT || !uint_member(b, end, "pid", 1)
+                    || !uint_member(b, end, "flags", 0))
                 return INVALID;
-            if (present(member(b, end, "flags", &f)) && !uint_value(f, end, 0xFFFFFFFFull, &v))
-                return INVALID;
-            ws(&j);
-            if (j.p < end && *j.p == ',')
-                j.p++;
-        }
     }
     return 0;
 }
@@ -558,22 +580,15 @@ const char *hsx_k_hxe_mailboxes(const uint8_t *sec, uint32_t size, uint32_t coun
             list = at;
         }
         j.p = list + 1;
-        for (;;) {
-            const uint8_t *entry;
-            ws(&j);
-            if (j.p >= end || *j.p == ']')
-                return 0;
-            entry = j.p;
-            if (skip_value(&j, 0) != J_OBJECT)
+        while ((kind = next_element(&j, &at)) != J_ABSENT) {
+            if (kind != J_OBJECT)
                 return INVALID;
-            if ((e = json_mailbox(entry, end, &spec)) != 0)
+            if ((e = json_mailbox(at, end, &spec)) != 0)
                 return e;
             if (fn && fn(ctx, &spec))
                 return 0;
-            ws(&j);
-            if (j.p < end && *j.p == ',')
-                j.p++;
         }
+        return 0;
     }
     if ((uint64_t)count * 16u > size)               /* the legacy records */
         return "metadata_truncated";
@@ -723,3 +738,5 @@ const char *hsx_k_hxe_check(hsx_image *im)
     }
     return 0;
 }
+
+HSX_COLD_CODE_END

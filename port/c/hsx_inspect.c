@@ -3,6 +3,8 @@
  * words of a fault are the host's: boards/host/main.c, hsx.vm). */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 /* ---- faults ---------------------------------------------------------------------------- */
 
 const char *hsx_k_fault_kind(const hsx_tcb *t)
@@ -39,7 +41,7 @@ static void fill_info(const hsx_tcb *t, hsx_task_info *out)
 {
     hsx_k_fill(out, 0, sizeof *out);
     out->pid = t->pid;
-    hsx_k_strcpy(out->app_name, t->app_name, HSX_APP_NAME_MAX);
+    hsx_k_app_name(t->base_name, t->instance, out->app_name);
     hsx_k_strcpy(out->app_name_base, t->base_name, HSX_APP_NAME_MAX);
     out->state = (hsx_state)t->state;
     out->pc = t->vm.pc;
@@ -160,3 +162,5 @@ hsx_status hsx_exec_set_register(uint32_t pid, int reg, uint32_t value)
         return reg == 16 ? HSX_ERR_BAD_ADDRESS : HSX_ERR_BAD_ARGUMENT;
     return HSX_OK;
 }
+
+HSX_COLD_CODE_END

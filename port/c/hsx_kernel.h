@@ -48,9 +48,10 @@ enum hsx_svc_action {
     HSX_SVC_FAULT       /* a bad guest pointer: the fault is recorded in tcb.vm */
 };
 
-/* One task: the VM's record, scheduling, its wait, accounting and names. */
+/* One task: scheduling, the VM's record, its wait, accounting and names. The byte fields
+ * come first: Thumb's two-byte loads reach 31 bytes into a struct for a byte, 124 for a
+ * word. */
 typedef struct hsx_tcb {
-    hsx_task vm;
     uint32_t pid;               /* 0: a free slot */
     uint8_t state, resume_state;   /* hsx_state; resume_state: where `resume` returns */
     uint8_t priority;
@@ -60,12 +61,15 @@ typedef struct hsx_tcb {
     uint8_t allow_multiple;     /* the image allows several instances */
     uint8_t in_handler;         /* running a command handler for someone */
     uint8_t timer_armed, traced;
+    uint16_t instance;          /* 0: the app name is base_name, n: base_name + "_#<n - 1>" */
+    hsx_task vm;
     uint32_t quantum, turn_left;
     uint32_t ready_seq;         /* order within a priority level */
     int32_t exit_status;
     uint32_t deadline, timer_seq;
     /* the wait's arguments */
-    uint32_t wait_handle, wait_buffer, wait_len, wait_info, wait_flags, wait_channel, wait_ms;
+    uint32_t wait_handle, wait_buffer, wait_len, wait_info, wait_ms;
+    uint16_t wait_flags, wait_channel;  /* a SEND_WAIT only blocks when both fit 16 bits */
     uint32_t turns, waits, wakes, timeouts, sleeps;
     uint32_t heap_start;
     uint32_t next_fd;           /* the next file descriptor (from 3) */
@@ -74,8 +78,7 @@ typedef struct hsx_tcb {
     uint32_t code_off, code_size;  /* its chunk of the code arena (code_size 0: none) */
     uint32_t output_total;      /* bytes ever written to stdout/stderr */
     uint8_t output[HSX_OUTPUT_KEEP];
-    char app_name[HSX_APP_NAME_MAX];
-    char base_name[HSX_APP_NAME_MAX];
+    char base_name[HSX_APP_NAME_MAX];  /* the app name without an instance's suffix */
 } hsx_tcb;
 
 extern hsx_tcb hsx_k_tasks[HSX_MAX_TASKS];
@@ -99,6 +102,7 @@ uint32_t hsx_k_uptime_ms(void);                             /* since hsx_exec_in
 int hsx_k_due(uint32_t deadline, uint32_t now);              /* deadline <= now, wrapping */
 void hsx_k_set_detail(const char *text);                     /* hsx_exec_last_detail */
 void hsx_k_set_detail_number(uint32_t number);
+uint32_t hsx_k_decimal(char *out, uint32_t number);          /* its digits, NUL: the length */
 
 /* -- tasks, states, scheduling (hsx_tasks.c; faults: hsx_inspect.c) ------------------------------------------ */
 hsx_tcb *hsx_k_task(uint32_t pid);                           /* any listed task, or NULL */
@@ -106,7 +110,9 @@ hsx_tcb *hsx_k_live(uint32_t pid);                           /* a task that has 
 int hsx_k_ended(const hsx_tcb *t);
 uint32_t hsx_k_reg(const hsx_tcb *t, int index);
 void hsx_k_set_reg(hsx_tcb *t, int index, uint32_t value);
+void hsx_k_set_r0_r1(hsx_tcb *t, uint32_t r0, uint32_t r1);  /* a call's two results */
 void hsx_k_emit(hsx_event *event);
+void hsx_k_event(hsx_event *event, hsx_event_type type, uint32_t pid);   /* zeroed, these set */
 void hsx_k_transition(hsx_tcb *t, hsx_reason reason, hsx_state target, hsx_event *details);
 /* A wake while paused only changes where `resume` returns; otherwise a transition. */
 void hsx_k_wake(hsx_tcb *t, hsx_reason reason, uint32_t status);
@@ -168,6 +174,9 @@ int hsx_k_utf8_ok(const uint8_t *s, uint32_t len);
 /* -- the code arena and loading (hsx_loader.c) --------------------------------------- */
 void hsx_k_loader_init(void);
 void hsx_k_arena_release(hsx_tcb *t);
+/* An instance's app name (hsx.kernel.loader.instance_name): base, or base_#0, base_#1,
+ * ... (instance 1, 2, ...), the base cut so that the suffix fits. */
+void hsx_k_app_name(const char *base, uint32_t instance, char *out);
 /* EXEC SPAWN: load an image from the file system; the new pid or a negative errno. */
 int32_t hsx_k_spawn(hsx_tcb *parent, const char *path);
 
@@ -193,18 +202,17 @@ int hsx_k_mbx_send(uint32_t pid, uint32_t handle, const uint8_t *data, uint32_t 
 void hsx_k_mbx_release(uint32_t pid);
 void hsx_k_mbx_expire(hsx_tcb *t);              /* a receive or send deadline passed */
 void hsx_k_mbx_resume_wait(hsx_tcb *t);         /* after a handler: serve a wake it missed */
-int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn);
+int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn, const uint32_t *r);
 void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len);
 int hsx_k_stdio_read(hsx_tcb *t, uint32_t dst, uint32_t len);  /* an hsx_svc_action */
 
 /* -- values and commands (hsx_values.c, hsx_commands.c, hsx_registry.c) ------------- */
 void hsx_k_values_init(void);
 void hsx_k_commands_init(void);
-void hsx_k_commands_release(uint32_t pid);
 void hsx_k_values_release(uint32_t pid);
 void hsx_k_values_unsubscribe(uint32_t pid, uint32_t handle);
-int hsx_k_svc_values(hsx_tcb *t, uint32_t fn);
-int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn);
+int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *r);
+int hsx_k_svc_commands(hsx_tcb *t, uint32_t fn, const uint32_t *r);
 /* An image's .value and .cmd sections for task t, all or nothing (hsx_loader.c decoded
  * their bounds); HSX_ERR_VALUE/COMMAND with the detail on failure. */
 hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *section, uint32_t size,
@@ -220,6 +228,9 @@ int hsx_k_store_next_due(uint32_t *due);                               /* 1: pen
 void hsx_k_store_flush(int all);                                       /* due ones, or all */
 
 /* -- the SVC table (hsx_svc.c) --------------------------------------------------------- */
+/* A module's calls get the task, the function and r: R0..R5 as the SVC found them (read
+ * once by the table, not by every call). */
+#define HSX_SVC_ARGS 6
 int hsx_k_svc(hsx_tcb *t);                      /* an hsx_svc_action */
 /* Guest memory checks as the reference's (bad: a memory fault recorded, returns 0). */
 int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len);

@@ -10,6 +10,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 
 static uint8_t arena[HSX_CODE_ARENA];
 static uint32_t arena_used;             /* chunks are packed from 0; a stream is last */
@@ -41,7 +43,10 @@ void hsx_k_loader_init(void)
 }
 
 /* Where the arena's bytes end: the chunks, then an open stream's bytes. */
-static uint32_t arena_end(void) { return arena_used + (stream.open ? stream.received : 0); }
+HSX_NOINLINE static uint32_t arena_end(void)
+{
+    return arena_used + (stream.open ? stream.received : 0);
+}
 
 /* Room for `size` bytes before the stream (if any): returns the offset, or -1. */
 static int32_t arena_alloc(uint32_t size)
@@ -89,46 +94,50 @@ void hsx_k_arena_release(hsx_tcb *t)
 
 /* ---- making a task --------------------------------------------------------------------------- */
 
-/* The instance name (hsx.kernel.loader.instance_name): base, or base_#0, base_#1, ... */
+void hsx_k_app_name(const char *base, uint32_t instance, char *out)
+{
+    char suffix[13] = "_#";
+    uint32_t len, n;
+    hsx_k_strcpy(out, base, HSX_APP_NAME_MAX);
+    if (!instance)
+        return;
+    len = 2 + hsx_k_decimal(suffix + 2, instance - 1);
+    n = hsx_k_strlen(base, HSX_APP_NAME_MAX - 1);
+    if (n > HSX_APP_NAME_MAX - 1 - len)
+        n = HSX_APP_NAME_MAX - 1 - len;
+    hsx_k_copy(out + n, suffix, len + 1);
+}
+
 static int name_taken(const char *name)
 {
+    char other[HSX_APP_NAME_MAX];
     int i;
     for (i = 0; i < HSX_MAX_TASKS; i++) {
         hsx_tcb *t = &hsx_k_tasks[i];
-        if (t->pid && !hsx_k_ended(t) && hsx_k_streq(t->app_name, name))
+        if (!t->pid || hsx_k_ended(t))
+            continue;
+        hsx_k_app_name(t->base_name, t->instance, other);
+        if (hsx_k_streq(other, name))
             return 1;
     }
     return 0;
 }
 
-static hsx_status instance_name(const char *base, int allow_multiple, char *out)
+/* The first instance of base whose name no live task has (one only: app_exists). */
+static hsx_status instance_of(const char *base, int allow_multiple, uint16_t *instance)
 {
-    uint32_t index, n, k;
-    hsx_k_strcpy(out, base, HSX_APP_NAME_MAX);
-    if (!name_taken(out))
-        return HSX_OK;
-    if (!allow_multiple) {
-        hsx_k_set_detail(out);
-        return HSX_ERR_APP_EXISTS;
-    }
-    for (index = 0;; index++) {
-        char suffix[16] = "_#";
-        uint32_t v = index, digits = 0, len;
-        do {
-            digits++;
-            v /= 10;
-        } while (v);
-        for (v = index, k = digits; k; k--, v /= 10)
-            suffix[1 + k] = (char)('0' + v % 10);
-        suffix[2 + digits] = 0;
-        len = 2 + digits;
-        n = hsx_k_strlen(base, HSX_APP_NAME_MAX - 1);
-        if (n > HSX_APP_NAME_MAX - 1 - len)
-            n = HSX_APP_NAME_MAX - 1 - len;
-        hsx_k_copy(out, base, n);
-        hsx_k_copy(out + n, suffix, len + 1);
-        if (!name_taken(out))
+    char name[HSX_APP_NAME_MAX];
+    uint16_t k;
+    for (k = 0;; k++) {
+        hsx_k_app_name(base, k, name);
+        if (!name_taken(name)) {
+            *instance = k;
             return HSX_OK;
+        }
+        if (!allow_multiple) {
+            hsx_k_set_detail(name);
+            return HSX_ERR_APP_EXISTS;
+        }
     }
 }
 
@@ -180,9 +189,10 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
     hsx_image im;
     hsx_tcb *t;
     hsx_status s;
-    char base[HSX_APP_NAME_MAX], app[HSX_APP_NAME_MAX];
+    char base[HSX_APP_NAME_MAX];
     const char *e;
     uint32_t live = 0, code_len, chunk, i;
+    uint16_t instance;
     int32_t at;
     hsx_k_fill(&im, 0, sizeof im);
     im.data = data;
@@ -199,11 +209,10 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
     /* the name: the caller's, the image's, or task_<the pid it will get> */
     hsx_k_strcpy(base, name && *name ? name : im.h.name, sizeof base);
     if (!*base) {
-        hsx_k_set_detail_number(hsx_k_next_pid());
         hsx_k_strcpy(base, "task_", sizeof base);
-        hsx_k_strcpy(base + 5, hsx_exec_last_detail(), sizeof base - 5);
+        hsx_k_decimal(base + 5, hsx_k_next_pid());
     }
-    if ((s = instance_name(base, im.h.version == 1 || (im.h.flags & 2u), app)) != HSX_OK)
+    if ((s = instance_of(base, im.h.version == 1 || (im.h.flags & 2u), &instance)) != HSX_OK)
         return s;
     code_len = im.h.code_len;
     chunk = (source == IN_PLACE ? 0 : code_len) + bitmap_bytes(code_len);
@@ -215,7 +224,7 @@ static hsx_status load(const uint8_t *data, uint32_t len, int source, const char
         return HSX_ERR_IMAGE_TOO_LARGE;
     }
     t->allow_multiple = im.h.version == 1 || (im.h.flags & 2u);
-    hsx_k_strcpy(t->app_name, app, HSX_APP_NAME_MAX);
+    t->instance = instance;
     hsx_k_strcpy(t->base_name, base, HSX_APP_NAME_MAX);
     if (source == FROM_STREAM) {        /* a record evicted above may have moved it */
         data = arena + stream.off;
@@ -402,9 +411,7 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
     {
         hsx_event ev;
         static const char text[] = "spawn: the image cannot be loaded";
-        hsx_k_fill(&ev, 0, sizeof ev);
-        ev.type = HSX_EV_DMESG;
-        ev.pid = parent->pid;
+        hsx_k_event(&ev, HSX_EV_DMESG, parent->pid);
         ev.what = "warning";
         ev.data = (const uint8_t *)text;
         ev.len = sizeof text - 1;
@@ -412,3 +419,5 @@ int32_t hsx_k_spawn(hsx_tcb *parent, const char *path)
     }
     return -HSX_ENOEXEC;
 }
+
+HSX_COLD_CODE_END

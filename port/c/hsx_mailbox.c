@@ -25,7 +25,7 @@ typedef struct target {
 } target;
 
 
-void hsx_k_mbx_init(void)
+HSX_COLD_FUNCTION void hsx_k_mbx_init(void)
 {
     hsx_k_fill(hsx_mb_boxes, 0, sizeof hsx_mb_boxes);
     hsx_k_fill(hsx_mb_handles, 0, sizeof hsx_mb_handles);
@@ -86,7 +86,7 @@ void hsx_mb_msg_at(uint32_t off, hsx_mb_msg *m)
 
 static int name_char(char c) { return c >= 0x21 && c <= 0x7E && c != '@'; }
 
-static int parse_pid(const char *s, uint32_t len, uint32_t *out)
+HSX_NOINLINE static int parse_pid(const char *s, uint32_t len, uint32_t *out)
 {
     uint64_t v = 0;
     uint32_t i;
@@ -104,7 +104,8 @@ static int parse_pid(const char *s, uint32_t len, uint32_t *out)
 }
 
 /* A target as task `caller` sees it (hsx.kernel.mailbox.targets.parse_target). */
-static int parse_target(const char *text, uint32_t len, uint32_t caller, target *t)
+HSX_COLD_FUNCTION static int parse_target(const char *text, uint32_t len, uint32_t caller,
+                                            target *t)
 {
     static const char *const PREFIXES[] = { "pid:", "svc:", "app:", "shared:" };
     uint32_t i, colon = len, at;
@@ -202,7 +203,7 @@ void hsx_mb_target_text(uint32_t d, char *out, uint32_t size)
     const struct hsx_mb_box *b = &hsx_mb_boxes[d];
     uint32_t len, n;
     const uint8_t *name = name_of(d, &len);
-    char digits[12];
+    char digits[11];
     hsx_k_strcpy(out, PREFIXES[b->ns], size);
     n = hsx_k_strlen(out, size);
     if (b->ns != NS_PID) {
@@ -217,14 +218,13 @@ void hsx_mb_target_text(uint32_t d, char *out, uint32_t size)
             out[n++] = '@';
         out[n] = 0;
     }
-    hsx_k_set_detail_number(b->owner);
-    hsx_k_strcpy(digits, hsx_exec_last_detail(), sizeof digits);
+    hsx_k_decimal(digits, b->owner);
     hsx_k_strcpy(out + n, digits, size - n);
 }
 
 /* ---- descriptors and hsx_mb_handles ------------------------------------------------------------- */
 
-static uint32_t pid_bit(uint32_t pid)
+HSX_NOINLINE static uint32_t pid_bit(uint32_t pid)
 {
     hsx_tcb *t = hsx_k_task(pid);
     return pid == HOST_PID || !t ? 1u << 31 : 1u << (uint32_t)(t - hsx_k_tasks);
@@ -238,7 +238,7 @@ static int sent_by(const hsx_mb_msg *m, const struct hsx_mb_handle *h)
     return m->pid == h->pid && m->handle == (h->number & 0xFFFFu);
 }
 
-int32_t hsx_mb_find_handle(uint32_t pid, uint32_t number)
+HSX_NOINLINE int32_t hsx_mb_find_handle(uint32_t pid, uint32_t number)
 {
     int i;
     for (i = 0; i < HANDLES; i++)
@@ -381,7 +381,8 @@ static void drop_handle(int hi)
     free_if_unused(d);
 }
 
-static int create_box(const target *t, uint32_t capacity, uint32_t mode, uint32_t *out)
+HSX_COLD_FUNCTION static int create_box(const target *t, uint32_t capacity, uint32_t mode,
+                                          uint32_t *out)
 {
     uint32_t d;
     for (d = 0; d < HSX_MAX_MAILBOXES && hsx_mb_boxes[d].id; d++)
@@ -552,9 +553,7 @@ void hsx_mb_emit_traffic(hsx_event_type type, uint32_t pid, uint32_t d, uint32_t
                          const hsx_mb_msg *m)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = type;
-    ev.pid = pid;
+    hsx_k_event(&ev, type, pid);
     ev.id = number;
     ev.a = hsx_mb_boxes[d].id;
     ev.b = m->len;
@@ -725,8 +724,7 @@ void hsx_mb_recv_results(hsx_tcb *t, int stdin_read, const hsx_mb_result *r)
         hsx_k_set_reg(t, 0, r->has_message ? r->length : 0);
         return;
     }
-    hsx_k_set_reg(t, 0, (uint32_t)r->status);
-    hsx_k_set_reg(t, 1, r->length);
+    hsx_k_set_r0_r1(t, (uint32_t)r->status, r->length);
     if (r->has_message) {
         hsx_k_set_reg(t, 2, r->flags);
         hsx_k_set_reg(t, 3, r->channel);
@@ -805,8 +803,7 @@ static void finish_send(hsx_tcb *t, int status, uint32_t length)
 {
     t->wait = HSX_WAIT_NONE;
     hsx_k_cancel_timer(t);
-    hsx_k_set_reg(t, 0, (uint32_t)status);
-    hsx_k_set_reg(t, 1, length);
+    hsx_k_set_r0_r1(t, (uint32_t)status, length);
     if (status == HSX_MBX_TIMEOUT)
         t->timeouts++;
     else

@@ -43,18 +43,22 @@ enum { NS_PID, NS_SVC, NS_APP, NS_SHARED };
 #error "binders are a bit per task slot: HSX_MAX_TASKS must be at most 31"
 #endif
 
+/* Packed to 24 and 16 bytes: every task has several of each (bytes_used never exceeds the
+ * 16-bit capacity). */
 struct hsx_mb_box {
     uint32_t id;                    /* 0: free */
-    uint32_t owner, next_seq, bytes_used, binders;
-    uint16_t capacity, depth;
-    uint8_t ns, has_owner, mode;
+    uint32_t owner, next_seq, binders;
+    uint16_t capacity, depth, bytes_used;
+    uint8_t mode;
+    uint8_t ns : 2, has_owner : 1;
 };
 extern struct hsx_mb_box hsx_mb_boxes[HSX_MAX_MAILBOXES];
 
 struct hsx_mb_handle {
     uint32_t pid, number, cursor;
     uint16_t tap_bytes;
-    uint8_t used, box, access, tap, overrun;
+    uint8_t box;
+    uint8_t used : 1, access : 2, tap : 1, overrun : 1;
 };
 extern struct hsx_mb_handle hsx_mb_handles[HANDLES];
 

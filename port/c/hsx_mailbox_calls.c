@@ -35,9 +35,7 @@ void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len)
             hsx_mb_msg m;
             hsx_mb_msg_at((uint32_t)off, &m);
             keep_output(t, hsx_mb_pool + off + R_DATA, m.len);
-            hsx_k_fill(&ev, 0, sizeof ev);
-            ev.type = fd == 1 ? HSX_EV_STDOUT : HSX_EV_STDERR;
-            ev.pid = t->pid;
+            hsx_k_event(&ev, fd == 1 ? HSX_EV_STDOUT : HSX_EV_STDERR, t->pid);
             ev.data = hsx_mb_pool + off + R_DATA;
             ev.len = m.len;
             hsx_mb_emit_traffic(HSX_EV_MAILBOX_RECV, HOST_PID, d, 0, &m);
@@ -48,7 +46,7 @@ void hsx_k_stdio_write(hsx_tcb *t, uint32_t fd, uint32_t addr, uint32_t len)
     }
 }
 
-static void block(hsx_tcb *t, int kind, uint32_t handle, uint32_t timeout)
+HSX_NOINLINE static void block(hsx_tcb *t, int kind, uint32_t handle, uint32_t timeout)
 {
     t->wait = (uint8_t)kind;
     t->wait_handle = handle;
@@ -129,10 +127,9 @@ uint32_t hsx_exec_recent_output(uint32_t pid, uint8_t *out, uint32_t size, uint3
 
 /* ---- SVC module 0x05 --------------------------------------------------------------------------- */
 
-int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn)
+int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3);
-    uint32_t r4 = hsx_k_reg(t, 4), r5 = hsx_k_reg(t, 5), out = 0;
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3], r4 = args[4], r5 = args[5], out = 0;
     char text[HSX_MAX_STRING + 1];
     int status, n;
     switch (fn) {
@@ -141,11 +138,10 @@ int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn)
             return HSX_SVC_FAULT;
         status = fn == 0 ? hsx_k_mbx_open(t->pid, text, (uint32_t)n, r2, &out)
                          : hsx_k_mbx_bind(t->pid, text, (uint32_t)n, r2, r3, &out);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == HSX_MBX_OK ? out : 0);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == HSX_MBX_OK ? out : 0);
         return HSX_SVC_DONE;
     case 2: case 7: {                               /* SEND, SEND_WAIT */
-        uint32_t len = r3 & 0xFFFFu, timeout = fn == 7 ? hsx_k_reg(t, 0) & 0xFFFFu : 0;
+        uint32_t len = r3 & 0xFFFFu, timeout = fn == 7 ? args[0] & 0xFFFFu : 0;
         if (!hsx_k_guest_ok(t, r2, len))
             return HSX_SVC_FAULT;
         status = hsx_k_mbx_send(t->pid, r1, t->vm.mem + r2, len, r4, r5);
@@ -154,8 +150,8 @@ int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn)
                 return HSX_SVC_BLOCK;
             t->wait_buffer = r2;
             t->wait_len = len;
-            t->wait_flags = r4;
-            t->wait_channel = r5;
+            t->wait_flags = (uint16_t)r4;
+            t->wait_channel = (uint16_t)r5;
             block(t, HSX_WAIT_SEND, r1, timeout);
             return HSX_SVC_BLOCK;
         }
@@ -200,8 +196,7 @@ int hsx_k_svc_mailbox(hsx_tcb *t, uint32_t fn)
             return HSX_SVC_DONE;
         }
         off = hsx_mb_pending(hi);
-        hsx_k_set_reg(t, 0, HSX_MBX_OK);
-        hsx_k_set_reg(t, 1, hsx_mb_pending_count(hi));
+        hsx_k_set_r0_r1(t, HSX_MBX_OK, hsx_mb_pending_count(hi));
         hsx_k_set_reg(t, 2, hsx_mb_handles[hi].tap ? hsx_mb_handles[hi].tap_bytes : hsx_mb_boxes[hsx_mb_handles[hi].box].bytes_used);
         hsx_k_set_reg(t, 3, off < 0 ? 0 : hsx_k_le16(hsx_mb_pool + off + R_LEN));
         return HSX_SVC_DONE;
@@ -291,7 +286,7 @@ hsx_status hsx_exec_mbx_owner(uint32_t number, uint32_t *owner_pid)
     return HSX_OK;
 }
 
-int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
+HSX_COLD_FUNCTION int hsx_exec_next_mailbox(uint32_t *cursor, hsx_mailbox_info *out)
 {
     int32_t best = -1;
     uint32_t d;

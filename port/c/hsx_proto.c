@@ -12,6 +12,8 @@
 #include "hsx_frame.h"
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #ifndef HSX_POLL_SLICE                  /* instructions run per poll between requests */
 #define HSX_POLL_SLICE 5000u
 #endif
@@ -48,9 +50,9 @@ void hsx_link_frame(uint8_t kind, uint8_t seq, const uint8_t *payload, uint32_t 
 
 /* -- writers -------------------------------------------------------------------------------- */
 
-void hsx_put_key(hsx_cbor_writer *w, unsigned key) { hsx_cbor_put_uint(w, key); }
+HSX_NOINLINE void hsx_put_key(hsx_cbor_writer *w, unsigned key) { hsx_cbor_put_uint(w, key); }
 
-void hsx_put_word(hsx_cbor_writer *w, unsigned word)
+HSX_NOINLINE void hsx_put_word(hsx_cbor_writer *w, unsigned word)
 {
     hsx_cbor_put_tag(w, HSX_WORD_TAG);
     hsx_cbor_put_uint(w, word);
@@ -65,13 +67,13 @@ void hsx_put_coded(hsx_cbor_writer *w, unsigned word, uint32_t number)
     hsx_cbor_put_uint(w, number);
 }
 
-void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
+HSX_NOINLINE void hsx_field_u(hsx_cbor_writer *w, unsigned key, uint32_t value)
 {
     hsx_put_key(w, key);
     hsx_cbor_put_uint(w, value);
 }
 
-void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value)
+HSX_NOINLINE void hsx_field_k(hsx_cbor_writer *w, unsigned key, unsigned value)
 {
     hsx_put_key(w, key);
     hsx_put_word(w, value);
@@ -89,7 +91,7 @@ void hsx_field_b(hsx_cbor_writer *w, unsigned key, int value)
     hsx_cbor_put_bool(w, value);
 }
 
-void hsx_put_str(hsx_cbor_writer *w, const char *text)
+HSX_NOINLINE void hsx_put_str(hsx_cbor_writer *w, const char *text)
 {
     if (text)
         hsx_cbor_put_str(w, text);
@@ -97,7 +99,7 @@ void hsx_put_str(hsx_cbor_writer *w, const char *text)
         hsx_cbor_put_null(w);
 }
 
-void hsx_field_s(hsx_cbor_writer *w, unsigned key, const char *text)
+HSX_NOINLINE void hsx_field_s(hsx_cbor_writer *w, unsigned key, const char *text)
 {
     hsx_put_key(w, key);
     hsx_put_str(w, text);
@@ -143,13 +145,22 @@ void hsx_put_addr(hsx_cbor_writer *w, int64_t addr)
         hsx_cbor_put_uint(w, (uint32_t)addr);
 }
 
+void hsx_field_addr(hsx_cbor_writer *w, unsigned key, int64_t addr)
+{
+    hsx_put_key(w, key);
+    hsx_put_addr(w, addr);
+}
+
+/* Every key fits a row's key bits (a negative size stops the build if not). */
+typedef char hsx_row_keys_fit[HSX_KEYS <= 1u << ROW_KEY_BITS ? 1 : -1];
+
 void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const void *base)
 {
     const uint8_t *b = (const uint8_t *)base;
     for (; fields--; row++) {
         const uint8_t *at = b + row->arg;
-        hsx_put_key(w, row->key & 0xFFFu);
-        switch (row->key >> 12) {
+        hsx_put_key(w, row->key & ((1u << ROW_KEY_BITS) - 1));
+        switch (row->key >> ROW_KEY_BITS) {
         case R_U32: hsx_cbor_put_uint(w, *(const uint32_t *)(const void *)at); break;
         case R_U16: hsx_cbor_put_uint(w, *(const uint16_t *)(const void *)at); break;
         case R_U64: hsx_cbor_put_uint(w, *(const uint64_t *)(const void *)at); break;
@@ -170,7 +181,10 @@ void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const 
         case R_EMPTY_LIST: hsx_cbor_put_array(w, 0); break;
         case R_WORD: hsx_put_word(w, row->arg); break;
         case R_F16: hsx_put_f16(w, *(const uint16_t *)(const void *)at); break;
-        default: hsx_put_session_handle(w, hsx_owner(*(const uint32_t *)(const void *)at)); break;
+        case R_LOCKED_BY:
+            hsx_put_session_handle(w, hsx_owner(*(const uint32_t *)(const void *)at));
+            break;
+        default: hsx_put_addr(w, *(const int64_t *)(const void *)at); break;
         }
     }
 }
@@ -340,9 +354,9 @@ static int dispatch(hsx_call *c, const uint8_t *map, uint32_t len)
     if (key < HSX_FIRST_COMMAND || key >= HSX_FIRST_COMMAND + HSX_COMMANDS)
         return hsx_fail(c, K_unknown_cmd);
     c->cmd = (uint8_t)key;
-    const hsx_command *cmd = &hsx_commands[key - HSX_FIRST_COMMAND];
-    uint8_t flags = cmd->flags;
-    if (!cmd->handler)
+    hsx_handler handler = hsx_command_handlers[key - HSX_FIRST_COMMAND];
+    uint8_t flags = hsx_command_flags[key - HSX_FIRST_COMMAND];
+    if (!handler)
         return hsx_fail_variant(c, flags & CMD_FULL ? K_full : K_development);
     if (HAS(c, session) && (c->session = (int8_t)hsx_session_find(&c->arg[K_session])) < 0)
         return hsx_fail(c, K_session_required);
@@ -358,7 +372,7 @@ static int dispatch(hsx_call *c, const uint8_t *map, uint32_t len)
             ((flags & CMD_CONTROL) && hsx_control(c, c->t.pid) < 0))
             return -1;
     }
-    return cmd->handler(c);
+    return handler(c);
 }
 
 /* -- replies ---------------------------------------------------------------------------------------- */
@@ -604,3 +618,5 @@ int hsx_exec_poll(void)
     idle_ms = ran || events_left || hsx_frame_pending() ? 0 : next;
     return idle_ms == 0;
 }
+
+HSX_COLD_CODE_END

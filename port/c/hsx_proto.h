@@ -38,9 +38,8 @@ typedef struct hsx_arg {
 } hsx_arg;
 
 typedef struct hsx_call {
-    hsx_arg arg[HSX_ARGS];
+    /* the members handlers use most come first, where Thumb's short loads reach */
     hsx_cbor_writer *w;             /* the reply's fields go here after hsx_reply_ok */
-    hsx_task_info t;                /* the task `pid` names (commands with CMD_TASK) */
     uint8_t cmd;                    /* the command's key */
     int8_t session;                 /* the caller's session slot, or -1 */
     uint8_t writes;                 /* the command changes something (the reply cache) */
@@ -53,6 +52,8 @@ typedef struct hsx_call {
     uint16_t detail_word;           /* a word (mbx_ + wouldblock), */
     const char *detail_text;        /* a text (bad_image: + crc_mismatch), or */
     uint32_t detail;                /* a number (pid_locked: + 3) */
+    hsx_arg arg[HSX_ARGS];
+    hsx_task_info t;                /* the task `pid` names (commands with CMD_TASK) */
 } hsx_call;
 
 #define HAS(c, key) ((c)->arg[K_##key].p != 0)
@@ -60,7 +61,7 @@ typedef struct hsx_call {
 
 typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (the error is set) */
 
-/* Command flags (hsx_command.flags). */
+/* Command flags (hsx_command_flags). */
 #define CMD_WRITES 1                /* refused to observers; its reply is kept for a retry */
 #define CMD_SESSION 2               /* needs a session */
 #define CMD_TASK 4                  /* `pid` must name a task (hsx_call.t) */
@@ -69,12 +70,10 @@ typedef int (*hsx_handler)(hsx_call *c);    /* 0 ok, -1 failed (the error is set
 #define CMD_DEVELOPMENT 32          /* only in development and full */
 #define CMD_FULL 64                 /* only in full */
 
-typedef struct hsx_command {
-    hsx_handler handler;            /* NULL: the variant lacks it */
-    uint8_t flags;
-} hsx_command;
-
-extern const hsx_command hsx_commands[HSX_COMMANDS];   /* by key, from K_ping */
+/* The command table, by key from K_ping: two arrays, not an array of pairs, which would
+ * pad each byte of flags to a word. A NULL handler: the variant lacks it. */
+extern const hsx_handler hsx_command_handlers[HSX_COMMANDS];
+extern const uint8_t hsx_command_flags[HSX_COMMANDS];
 
 /* -- replies and errors ----------------------------------------------------------------- */
 void hsx_reply_ok(hsx_call *c);
@@ -100,14 +99,18 @@ void hsx_put_hex(hsx_cbor_writer *w, const uint8_t *data, uint32_t len);  /* hex
 void hsx_put_f16(hsx_cbor_writer *w, uint16_t bits);     /* a half float, or "nan"/"inf" */
 void hsx_put_seconds(hsx_cbor_writer *w, uint32_t ms);   /* a double, in seconds */
 void hsx_put_addr(hsx_cbor_writer *w, int64_t addr);     /* the number, or null if < 0 */
+void hsx_field_addr(hsx_cbor_writer *w, unsigned key, int64_t addr);
 
-/* A row: fields of a struct written by a table, 4 bytes a field: the key with the
- * field's kind in its top 4 bits, and the member's offset (R_WORD: the value's key). */
+/* A row: fields of a struct written by a table, 4 bytes a field: the key (11 bits) with
+ * the field's kind in its top 5 bits, and the member's offset (R_WORD: the value's key).
+ * R_ADDR: an int64, null when negative. */
 enum { R_U32, R_U16, R_U64, R_BOOL, R_CHARS, R_STR, R_STATE, R_EXIT, R_NULL,
-       R_FALSE, R_ZERO, R_EMPTY_MAP, R_EMPTY_LIST, R_WORD, R_F16, R_LOCKED_BY };
+       R_FALSE, R_ZERO, R_EMPTY_MAP, R_EMPTY_LIST, R_WORD, R_F16, R_LOCKED_BY, R_ADDR };
 typedef struct hsx_row { uint16_t key, arg; } hsx_row;
-#define ROW(key, kind, type, member) {K_##key | (kind) << 12, (uint16_t)offsetof(type, member)}
-#define ROW_CONST(key, kind, value) {K_##key | (kind) << 12, value}
+#define ROW_KEY_BITS 11
+#define ROW(key, kind, type, member) \
+    {K_##key | (kind) << ROW_KEY_BITS, (uint16_t)offsetof(type, member)}
+#define ROW_CONST(key, kind, value) {K_##key | (kind) << ROW_KEY_BITS, value}
 void hsx_put_row(hsx_cbor_writer *w, const hsx_row *row, uint32_t fields, const void *base);
 
 /* -- the commands' shared parts ------------------------------------------------------------ */

@@ -8,9 +8,11 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define MAX_STEP 1000000000u                    /* a step without a pid */
 
-int hsx_live(hsx_state state)
+HSX_NOINLINE int hsx_live(hsx_state state)
 {
     return state != HSX_STATE_RETURNED && state != HSX_STATE_FAULTED &&
            state != HSX_STATE_KILLED && state != HSX_STATE_NONE;
@@ -33,6 +35,11 @@ static const hsx_row task_row[] = {
     ROW(locked_by, R_LOCKED_BY, hsx_task_info, pid),
 };
 
+static const hsx_row fault_row[] = {
+    ROW(kind, R_STR, hsx_task_info, fault_kind), ROW(pc, R_U32, hsx_task_info, fault_pc),
+    ROW(addr, R_ADDR, hsx_task_info, fault_addr), ROW(message, R_STR, hsx_task_info, fault_kind),
+};
+
 void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t)
 {
     hsx_cbor_open_map(w);
@@ -40,11 +47,7 @@ void hsx_put_task_row(hsx_cbor_writer *w, const hsx_task_info *t)
     if (t->fault_kind) {
         hsx_put_key(w, K_fault);
         hsx_cbor_put_map(w, 4);
-        hsx_field_s(w, K_kind, t->fault_kind);
-        hsx_field_u(w, K_pc, t->fault_pc);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, t->fault_addr);
-        hsx_field_s(w, K_message, t->fault_kind);
+        hsx_put_row(w, fault_row, 4, t);
     }
     if (t->wait_kind) {
         int sleep = t->wait_kind[0] == 's';
@@ -582,66 +585,71 @@ static int cmd_stdio(hsx_call *c)
 #else
 #define DEBUG(handler) NULL
 #endif
-#define C(key, handler, flags) [K_##key - K_ping] = {handler, flags}
+/* Each command: its key, its handler, its flags (one list, read into both arrays). */
+#define COMMANDS(C) \
+    C(ping, cmd_ping, 0) \
+    C(info, cmd_info, CMD_TASK_IF) \
+    C(ps, cmd_ps, CMD_TASK_IF) \
+    C(load, cmd_load, W) \
+    C(load_begin, cmd_load_begin, W) \
+    C(load_write, cmd_load_write, W) \
+    C(load_end, cmd_load_end, W) \
+    C(load_abort, cmd_load_abort, W) \
+    C(kill, cmd_kill, W | TASK_CONTROL) \
+    C(pause, cmd_pause, W | CMD_TASK_IF | CMD_CONTROL) \
+    C(resume, cmd_resume, W | CMD_TASK_IF | CMD_CONTROL) \
+    C(sched, cmd_sched, CMD_TASK_IF | CMD_CONTROL) \
+    C(step, cmd_step, W | CMD_TASK_IF | CMD_CONTROL) \
+    C(regs, cmd_regs, CMD_TASK) \
+    C(peek, cmd_peek, CMD_TASK) \
+    C(poke, cmd_poke, W | TASK_CONTROL) \
+    C(stdio, cmd_stdio, 0) \
+    C(session_open, hsx_cmd_session_open, W) \
+    C(session_keepalive, hsx_cmd_session_keepalive, CMD_SESSION) \
+    C(session_close, hsx_cmd_session_close, W | CMD_SESSION) \
+    C(session_list, hsx_cmd_session_list, 0) \
+    C(events_subscribe, EVENTS(hsx_cmd_events_subscribe), DEV) \
+    C(events_unsubscribe, EVENTS(hsx_cmd_events_unsubscribe), DEV) \
+    C(events_ack, EVENTS(hsx_cmd_events_ack), DEV) \
+    C(val_list, hsx_cmd_val_list, 0) \
+    C(val_get, hsx_cmd_val_get, 0) \
+    C(val_set, hsx_cmd_val_set, W) \
+    C(val_stats, hsx_cmd_val_stats, 0) \
+    C(cmd_list, hsx_cmd_cmd_list, 0) \
+    C(cmd_call, hsx_cmd_cmd_call, W) \
+    C(cmd_stats, hsx_cmd_cmd_stats, 0) \
+    C(bp_set, DEBUG(hsx_cmd_bp_set), W | DEV | TASK_CONTROL) \
+    C(bp_clear, DEBUG(hsx_cmd_bp_clear), W | DEV) \
+    C(bp_clear_all, DEBUG(hsx_cmd_bp_clear_all), W | DEV | TASK_CONTROL) \
+    C(bp_enable, DEBUG(hsx_cmd_bp_enable), W | DEV) \
+    C(bp_disable, DEBUG(hsx_cmd_bp_disable), W | DEV) \
+    C(bp_list, DEBUG(hsx_cmd_bp_list), DEV | CMD_TASK_IF) \
+    C(run_to, DEBUG(hsx_cmd_run_to), W | DEV | TASK_CONTROL) \
+    C(stack_info, DEBUG(hsx_cmd_stack_info), DEV | CMD_TASK) \
+    C(watch_add, DEBUG(hsx_cmd_watch_add), W | DEV | TASK_CONTROL) \
+    C(watch_remove, DEBUG(hsx_cmd_watch_remove), W | DEV) \
+    C(watch_list, DEBUG(hsx_cmd_watch_list), DEV | CMD_TASK_IF) \
+    C(trace_on, DEBUG(hsx_cmd_trace_on), W | DEV | TASK_CONTROL) \
+    C(trace_off, DEBUG(hsx_cmd_trace_off), W | DEV | TASK_CONTROL) \
+    C(trace_records, DEBUG(hsx_cmd_trace_records), DEV | CMD_TASK) \
+    C(trace_status, DEBUG(hsx_cmd_trace_status), DEV | CMD_TASK) \
+    C(jump, DEBUG(hsx_cmd_jump), W | DEV | TASK_CONTROL) \
+    C(session_lock, hsx_cmd_session_lock, CMD_SESSION) \
+    C(session_unlock, hsx_cmd_session_unlock, CMD_SESSION) \
+    C(dmesg, hsx_cmd_dmesg, 0) \
+    C(clock_status, hsx_cmd_clock, 0) \
+    C(clock_start, hsx_cmd_clock, W) \
+    C(clock_stop, hsx_cmd_clock, W) \
+    C(clock_rate, hsx_cmd_clock, W) \
+    C(mailbox_snapshot, hsx_cmd_mailbox_snapshot, 0) \
+    C(mailbox_open, hsx_cmd_mailbox_open, 0) \
+    C(mailbox_close, hsx_cmd_mailbox_close, 0) \
+    C(send, hsx_cmd_send, W) \
+    C(listen, hsx_cmd_listen, 0)
 
-const hsx_command hsx_commands[HSX_COMMANDS] = {
-    C(ping, cmd_ping, 0),
-    C(info, cmd_info, CMD_TASK_IF),
-    C(ps, cmd_ps, CMD_TASK_IF),
-    C(load, cmd_load, W),
-    C(load_begin, cmd_load_begin, W),
-    C(load_write, cmd_load_write, W),
-    C(load_end, cmd_load_end, W),
-    C(load_abort, cmd_load_abort, W),
-    C(kill, cmd_kill, W | TASK_CONTROL),
-    C(pause, cmd_pause, W | CMD_TASK_IF | CMD_CONTROL),
-    C(resume, cmd_resume, W | CMD_TASK_IF | CMD_CONTROL),
-    C(sched, cmd_sched, CMD_TASK_IF | CMD_CONTROL),
-    C(step, cmd_step, W | CMD_TASK_IF | CMD_CONTROL),
-    C(regs, cmd_regs, CMD_TASK),
-    C(peek, cmd_peek, CMD_TASK),
-    C(poke, cmd_poke, W | TASK_CONTROL),
-    C(stdio, cmd_stdio, 0),
-    C(session_open, hsx_cmd_session_open, W),
-    C(session_keepalive, hsx_cmd_session_keepalive, CMD_SESSION),
-    C(session_close, hsx_cmd_session_close, W | CMD_SESSION),
-    C(session_list, hsx_cmd_session_list, 0),
-    C(events_subscribe, EVENTS(hsx_cmd_events_subscribe), DEV),
-    C(events_unsubscribe, EVENTS(hsx_cmd_events_unsubscribe), DEV),
-    C(events_ack, EVENTS(hsx_cmd_events_ack), DEV),
-    C(val_list, hsx_cmd_val_list, 0),
-    C(val_get, hsx_cmd_val_get, 0),
-    C(val_set, hsx_cmd_val_set, W),
-    C(val_stats, hsx_cmd_val_stats, 0),
-    C(cmd_list, hsx_cmd_cmd_list, 0),
-    C(cmd_call, hsx_cmd_cmd_call, W),
-    C(cmd_stats, hsx_cmd_cmd_stats, 0),
-    C(bp_set, DEBUG(hsx_cmd_bp_set), W | DEV | TASK_CONTROL),
-    C(bp_clear, DEBUG(hsx_cmd_bp_clear), W | DEV),
-    C(bp_clear_all, DEBUG(hsx_cmd_bp_clear_all), W | DEV | TASK_CONTROL),
-    C(bp_enable, DEBUG(hsx_cmd_bp_enable), W | DEV),
-    C(bp_disable, DEBUG(hsx_cmd_bp_disable), W | DEV),
-    C(bp_list, DEBUG(hsx_cmd_bp_list), DEV | CMD_TASK_IF),
-    C(run_to, DEBUG(hsx_cmd_run_to), W | DEV | TASK_CONTROL),
-    C(stack_info, DEBUG(hsx_cmd_stack_info), DEV | CMD_TASK),
-    C(watch_add, DEBUG(hsx_cmd_watch_add), W | DEV | TASK_CONTROL),
-    C(watch_remove, DEBUG(hsx_cmd_watch_remove), W | DEV),
-    C(watch_list, DEBUG(hsx_cmd_watch_list), DEV | CMD_TASK_IF),
-    C(trace_on, DEBUG(hsx_cmd_trace_on), W | DEV | TASK_CONTROL),
-    C(trace_off, DEBUG(hsx_cmd_trace_off), W | DEV | TASK_CONTROL),
-    C(trace_records, DEBUG(hsx_cmd_trace_records), DEV | CMD_TASK),
-    C(trace_status, DEBUG(hsx_cmd_trace_status), DEV | CMD_TASK),
-    C(jump, DEBUG(hsx_cmd_jump), W | DEV | TASK_CONTROL),
-    C(session_lock, hsx_cmd_session_lock, CMD_SESSION),
-    C(session_unlock, hsx_cmd_session_unlock, CMD_SESSION),
-    C(dmesg, hsx_cmd_dmesg, 0),
-    C(clock_status, hsx_cmd_clock, 0),
-    C(clock_start, hsx_cmd_clock, W),
-    C(clock_stop, hsx_cmd_clock, W),
-    C(clock_rate, hsx_cmd_clock, W),
-    C(mailbox_snapshot, hsx_cmd_mailbox_snapshot, 0),
-    C(mailbox_open, hsx_cmd_mailbox_open, 0),
-    C(mailbox_close, hsx_cmd_mailbox_close, 0),
-    C(send, hsx_cmd_send, W),
-    C(listen, hsx_cmd_listen, 0),
-};
+#define HANDLER(key, handler, flags) [K_##key - K_ping] = handler,
+#define FLAGS(key, handler, flags) [K_##key - K_ping] = (flags),
+const hsx_handler hsx_command_handlers[HSX_COMMANDS] = { COMMANDS(HANDLER) };
+const uint8_t hsx_command_flags[HSX_COMMANDS] = { COMMANDS(FLAGS) };
+
+HSX_COLD_CODE_END

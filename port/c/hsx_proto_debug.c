@@ -9,6 +9,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_DEBUG
 
 #define TRACE_REPLY 64                  /* records one trace.records returns at most */
@@ -24,7 +26,7 @@ static owned owners[HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES];
 static uint32_t tracing[HSX_MAX_TASKS];    /* pids with trace.on (0: free) */
 static uint16_t trace_size[HSX_MAX_TASKS]; /* the ring each asked for: records it shows */
 
-static owned *owner_of(uint32_t id, int watch)
+HSX_NOINLINE static owned *owner_of(uint32_t id, int watch)
 {
     for (int i = 0; i < HSX_MAX_BREAKPOINTS + HSX_MAX_WATCHES; i++)
         if (owners[i].id == id && owners[i].watch == watch)
@@ -472,3 +474,5 @@ int hsx_cmd_trace_records(hsx_call *c)
 #else
 void hsx_debug_session_closed(int slot) { (void)slot; }
 #endif
+
+HSX_COLD_CODE_END

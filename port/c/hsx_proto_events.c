@@ -15,6 +15,8 @@
 #include "hsx_frame.h"
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #if HSX_HAS_EVENTS
 
 #define MAX_CLAUSES 4
@@ -35,7 +37,7 @@ typedef struct clause {
     uint32_t pids[HSX_MAX_LOCKS];
 } clause;
 
-static struct {
+static struct subscription {
     uint8_t active, nclauses;
     int8_t session;                     /* the subscriber's session slot, or -1 */
     uint32_t token, max, count, delivered, dropped_total, high_water, last_ack;
@@ -169,21 +171,23 @@ static void put_debug_break(hsx_cbor_writer *w, const hsx_event *e)
     case 's': hsx_field_u(w, K_executed, e->a); break;    /* step */
     case 'w':                                   /* watch */
         hsx_field_u(w, K_watch_id, e->id);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, e->addr);
+        hsx_field_addr(w, K_addr, e->addr);
         put_old_new(w, e);
         hsx_field_u(w, K_changed_by, e->b);
         break;
     case 'f':                                   /* fault */
         hsx_field_s(w, K_kind, e->what2);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, e->addr);
+        hsx_field_addr(w, K_addr, e->addr);
         hsx_field_s(w, K_message, e->what2);
         break;
     default: break;
     }
 }
 
+static const hsx_row fault_row[] = {
+    ROW(kind, R_STR, hsx_event, what), ROW(pc, R_U32, hsx_event, pc),
+    ROW(addr, R_ADDR, hsx_event, addr), ROW(message, R_STR, hsx_event, what),
+};
 static const hsx_row mailbox_row[] = {
     ROW(descriptor, R_U32, hsx_event, a), ROW(handle, R_U32, hsx_event, id),
     ROW(length, R_U32, hsx_event, b), ROW(channel, R_U32, hsx_event, c),
@@ -196,11 +200,7 @@ static void put_data(hsx_cbor_writer *w, const hsx_event *e, uint32_t from, uint
     case HSX_EV_TASK_STATE: put_task_state(w, e); break;
     case HSX_EV_DEBUG_BREAK: put_debug_break(w, e); break;
     case HSX_EV_FAULT:
-        hsx_field_s(w, K_kind, e->what);
-        hsx_field_u(w, K_pc, e->pc);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, e->addr);
-        hsx_field_s(w, K_message, e->what);
+        hsx_put_row(w, fault_row, 4, e);
         break;
     case HSX_EV_STDOUT:
     case HSX_EV_STDERR:
@@ -230,13 +230,11 @@ static void put_data(hsx_cbor_writer *w, const hsx_event *e, uint32_t from, uint
     default:                                    /* watch_update */
         hsx_field_u(w, K_id, e->id);
         hsx_field_u(w, K_pid, e->pid);
-        hsx_put_key(w, K_addr);
-        hsx_put_addr(w, e->addr);
+        hsx_field_addr(w, K_addr, e->addr);
         hsx_field_u(w, K_length, e->len / 2);
         hsx_field_null(w, K_symbol);
         put_old_new(w, e);
-        hsx_put_key(w, K_pc);
-        hsx_put_addr(w, e->c ? (int64_t)e->pc : -1);
+        hsx_field_addr(w, K_pc, e->c ? (int64_t)e->pc : -1);
         break;
     }
 }
@@ -253,8 +251,7 @@ static int encode_at_end(const hsx_event *e, uint32_t from, uint32_t len, int cr
     hsx_cbor_put_map(&w, 4);
     hsx_field_u(&w, K_seq, seq);
     hsx_field_k(&w, K_type, type_keys[e->type]);
-    hsx_put_key(&w, K_pid);
-    hsx_put_addr(&w, e->pid ? (int64_t)e->pid : -1);
+    hsx_field_addr(&w, K_pid, e->pid ? (int64_t)e->pid : -1);
     hsx_put_key(&w, K_data);
     hsx_cbor_open_map(&w);
     put_data(&w, e, from, len);
@@ -351,7 +348,7 @@ int hsx_events_send(void)
     return queue_used != 0 || sub.dropped != 0;
 }
 
-static void clear_queue(void)
+HSX_NOINLINE static void clear_queue(void)
 {
     queue_used = critical_bytes = 0;
     sub.count = sub.dropped = 0;
@@ -401,19 +398,21 @@ static uint32_t arg_types(hsx_call *c, unsigned key)
     return types;
 }
 
+static const hsx_row stats_row[] = {
+    ROW(token, R_U32, struct subscription, token), ROW(max, R_U32, struct subscription, max),
+    ROW(pending, R_U32, struct subscription, count), ROW_CONST(coalesce_ms, R_ZERO, 0),
+    ROW(delivered, R_U32, struct subscription, delivered),
+    ROW(drops, R_U32, struct subscription, dropped_total),
+    ROW(high_water, R_U32, struct subscription, high_water),
+    ROW(last_ack, R_U32, struct subscription, last_ack),
+};
+
 static void put_stats(hsx_call *c)
 {
     hsx_cbor_writer *w = c->w;
     hsx_put_key(w, K_events);
     hsx_cbor_open_map(w);
-    hsx_field_u(w, K_token, sub.token);
-    hsx_field_u(w, K_max, sub.max);
-    hsx_field_u(w, K_pending, sub.count);
-    hsx_field_u(w, K_coalesce_ms, 0);
-    hsx_field_u(w, K_delivered, sub.delivered);
-    hsx_field_u(w, K_drops, sub.dropped_total);
-    hsx_field_u(w, K_high_water, sub.high_water);
-    hsx_field_u(w, K_last_ack, sub.last_ack);
+    hsx_put_row(w, stats_row, 8, &sub);
     hsx_put_key(w, K_filters);
     hsx_cbor_put_array(w, sub.nclauses);
     for (int i = 0; i < sub.nclauses; i++) {
@@ -545,3 +544,5 @@ int hsx_events_saturated(void) { return 0; }
 void hsx_events_session_closed(int slot) { (void)slot; }
 
 #endif
+
+HSX_COLD_CODE_END

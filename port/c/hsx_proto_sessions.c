@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 typedef struct session {
     uint8_t used, observer, auth, nlocks;
     uint16_t number;                    /* the public handle "s<number>" */
@@ -64,7 +66,7 @@ uint32_t hsx_sessions_open(void)
 
 int hsx_session_observer(int slot) { return slot >= 0 && sessions[slot].observer; }
 
-int hsx_owner(uint32_t pid)
+HSX_NOINLINE int hsx_owner(uint32_t pid)
 {
     for (int s = 0; s < HSX_MAX_SESSIONS; s++)
         for (int i = 0; sessions[s].used && i < sessions[s].nlocks; i++)
@@ -283,3 +285,5 @@ int hsx_cmd_session_list(hsx_call *c)
     hsx_cbor_put_end(c->w);
     return 0;
 }
+
+HSX_COLD_CODE_END

@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define LISTEN_MAX 16                   /* messages one listen takes at most */
 
 /* -- the clock --------------------------------------------------------------------------------- */
@@ -152,7 +154,7 @@ void hsx_proto_listener(const hsx_event *event)
 
 static uint32_t host_handles[HSX_HOST_HANDLES];     /* opened by mailbox.open (0: free) */
 
-static uint32_t *host_slot(uint32_t handle)
+HSX_NOINLINE static uint32_t *host_slot(uint32_t handle)
 {
     for (int i = 0; i < HSX_HOST_HANDLES; i++)
         if (host_handles[i] == handle)
@@ -184,8 +186,7 @@ int hsx_cmd_mailbox_snapshot(hsx_call *c)
         hsx_field_u(c->w, K_descriptor_id, m.descriptor_id);
         hsx_field_s(c->w, K_target, m.target);
         hsx_field_u(c->w, K_namespace, m.namespace_);
-        hsx_put_key(c->w, K_owner_pid);
-        hsx_put_addr(c->w, m.has_owner ? m.owner_pid : -1);
+        hsx_field_addr(c->w, K_owner_pid, m.has_owner ? m.owner_pid : -1);
         hsx_field_u(c->w, K_mode_mask, m.mode);
         hsx_field_u(c->w, K_capacity, m.capacity);
         hsx_field_u(c->w, K_bytes_used, m.bytes_used);
@@ -339,3 +340,5 @@ int hsx_cmd_listen(hsx_call *c)
         hsx_exec_mbx_close(handle);
     return 0;
 }
+
+HSX_COLD_CODE_END

@@ -8,6 +8,8 @@
 
 #include "hsx_proto.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define VALUE_NAME 64u                          /* bytes of a "group.name" asked for */
 
 /* `name` as a C string into out[VALUE_NAME]: 0, or -1 when too long. */
@@ -42,7 +44,7 @@ static int owner_control(hsx_call *c, uint32_t owner)
     return owner ? hsx_control(c, owner) : 0;
 }
 
-static int text_eq(const char *a, const char *b)
+HSX_NOINLINE static int text_eq(const char *a, const char *b)
 {
     while (*a && *a == *b) {
         a++;
@@ -270,3 +272,5 @@ int hsx_cmd_cmd_stats(hsx_call *c)
     put_usage(c, K_commands, n, HSX_MAX_COMMANDS);
     return 0;
 }
+
+HSX_COLD_CODE_END

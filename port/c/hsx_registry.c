@@ -6,10 +6,111 @@
 #include "hsx_registry.h"
 #include "hsx_f16.h"
 
+HSX_COLD_CODE_BEGIN
+
 static char names[HSX_NAME_POOL];
 static uint32_t names_used;
 
 void hsx_rg_init(void) { names_used = 0; }
+
+/* ---- the tables ------------------------------------------------------------------------ */
+
+static hsx_rg_entry *entry_at(const hsx_rg_table *tb, uint32_t i)
+{
+    return (hsx_rg_entry *)(void *)((uint8_t *)tb->entries + i * tb->size);
+}
+
+hsx_rg_entry *hsx_rg_find(const hsx_rg_table *tb, uint32_t oid)
+{
+    uint32_t i;
+    for (i = 0; i < tb->count; i++) {
+        hsx_rg_entry *e = entry_at(tb, i);
+        if (e->used && e->oid == oid)
+            return e;
+    }
+    return 0;
+}
+
+hsx_rg_entry *hsx_rg_next(const hsx_rg_table *tb, uint32_t *cursor)
+{
+    hsx_rg_entry *best = 0;
+    uint32_t i;
+    for (i = 0; i < tb->count; i++) {
+        hsx_rg_entry *e = entry_at(tb, i);
+        if (e->used && e->oid >= *cursor && (!best || e->oid < best->oid))
+            best = e;
+    }
+    if (best)
+        *cursor = best->oid + 1u;
+    return best;
+}
+
+uint32_t hsx_rg_count(const hsx_rg_table *tb)
+{
+    uint32_t n = 0, i;
+    for (i = 0; i < tb->count; i++)
+        n += entry_at(tb, i)->used;
+    return n;
+}
+
+int hsx_rg_prepare(const hsx_rg_table *tb, hsx_rg_entry *e, uint32_t owner, uint32_t group,
+                   uint32_t id, uint32_t flags, uint32_t all_flags, uint32_t auth,
+                   const hsx_rg_desc *d, int invalid)
+{
+    hsx_k_fill(e, 0, tb->size);
+    e->oid = (uint16_t)((group & 0xFFu) << 8 | (id & 0xFFu));
+    if (group >= GROUP_ALL || id > 0xFF || (flags & ~all_flags) || auth > 3
+            || hsx_rg_descriptor_problem(d, tb == &hsx_rg_commands) || invalid)
+        return V_EINVAL;
+    if (hsx_rg_find(tb, e->oid))
+        return V_EEXIST;
+    e->owner = owner;
+    e->flags = (uint8_t)flags;
+    e->auth = (uint8_t)auth;
+    e->strings = NONE;
+    return V_OK;
+}
+
+int hsx_rg_add(const hsx_rg_table *tb, const hsx_rg_entry *e, const hsx_rg_desc *d)
+{
+    uint32_t i;
+    int32_t block;
+    uint8_t has;
+    hsx_rg_entry *slot;
+    for (i = 0; i < tb->count && entry_at(tb, i)->used; i++)
+        ;
+    if (i == tb->count || (block = hsx_rg_names_add(d, &has)) < 0)
+        return V_ENOSPC;
+    slot = entry_at(tb, i);
+    hsx_k_copy(slot, e, tb->size);
+    slot->used = 1;
+    slot->strings = (uint16_t)block;
+    slot->has = has;
+    return V_OK;
+}
+
+void hsx_rg_release(const hsx_rg_table *tb, uint32_t pid)
+{
+    uint32_t i;
+    for (i = 0; i < tb->count; i++) {
+        hsx_rg_entry *e = entry_at(tb, i);
+        if (e->used && e->owner == pid) {
+            e->used = 0;
+            hsx_rg_names_remove(e->strings);
+        }
+    }
+}
+
+/* Removing a block moves the blocks after it down by `size`. */
+static void moved(const hsx_rg_table *tb, uint16_t block, uint32_t size)
+{
+    uint32_t i;
+    for (i = 0; i < tb->count; i++) {
+        hsx_rg_entry *e = entry_at(tb, i);
+        if (e->used && e->strings != NONE && e->strings > block)
+            e->strings = (uint16_t)(e->strings - size);
+    }
+}
 
 
 /* ---- the name pool -------------------------------------------------------------------- */
@@ -58,8 +159,8 @@ void hsx_rg_names_remove(uint16_t block)
         size += hsx_k_strlen(names + block + size, HSX_NAME_POOL) + 1;
     hsx_k_copy(names + block, names + block + size, names_used - block - size);
     names_used -= size;
-    hsx_rg_values_moved(block, size);
-    hsx_rg_commands_moved(block, size);
+    moved(&hsx_rg_values, block, size);
+    moved(&hsx_rg_commands, block, size);
 }
 
 /* ---- f16 rules ------------------------------------------------------------------------- */
@@ -224,3 +325,5 @@ int hsx_rg_named(const char *name, const char *entry_name, const char *group)
 }
 
 uint32_t hsx_rg_names_free(void) { return HSX_NAME_POOL - names_used; }
+
+HSX_COLD_CODE_END

@@ -26,15 +26,38 @@ typedef struct hsx_rg_desc {
 
 struct hsx_rg_chain_text { char a[NAME_MAX_BYTES + 1], b[NAME_MAX_BYTES + 1], c[HELP_MAX_BYTES + 1]; };
 
+/* The head a value and a command begin with: the table functions below serve both. */
+typedef struct hsx_rg_entry {
+    uint32_t owner;
+    uint16_t oid, strings;              /* strings: its block in the name pool, or NONE */
+    uint8_t used, flags, auth, has;     /* has: which of its three strings it has */
+} hsx_rg_entry;
+
+/* A registry: `count` entries of `size` bytes, each beginning with its head. */
+typedef struct hsx_rg_table {
+    void *entries;
+    uint16_t size, count;
+} hsx_rg_table;
+extern const hsx_rg_table hsx_rg_values, hsx_rg_commands;
+
+hsx_rg_entry *hsx_rg_find(const hsx_rg_table *tb, uint32_t oid);       /* used, or NULL */
+/* The used entry with the smallest OID >= *cursor, which moves past it; NULL: none. */
+hsx_rg_entry *hsx_rg_next(const hsx_rg_table *tb, uint32_t *cursor);
+uint32_t hsx_rg_count(const hsx_rg_table *tb);                          /* used entries */
+/* REGISTER's and a record's shared checks in the reference's order (`invalid`: the
+ * caller's own EINVAL before EEXIST); zeroes *e (size bytes) and fills its head. */
+int hsx_rg_prepare(const hsx_rg_table *tb, hsx_rg_entry *e, uint32_t owner, uint32_t group,
+                   uint32_t id, uint32_t flags, uint32_t all_flags, uint32_t auth,
+                   const hsx_rg_desc *d, int invalid);
+int hsx_rg_add(const hsx_rg_table *tb, const hsx_rg_entry *e, const hsx_rg_desc *d);
+void hsx_rg_release(const hsx_rg_table *tb, uint32_t pid);              /* pid's entries go */
+
 void hsx_rg_init(void);
 uint32_t hsx_rg_block_size(const hsx_rg_desc *d);
 /* An entry's strings into the pool: the block, NONE without strings, -1 when full. */
 int32_t hsx_rg_names_add(const hsx_rg_desc *d, uint8_t *has);
 const char *hsx_rg_string_at(uint16_t block, uint8_t has, int index);   /* NULL: none */
 void hsx_rg_names_remove(uint16_t block);
-/* ... which moves the blocks after it down by `size`: */
-void hsx_rg_values_moved(uint16_t block, uint32_t size);
-void hsx_rg_commands_moved(uint16_t block, uint32_t size);
 uint32_t hsx_rg_names_free(void);
 
 double hsx_rg_f16(uint16_t raw);

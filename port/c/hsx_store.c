@@ -11,6 +11,8 @@
  */
 #include "hsx_kernel.h"
 
+HSX_COLD_CODE_BEGIN
+
 #define SLOT 16u
 #define PAGE_MAGIC 0x56585348u          /* "HSXV" little-endian */
 #define FRAM_PAGE 256u                  /* the log's page on a store without erase */
@@ -25,7 +27,7 @@ static struct pending {
     uint8_t used;
 } pend[HSX_PERSIST_PENDING];
 
-static void complain(const char *text)
+HSX_NOINLINE static void complain(const char *text)
 {
     if (hsx_k_hal && hsx_k_hal->diagnostic)
         hsx_k_hal->diagnostic(text);
@@ -33,7 +35,7 @@ static void complain(const char *text)
 
 /* ---- slots ------------------------------------------------------------------------------ */
 
-static int read_slot(uint32_t page, uint32_t slot, uint8_t *rec)
+HSX_NOINLINE static int read_slot(uint32_t page, uint32_t slot, uint8_t *rec)
 {
     return store->read(store->ctx, page * page_size + slot * SLOT, rec, SLOT) == 0;
 }
@@ -47,7 +49,7 @@ static int erased(const uint8_t *rec)
     return 1;
 }
 
-static int record_ok(const uint8_t *rec)
+HSX_NOINLINE static int record_ok(const uint8_t *rec)
 {
     return hsx_k_le32(rec + 12) == hsx_k_crc32(0, rec, 12);
 }
@@ -309,3 +311,5 @@ void hsx_k_store_flush(int all)
 }
 
 void hsx_exec_flush(void) { hsx_k_store_flush(1); }
+
+HSX_COLD_CODE_END

@@ -21,7 +21,7 @@ static int fault_at(hsx_tcb *t, uint32_t addr, uint32_t len)
     return 0;
 }
 
-int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len)
+HSX_NOINLINE int hsx_k_guest_ok(hsx_tcb *t, uint32_t addr, uint32_t len)
 {
     if (!len)
         return 1;
@@ -58,14 +58,14 @@ static int svc_core(hsx_tcb *t, uint32_t fn)
     return HSX_SVC_DONE;
 }
 
-static int svc_task(hsx_tcb *t, uint32_t fn)
+static int svc_task(hsx_tcb *t, uint32_t fn, const uint32_t *r)
 {
     if (fn == 0) {                                  /* EXIT */
-        t->exit_status = (int32_t)hsx_k_reg(t, 0);
+        t->exit_status = (int32_t)r[0];
         return HSX_SVC_EXIT;
     }
     if (fn == 1) {                                  /* UART_WRITE: the task's stdout */
-        uint32_t addr = hsx_k_reg(t, 1), len = hsx_k_reg(t, 2) & 0xFFFFu;
+        uint32_t addr = r[1], len = r[2] & 0xFFFFu;
         if (!hsx_k_guest_ok(t, addr, len))
             return HSX_SVC_FAULT;
         hsx_k_stdio_write(t, 1, addr, len);
@@ -80,26 +80,26 @@ static int svc_task(hsx_tcb *t, uint32_t fn)
 
 #define CAN_EXTENDED 0x80000000u
 
-static int svc_can(hsx_tcb *t, uint32_t fn)
+static int svc_can(hsx_tcb *t, uint32_t fn, const uint32_t *r)
 {
     const hsx_can *can = hsx_k_hal->can;
-    uint32_t r1 = hsx_k_reg(t, 1);
+    uint32_t r1 = r[1];
     if (!can || fn > 1) {
         hsx_k_set_reg(t, 0, HSX_ERR_ENOSYS);
         return HSX_SVC_DONE;
     }
     if (fn == 0) {                                  /* TX */
-        uint32_t addr = hsx_k_reg(t, 2), len = hsx_k_reg(t, 3);
+        uint32_t addr = r[2], len = r[3];
         uint32_t id = r1 & CAN_EXTENDED ? r1 & (CAN_EXTENDED | 0x1FFFFFFFu) : r1 & 0x7FFu;
-        int r;
+        int sent;
         if (len > 8) {
             hsx_k_set_reg(t, 0, NEG(HSX_EINVAL));
             return HSX_SVC_DONE;
         }
         if (!hsx_k_guest_ok(t, addr, len))
             return HSX_SVC_FAULT;
-        r = can->send(can->ctx, id, t->vm.mem + addr, len);
-        hsx_k_set_reg(t, 0, r < 0 ? (uint32_t)r : 0u);
+        sent = can->send(can->ctx, id, t->vm.mem + addr, len);
+        hsx_k_set_reg(t, 0, sent < 0 ? (uint32_t)sent : 0u);
     } else {                                        /* RX */
         uint8_t data[8];
         uint32_t id = 0, len = 0;
@@ -111,8 +111,7 @@ static int svc_can(hsx_tcb *t, uint32_t fn)
             if (len > 8)
                 len = 8;
             hsx_k_copy(t->vm.mem + r1, data, len);
-            hsx_k_set_reg(t, 0, 0);
-            hsx_k_set_reg(t, 1, id);
+            hsx_k_set_r0_r1(t, 0, id);
             hsx_k_set_reg(t, 2, len);
         }
     }
@@ -168,10 +167,10 @@ static int32_t fs_open(hsx_tcb *t, const char *path, uint32_t flags)
     return (int32_t)slot->fd;
 }
 
-static int svc_fs(hsx_tcb *t, uint32_t fn)
+HSX_COLD_FUNCTION static int svc_fs(hsx_tcb *t, uint32_t fn, const uint32_t *args)
 {
     const hsx_fs *fs = hsx_k_hal->fs;
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3);
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3];
     uint32_t len = r3 < HSX_MAX_IO ? r3 : HSX_MAX_IO;
     struct open_file *f = r1 > 2 ? file_of(t->pid, r1) : 0;
     char path[HSX_MAX_STRING + 1], other[HSX_MAX_STRING + 1];
@@ -247,14 +246,14 @@ static int svc_fs(hsx_tcb *t, uint32_t fn)
 
 /* ---- 0x06 executive ------------------------------------------------------------------------------ */
 
-static int svc_exec(hsx_tcb *t, uint32_t fn)
+static int svc_exec(hsx_tcb *t, uint32_t fn, const uint32_t *r)
 {
-    uint32_t r1 = hsx_k_reg(t, 1);
+    uint32_t r1 = r[1];
     hsx_tcb *other;
     char path[HSX_MAX_STRING + 1];
     switch (fn) {
     case 0:                                         /* SLEEP_MS */
-        t->wait_ms = hsx_k_reg(t, 0);
+        t->wait_ms = r[0];
         hsx_k_set_reg(t, 0, 0);
         if (!t->wait_ms)
             return HSX_SVC_DONE;
@@ -264,7 +263,7 @@ static int svc_exec(hsx_tcb *t, uint32_t fn)
         return HSX_SVC_YIELD;
     case 2: hsx_k_set_reg(t, 0, t->pid); break;     /* GETPID */
     case 3:                                         /* EXIT */
-        t->exit_status = (int32_t)hsx_k_reg(t, 0);
+        t->exit_status = (int32_t)r[0];
         return HSX_SVC_EXIT;
     case 4:                                         /* SPAWN */
         if (hsx_k_guest_string(t, r1, path, sizeof path) < 0)
@@ -287,16 +286,14 @@ static int svc_exec(hsx_tcb *t, uint32_t fn)
         if (!other) {
             hsx_k_set_reg(t, 0, NEG(HSX_ESRCH));
         } else if (hsx_k_ended(other)) {
-            hsx_k_set_reg(t, 0, 0);
-            hsx_k_set_reg(t, 1, other->has_exit_status ? (uint32_t)other->exit_status : 0u);
+            hsx_k_set_r0_r1(t, 0, other->has_exit_status ? (uint32_t)other->exit_status : 0u);
         } else {
             hsx_k_set_reg(t, 0, NEG(HSX_EAGAIN));
         }
         break;
     case 7: hsx_k_set_reg(t, 0, hsx_k_uptime_ms()); break;   /* TIME_MS */
     case 8:                                         /* MEMINFO */
-        hsx_k_set_reg(t, 0, t->heap_start);
-        hsx_k_set_reg(t, 1, t->vm.stack_base - HSX_GUARD);
+        hsx_k_set_r0_r1(t, t->heap_start, t->vm.stack_base - HSX_GUARD);
         hsx_k_set_reg(t, 2, t->vm.stack_base);
         hsx_k_set_reg(t, 3, t->vm.stack_top);
         break;
@@ -353,15 +350,12 @@ static double m_exp(double x)
     return r * power2(k / 2) * power2(k - k / 2);   /* k is -1075..1024: in two halves */
 }
 
+/* log and sqrt of a finite x > 0 (svc_devmath sorts out the rest from the f16's bits) */
 static double m_log(double x)
 {
     union { double d; uint64_t u; } b;
     double y;
     int i;
-    if (x != x || x < 0)
-        return nan_value();
-    if (x == 0 || x - x != 0)
-        return x == 0 ? -1.0 / 0.0 : x;     /* log 0 = -inf, log inf = inf */
     b.d = x;                                /* start from the exponent (within ln 2) */
     y = ((int)(b.u >> 52 & 0x7FF) - 1023) * LN2;
     for (i = 0; i < 6; i++) {               /* Halley's iteration: cubic convergence */
@@ -375,10 +369,6 @@ static double m_sqrt(double x)
 {
     double g = x > 1 ? x : 1;
     int i;
-    if (x != x || x < 0)
-        return nan_value();
-    if (x == 0 || x - x != 0)
-        return x;                           /* sqrt(-0.0) is -0.0, sqrt inf is inf */
     for (i = 0; i < 100; i++) {
         double next = 0.5 * (g + x / g);
         if (next == g)
@@ -402,20 +392,30 @@ static double m_sincos(double x, int cos_shift)
     return n & 2 ? -r : r;
 }
 
-static int svc_devmath(hsx_tcb *t, uint32_t fn)
+static int svc_devmath(hsx_tcb *t, uint32_t fn, const uint32_t *r)
 {
-    double x = hsx_f16_to_double(hsx_k_reg(t, 1) & 0xFFFFu), y;
+    /* NaN, the infinities, zeros and negatives told from the f16's bits */
+    uint32_t bits = r[1] & 0xFFFFu, magnitude = bits & 0x7FFFu;
+    int finite = magnitude < 0x7C00u, nan = magnitude > 0x7C00u;
+    int negative = (bits & 0x8000u) && magnitude && !nan;
+    double x = hsx_f16_to_double(bits), y;
     if (fn > 4) {
         hsx_k_set_reg(t, 0, HSX_ERR_ENOSYS);
         return HSX_SVC_DONE;
     }
-    if (fn >= 2)
-        y = fn == 2 ? m_exp(x) : fn == 3 ? m_sqrt(x) : m_log(x);
-    else if (x - x != 0)
-        y = nan_value();                    /* sin, cos of inf or nan */
+    if (fn == 2)
+        y = m_exp(x);
+    else if (fn < 2)                        /* sin, cos: of inf or NaN, NaN; sin(-0.0) is -0.0 */
+        y = !finite ? nan_value() : fn == 0 && !magnitude ? x : m_sincos(x, (int)fn);
+    else if (nan || negative)               /* sqrt, log */
+        y = nan_value();
+    else if (!magnitude)
+        y = fn == 3 ? x : -1.0 / 0.0;       /* sqrt(-0.0) is -0.0, log 0 is -inf */
+    else if (!finite)
+        y = x;                              /* of inf: inf */
     else
-        y = fn == 0 && x == 0 ? x : m_sincos(x, (int)fn);   /* sin(-0.0) is -0.0 */
-    hsx_k_set_reg(t, 0, (hsx_k_reg(t, 0) & 0xFFFF0000u) | hsx_double_to_f16(y));
+        y = fn == 3 ? m_sqrt(x) : m_log(x);
+    hsx_k_set_reg(t, 0, (r[0] & 0xFFFF0000u) | hsx_double_to_f16(y));
     return HSX_SVC_DONE;
 }
 
@@ -423,17 +423,20 @@ static int svc_devmath(hsx_tcb *t, uint32_t fn)
 
 int hsx_k_svc(hsx_tcb *t)
 {
-    uint32_t fn = t->vm.svc_function;
+    uint32_t fn = t->vm.svc_function, r[HSX_SVC_ARGS];
+    int i;
+    for (i = 0; i < HSX_SVC_ARGS; i++)
+        r[i] = hsx_k_reg(t, i);
     switch (t->vm.svc_module) {
     case 0x00: return svc_core(t, fn);
-    case 0x01: return svc_task(t, fn);
-    case 0x02: return svc_can(t, fn);
-    case 0x04: return svc_fs(t, fn);
-    case 0x05: return hsx_k_svc_mailbox(t, fn);
-    case 0x06: return svc_exec(t, fn);
-    case 0x07: return hsx_k_svc_values(t, fn);
-    case 0x08: return hsx_k_svc_commands(t, fn);
-    case 0x0E: return svc_devmath(t, fn);
+    case 0x01: return svc_task(t, fn, r);
+    case 0x02: return svc_can(t, fn, r);
+    case 0x04: return svc_fs(t, fn, r);
+    case 0x05: return hsx_k_svc_mailbox(t, fn, r);
+    case 0x06: return svc_exec(t, fn, r);
+    case 0x07: return hsx_k_svc_values(t, fn, r);
+    case 0x08: return hsx_k_svc_commands(t, fn, r);
+    case 0x0E: return svc_devmath(t, fn, r);
     default:
         hsx_k_set_reg(t, 0, HSX_ERR_ENOSYS);
         return HSX_SVC_DONE;

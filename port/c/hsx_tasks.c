@@ -69,23 +69,33 @@ static const uint16_t TRANSITIONS[][2] = {
 
 static int runnable(uint8_t state) { return state == HSX_STATE_READY || state == HSX_STATE_RUNNING; }
 
-int hsx_k_ended(const hsx_tcb *t)
+HSX_NOINLINE int hsx_k_ended(const hsx_tcb *t)
 {
     return t->state == HSX_STATE_RETURNED || t->state == HSX_STATE_FAULTED
         || t->state == HSX_STATE_KILLED;
 }
 
-void hsx_k_emit(hsx_event *event)
+HSX_NOINLINE void hsx_k_emit(hsx_event *event)
 {
     if (listener)
         listener(event);
+}
+
+void hsx_k_event(hsx_event *event, hsx_event_type type, uint32_t pid)
+{
+    hsx_k_fill(event, 0, sizeof *event);
+    event->type = type;
+    event->pid = pid;
 }
 
 void hsx_exec_set_listener(hsx_event_listener fn) { listener = fn; }
 
 const hsx_hal *hsx_exec_hal(void) { return hsx_k_hal; }
 
-uint32_t hsx_k_now(void) { return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0; }
+HSX_NOINLINE uint32_t hsx_k_now(void)
+{
+    return hsx_k_hal && hsx_k_hal->now_ms ? hsx_k_hal->now_ms() : 0;
+}
 
 uint32_t hsx_k_uptime_ms(void) { return hsx_k_now() - started_at; }
 
@@ -138,7 +148,7 @@ static uint32_t level_of(uint8_t priority, hsx_tcb **out)
     return n;
 }
 
-void hsx_k_rotate(hsx_tcb *t)
+HSX_NOINLINE void hsx_k_rotate(hsx_tcb *t)
 {
     if (t->queued)
         t->ready_seq = ++ready_counter;
@@ -146,7 +156,7 @@ void hsx_k_rotate(hsx_tcb *t)
 
 /* ---- state changes ------------------------------------------------------------------ */
 
-hsx_tcb *hsx_k_task(uint32_t pid)
+HSX_NOINLINE hsx_tcb *hsx_k_task(uint32_t pid)
 {
     int i;
     if (!pid)
@@ -197,7 +207,8 @@ void hsx_k_transition(hsx_tcb *t, hsx_reason reason, hsx_state target, hsx_event
     hsx_k_emit(&ev);
 }
 
-static void transition_simple(hsx_tcb *t, hsx_reason reason, hsx_state target, uint32_t a)
+HSX_NOINLINE static void transition_simple(hsx_tcb *t, hsx_reason reason, hsx_state target,
+                                           uint32_t a)
 {
     hsx_event ev;
     hsx_k_fill(&ev, 0, sizeof ev);
@@ -251,6 +262,12 @@ uint32_t hsx_k_reg(const hsx_tcb *t, int index)
 void hsx_k_set_reg(hsx_tcb *t, int index, uint32_t value)
 {
     hsx_k_put32(t->vm.mem + t->vm.reg_base + 4u * (uint32_t)index, value);
+}
+
+void hsx_k_set_r0_r1(hsx_tcb *t, uint32_t r0, uint32_t r1)
+{
+    hsx_k_set_reg(t, 0, r0);
+    hsx_k_set_reg(t, 1, r1);
 }
 
 /* Forget an ended task's record (its slot and code go back). */
@@ -327,8 +344,10 @@ uint32_t hsx_k_next_pid(void) { return next_pid; }
 void hsx_k_start_task(hsx_tcb *t)
 {
     hsx_event ev;
+    char name[HSX_APP_NAME_MAX];
+    hsx_k_app_name(t->base_name, t->instance, name);
     hsx_k_fill(&ev, 0, sizeof ev);
-    ev.what = t->app_name;
+    ev.what = name;
     hsx_k_transition(t, HSX_REASON_LOADED, HSX_STATE_NONE, &ev);
 }
 
@@ -338,7 +357,7 @@ void hsx_k_discard_task(hsx_tcb *t)
     remove_record(t);
 }
 
-void hsx_exec_init(const hsx_hal *hal)
+HSX_COLD_FUNCTION void hsx_exec_init(const hsx_hal *hal)
 {
     hsx_k_fill(hsx_k_tasks, 0, sizeof hsx_k_tasks);
     hsx_k_hal = hal;
@@ -417,9 +436,7 @@ int hsx_k_run_vm(hsx_tcb *t, uint32_t budget, uint32_t *executed)
 static void announce_break(hsx_tcb *t, const char *why, uint32_t pc, uint32_t id, uint32_t a)
 {
     hsx_event ev;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_DEBUG_BREAK;
-    ev.pid = t->pid;
+    hsx_k_event(&ev, HSX_EV_DEBUG_BREAK, t->pid);
     ev.what = why;
     ev.pc = pc;
     ev.id = id;
@@ -434,9 +451,7 @@ static void announce_fault(hsx_tcb *t)
     uint32_t pc;
     int64_t addr;
     hsx_k_fault_where(t, &pc, &addr);
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_FAULT;
-    ev.pid = t->pid;
+    hsx_k_event(&ev, HSX_EV_FAULT, t->pid);
     ev.what = hsx_k_fault_kind(t);
     ev.pc = pc;
     ev.addr = addr;
@@ -607,6 +622,16 @@ static uint32_t round_robin(hsx_tcb **level, uint32_t count, uint32_t budget, in
     return executed;
 }
 
+/* Fire the timers once the earliest deadline is due: whether one is left, and when. */
+HSX_NOINLINE static int catch_up(int has_deadline, uint32_t *deadline)
+{
+    if (has_deadline && hsx_k_due(*deadline, hsx_k_now())) {
+        fire_timers();
+        has_deadline = next_deadline(deadline);
+    }
+    return has_deadline;
+}
+
 uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
 {
     uint32_t executed = 0, deadline = 0;
@@ -630,10 +655,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
         if (count > 1) {
             if (t->quantum == 1 && (ran = round_robin(level, count, n, has_deadline)) != 0) {
                 executed += ran;
-                if (has_deadline && hsx_k_due(deadline, hsx_k_now())) {
-                    fire_timers();
-                    has_deadline = next_deadline(&deadline);
-                }
+                has_deadline = catch_up(has_deadline, &deadline);
                 continue;
             }
             turn = t->turn_left ? t->turn_left : t->quantum;
@@ -654,10 +676,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
             after_stop(t, stop, 0);
             has_deadline = next_deadline(&deadline);
         }
-        if (has_deadline && hsx_k_due(deadline, hsx_k_now())) {
-            fire_timers();
-            has_deadline = next_deadline(&deadline);
-        }
+        has_deadline = catch_up(has_deadline, &deadline);
         if (watch_changed) {
             watch_changed = 0;
             break;
@@ -676,7 +695,7 @@ uint32_t hsx_exec_run(uint32_t budget, uint32_t *next_ms)
 
 /* ---- control ---------------------------------------------------------------------------- */
 
-static hsx_status live_task(uint32_t pid, hsx_tcb **out)
+HSX_NOINLINE static hsx_status live_task(uint32_t pid, hsx_tcb **out)
 {
     hsx_tcb *t = hsx_k_task(pid);
     if (!t)
@@ -750,7 +769,7 @@ hsx_status hsx_exec_sched(uint32_t pid, int32_t priority, int32_t quantum)
     return HSX_OK;
 }
 
-hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
+HSX_COLD_FUNCTION hsx_status hsx_exec_step(uint32_t pid, uint32_t count, uint32_t *executed)
 {
     hsx_tcb *t;
     uint32_t done = 0, ran;

@@ -88,19 +88,25 @@ uint32_t hsx_crc32(uint32_t crc, const uint8_t *data, uint32_t len)
 
 int hsx_k_due(uint32_t deadline, uint32_t now) { return (int32_t)(now - deadline) >= 0; }
 
-void hsx_k_set_detail(const char *text) { hsx_k_strcpy(detail, text, sizeof detail); }
-
-void hsx_k_set_detail_number(uint32_t number)
+HSX_COLD_FUNCTION void hsx_k_set_detail(const char *text)
 {
-    char digits[11];
-    int n = 0, i = 0;
+    hsx_k_strcpy(detail, text, sizeof detail);
+}
+
+HSX_COLD_FUNCTION uint32_t hsx_k_decimal(char *out, uint32_t number)
+{
+    char digits[10];
+    uint32_t n = 0, i = 0;
     do {
         digits[n++] = (char)('0' + number % 10);
         number /= 10;
     } while (number);
     while (n)
-        detail[i++] = digits[--n];
-    detail[i] = 0;
+        out[i++] = digits[--n];
+    out[i] = 0;
+    return i;
 }
+
+HSX_COLD_FUNCTION void hsx_k_set_detail_number(uint32_t number) { hsx_k_decimal(detail, number); }
 
 const char *hsx_exec_last_detail(void) { return detail; }

@@ -15,11 +15,15 @@ enum { F_RO = 0x01, F_PERSIST = 0x02, F_PIN = 0x08, F_BOOL = 0x10, F_ALL = 0x1F 
 enum { VOLATILE, LOAD, SAVE };
 
 
+/* 32 bytes: the small fields share a byte; the store's app key is the owner's (app_of).
+ * e.has: name, group, unit. */
 static struct value {
-    uint16_t oid, raw, eps, min, max, key, debounce, rate, strings;
-    uint8_t used, flags, auth, mode, restored, changed_once, has;   /* has: name, group, unit */
-    uint32_t owner, app, last_change;
+    hsx_rg_entry e;
+    uint16_t raw, eps, min, max, key, debounce, rate;
+    uint8_t restored : 1, changed_once : 1, mode : 2;
+    uint32_t last_change;
 } values[HSX_MAX_VALUES];
+const hsx_rg_table hsx_rg_values = { values, sizeof *values, HSX_MAX_VALUES };
 
 static struct subscription { uint32_t pid, handle; uint16_t oid; uint8_t used; } subs[HSX_MAX_SUBSCRIPTIONS];
 
@@ -29,14 +33,6 @@ void hsx_k_values_init(void)
     hsx_k_fill(subs, 0, sizeof subs);
     hsx_rg_init();
     hsx_k_commands_init();
-}
-
-void hsx_rg_values_moved(uint16_t block, uint32_t size)
-{
-    int i;
-    for (i = 0; i < HSX_MAX_VALUES; i++)
-        if (values[i].used && values[i].strings != NONE && values[i].strings > block)
-            values[i].strings = (uint16_t)(values[i].strings - size);
 }
 
 static int bounded(const struct value *v) { return v->min || v->max; }
@@ -71,35 +67,33 @@ static int same(const struct value *v, uint16_t raw)
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static struct value *value_of(uint16_t oid)
+HSX_NOINLINE static struct value *value_of(uint32_t oid)
 {
-    int i;
-    for (i = 0; i < HSX_MAX_VALUES; i++)
-        if (values[i].used && values[i].oid == oid)
-            return &values[i];
-    return 0;
+    return (struct value *)(void *)hsx_rg_find(&hsx_rg_values, oid);
 }
 
-static uint32_t value_count(void)
+/* Whether `caller` may read v (NULL: none): V_OK, V_ENOENT or V_EPERM. */
+static int readable(const struct value *v, uint32_t caller, int auth)
 {
-    uint32_t n = 0, i;
-    for (i = 0; i < HSX_MAX_VALUES; i++)
-        n += values[i].used;
-    return n;
+    return !v ? V_ENOENT : !hsx_rg_may_access(v->e.owner, v->e.auth, caller, auth) ? V_EPERM : V_OK;
 }
 
-static uint32_t app_key(const hsx_tcb *t)
+/* The app a value's stored bits are kept under: its owner's base name's CRC (a value
+ * goes with its owner). */
+static uint32_t app_of(const struct value *v)
 {
-    return hsx_k_crc32(0, (const uint8_t *)t->base_name, hsx_k_strlen(t->base_name, HSX_APP_NAME_MAX));
+    const hsx_tcb *t = hsx_k_task(v->e.owner);
+    return t ? hsx_k_crc32(0, (const uint8_t *)t->base_name,
+                           hsx_k_strlen(t->base_name, HSX_APP_NAME_MAX)) : 0;
 }
 
 /* The stored bits for v if the store has some that fit its range (_restorable). */
 static int restorable(const struct value *v, uint16_t *raw)
 {
     uint16_t stored;
-    if (!hsx_k_store_load(v->app, v->key, &stored))
+    if (!hsx_k_store_load(app_of(v), v->key, &stored))
         return 0;
-    stored = normalise(v->flags, stored);
+    stored = normalise(v->e.flags, stored);
     if (!in_range(v->min, v->max, stored))
         return 0;
     *raw = stored;
@@ -111,31 +105,18 @@ static int prepare_value(struct value *v, const hsx_tcb *owner, uint32_t group, 
                          uint32_t flags, uint32_t auth, const hsx_rg_desc *d, uint16_t init)
 {
     uint16_t stored;
-    hsx_k_fill(v, 0, sizeof *v);
-    v->oid = (uint16_t)((group & 0xFFu) << 8 | (id & 0xFFu));
-    if (group >= GROUP_ALL || id > 0xFF)
-        return V_EINVAL;
-    if ((flags & ~(uint32_t)F_ALL) || auth > 3)
-        return V_EINVAL;
-    if (hsx_rg_descriptor_problem(d, 0))
-        return V_EINVAL;
-    if ((flags & F_PERSIST) && !d->key)
-        return V_EINVAL;
-    if (value_of(v->oid))
-        return V_EEXIST;
-    v->owner = owner->pid;
-    v->flags = (uint8_t)flags;
-    v->auth = (uint8_t)auth;
+    int status = hsx_rg_prepare(&hsx_rg_values, &v->e, owner->pid, group, id, flags, F_ALL, auth,
+                                d, (flags & F_PERSIST) && !d->key);
+    if (status != V_OK)
+        return status;
     v->eps = d->eps;
     v->min = d->min;
     v->max = d->max;
     v->key = d->key;
     v->debounce = d->debounce;
     v->rate = d->rate;
-    v->app = app_key(owner);
     v->mode = (flags & F_PERSIST) ? SAVE : VOLATILE;
-    v->raw = normalise(v->flags, init);
-    v->strings = NONE;
+    v->raw = normalise(v->e.flags, init);
     if (!in_range(v->min, v->max, v->raw))
         return V_EINVAL;
     if (v->mode == SAVE && restorable(v, &stored)) {
@@ -145,31 +126,15 @@ static int prepare_value(struct value *v, const hsx_tcb *owner, uint32_t group, 
     return V_OK;
 }
 
-static int add_value(const struct value *v, const hsx_rg_desc *d)
-{
-    int i;
-    int32_t block;
-    uint8_t has;
-    for (i = 0; i < HSX_MAX_VALUES && values[i].used; i++)
-        ;
-    if (i == HSX_MAX_VALUES || (block = hsx_rg_names_add(d, &has)) < 0)
-        return V_ENOSPC;
-    values[i] = *v;
-    values[i].used = 1;
-    values[i].strings = (uint16_t)block;
-    values[i].has = has;
-    return V_OK;
-}
-
 static void notify(const struct value *v, uint16_t old)
 {
     uint8_t payload[6];
     int i;
-    hsx_k_put16(payload, v->oid);
+    hsx_k_put16(payload, v->e.oid);
     hsx_k_put16(payload + 2, old);
     hsx_k_put16(payload + 4, v->raw);
     for (i = 0; i < HSX_MAX_SUBSCRIPTIONS; i++)
-        if (subs[i].used && subs[i].oid == v->oid
+        if (subs[i].used && subs[i].oid == v->e.oid
                 && hsx_k_mbx_send(subs[i].pid, subs[i].handle, payload, 6, 0, 0)
                        == HSX_MBX_INVALID_HANDLE)
             subs[i].used = 0;           /* the handle is gone: so is the subscription */
@@ -183,17 +148,15 @@ static void change(struct value *v, uint16_t raw, uint32_t caller, const char *r
     v->raw = raw;
     v->last_change = hsx_k_now();
     v->changed_once = 1;
-    hsx_k_fill(&ev, 0, sizeof ev);
-    ev.type = HSX_EV_VALUE_CHANGED;
-    ev.pid = v->owner;
+    hsx_k_event(&ev, HSX_EV_VALUE_CHANGED, v->e.owner);
     ev.what = reason;
-    ev.a = v->oid;
+    ev.a = v->e.oid;
     ev.b = old;
     ev.c = raw;
     ev.d = caller;
     hsx_k_emit(&ev);
     if (v->mode == SAVE)
-        hsx_k_store_schedule(v->app, v->key, raw, v->debounce);
+        hsx_k_store_schedule(app_of(v), v->key, raw, v->debounce);
     notify(v, old);
 }
 
@@ -206,16 +169,16 @@ static int set_value(uint32_t caller, int auth, uint16_t oid, uint16_t raw, int 
         *changed = 0;
     if (!v)
         return V_ENOENT;
-    owner = caller == v->owner;
-    if (!hsx_rg_may_access(v->owner, v->auth, caller, auth))
+    owner = caller == v->e.owner;
+    if (!hsx_rg_may_access(v->e.owner, v->e.auth, caller, auth))
         return V_EPERM;
-    if ((v->flags & F_RO) && !owner)
+    if ((v->e.flags & F_RO) && !owner)
         return V_EPERM;
-    if ((v->flags & F_PIN) && !owner)
+    if ((v->e.flags & F_PIN) && !owner)
         return V_EPERM;                 /* no PIN is configured: every PIN check fails */
     if (v->rate && v->changed_once && hsx_k_now() - v->last_change < v->rate)
         return V_EBUSY;
-    normal = normalise(v->flags, raw);
+    normal = normalise(v->e.flags, raw);
     if (!in_range(v->min, v->max, normal))
         return V_EINVAL;
     if (same(v, normal))
@@ -232,19 +195,19 @@ static int persist_mode(uint32_t caller, uint16_t oid, uint32_t mode)
     uint16_t stored;
     if (!v)
         return V_ENOENT;
-    if (caller != v->owner)
+    if (caller != v->e.owner)
         return V_EPERM;
     if (mode > SAVE || (mode != VOLATILE && !v->key))
         return V_EINVAL;
     v->mode = (uint8_t)mode;
     if (mode == SAVE)
-        v->flags |= F_PERSIST;
+        v->e.flags |= F_PERSIST;
     else
-        v->flags &= (uint8_t)~F_PERSIST;
+        v->e.flags &= (uint8_t)~F_PERSIST;
     if (mode != VOLATILE) {
         if (!restorable(v, &stored)) {
             if (mode == SAVE)
-                hsx_k_store_schedule(v->app, v->key, v->raw, v->debounce);
+                hsx_k_store_schedule(app_of(v), v->key, v->raw, v->debounce);
         } else if (!same(v, stored)) {
             change(v, stored, caller, "restore");
         }
@@ -264,24 +227,22 @@ void hsx_k_values_unsubscribe(uint32_t pid, uint32_t handle) { unsubscribe(pid, 
 
 void hsx_k_values_release(uint32_t pid)
 {
-    int i, k;
-    for (i = 0; i < HSX_MAX_VALUES; i++) {
-        if (!values[i].used || values[i].owner != pid)
-            continue;
-        for (k = 0; k < HSX_MAX_SUBSCRIPTIONS; k++)
-            if (subs[k].oid == values[i].oid)
-                subs[k].used = 0;
-        values[i].used = 0;
-        hsx_rg_names_remove(values[i].strings);
+    int k;
+    for (k = 0; k < HSX_MAX_SUBSCRIPTIONS; k++) {      /* subscriptions to its values */
+        struct value *v = value_of(subs[k].oid);
+        if (v && v->e.owner == pid)
+            subs[k].used = 0;
     }
+    hsx_rg_release(&hsx_rg_values, pid);
     unsubscribe(pid, 0, 1);
-    hsx_k_commands_release(pid);
+    hsx_rg_release(&hsx_rg_commands, pid);
 }
 
 /* ---- SVC module 0x07 --------------------------------------------------------------- */
 
 
-static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t limit)
+HSX_COLD_FUNCTION static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out,
+                                          uint32_t limit)
 {
     uint32_t group = selector & 0xFFu, written = 0, total = 0, last = 0, first = 1;
     for (;;) {                          /* in OID order */
@@ -289,13 +250,14 @@ static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t li
         int i;
         for (i = 0; i < HSX_MAX_VALUES; i++) {
             struct value *v = &values[i];
-            if (!v->used || (!first && v->oid <= last) || (next && v->oid >= next->oid))
+            if (!v->e.used || (!first && v->e.oid <= last) || (next && v->e.oid >= next->e.oid))
                 continue;
             if (selector & LIST_VISIBLE) {
-                if ((group != GROUP_ALL && (uint32_t)(v->oid >> 8) != group)
-                        || !hsx_rg_may_access(v->owner, v->auth, t->pid, AUTH_PUBLIC))
+                if ((group != GROUP_ALL && (uint32_t)(v->e.oid >> 8) != group)
+                        || !hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC))
                     continue;
-            } else if (v->owner != t->pid || (group != GROUP_ALL && (uint32_t)(v->oid >> 8) != group)) {
+            } else if (v->e.owner != t->pid
+                       || (group != GROUP_ALL && (uint32_t)(v->e.oid >> 8) != group)) {
                 continue;
             }
             next = v;
@@ -303,19 +265,53 @@ static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out, uint32_t li
         if (!next)
             break;
         first = 0;
-        last = next->oid;
+        last = next->e.oid;
         if (written < limit)
-            hsx_k_put16(t->vm.mem + out + 2 * written++, next->oid);
+            hsx_k_put16(t->vm.mem + out + 2 * written++, next->e.oid);
         total++;
     }
-    hsx_k_set_reg(t, 0, V_OK);
-    hsx_k_set_reg(t, 1, written);
+    hsx_k_set_r0_r1(t, V_OK, written);
     hsx_k_set_reg(t, 2, total);
 }
 
-int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
+/* SUB: value oid's changes notified to the mailbox named at guest address
+ * target_addr (an hsx_svc_action). */
+HSX_COLD_FUNCTION static int subscribe(hsx_tcb *t, uint16_t oid, uint32_t target_addr)
 {
-    uint32_t r1 = hsx_k_reg(t, 1), r2 = hsx_k_reg(t, 2), r3 = hsx_k_reg(t, 3);
+    char target[HSX_MAX_STRING + 1];
+    uint32_t handle = 0;
+    int n = hsx_k_guest_string(t, target_addr, target, sizeof target), i, slot = -1, status;
+    struct value *v;
+    if (n < 0)
+        return HSX_SVC_FAULT;
+    v = value_of(oid);
+    if (!v)
+        status = V_ENOENT;
+    else if (!n || hsx_k_mbx_open(t->pid, target, (uint32_t)n, HSX_MBX_RDWR, &handle) != HSX_MBX_OK)
+        status = V_EINVAL;
+    else if (!hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC))
+        status = V_EPERM;
+    else {
+        for (i = 0; i < HSX_MAX_SUBSCRIPTIONS && slot < 0; i++)
+            if (!subs[i].used)
+                slot = i;
+        status = slot < 0 ? V_ENOSPC : V_OK;
+    }
+    if (status == V_OK) {
+        subs[slot].used = 1;
+        subs[slot].pid = t->pid;
+        subs[slot].handle = handle;
+        subs[slot].oid = oid;
+    } else if (handle) {
+        hsx_k_mbx_close(t->pid, handle);
+    }
+    hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? handle : 0);
+    return HSX_SVC_DONE;
+}
+
+int hsx_k_svc_values(hsx_tcb *t, uint32_t fn, const uint32_t *args)
+{
+    uint32_t r1 = args[1], r2 = args[2], r3 = args[3];
     uint16_t oid = (uint16_t)r1;
     struct value *v;
     int status, r;
@@ -324,25 +320,23 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
         struct value nv;
         struct hsx_rg_chain_text text;
         hsx_rg_desc d;
-        r = hsx_rg_decode_chain(t, hsx_k_reg(t, 4), 0, &d, &text);
+        r = hsx_rg_decode_chain(t, args[4], 0, &d, &text);
         FAULT_OR(r, V_EINVAL);
         status = prepare_value(&nv, t, r1 & 0xFFu, r2 & 0xFFu, r3 & 0xFFu, AUTH_PUBLIC, &d, 0);
         if (status == V_OK)
-            status = value_count() >= HSX_MAX_VALUES ? V_ENOSPC : add_value(&nv, &d);
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? nv.oid : 0);
+            status = hsx_rg_count(&hsx_rg_values) >= HSX_MAX_VALUES
+                         ? V_ENOSPC : hsx_rg_add(&hsx_rg_values, &nv.e, &d);
+        hsx_k_set_r0_r1(t, (uint32_t)status, status == V_OK ? nv.e.oid : 0);
         break;
     }
     case 1:                                         /* LOOKUP */
         oid = (uint16_t)((r1 & 0xFFu) << 8 | (r2 & 0xFFu));
-        hsx_k_set_reg(t, 0, value_of(oid) ? V_OK : V_ENOENT);
-        hsx_k_set_reg(t, 1, value_of(oid) ? oid : 0);
+        hsx_k_set_r0_r1(t, value_of(oid) ? V_OK : V_ENOENT, value_of(oid) ? oid : 0);
         break;
     case 2:                                         /* GET */
         v = value_of(oid);
-        status = !v ? V_ENOENT : !hsx_rg_may_access(v->owner, v->auth, t->pid, AUTH_PUBLIC) ? V_EPERM : V_OK;
-        hsx_k_set_reg(t, 0, status == V_OK ? v->raw : (uint32_t)status);
-        hsx_k_set_reg(t, 1, (uint32_t)status);
+        status = readable(v, t->pid, AUTH_PUBLIC);
+        hsx_k_set_r0_r1(t, status == V_OK ? v->raw : (uint32_t)status, (uint32_t)status);
         break;
     case 3:                                         /* SET */
         hsx_k_set_reg(t, 0, (uint32_t)set_value(t->pid, AUTH_PUBLIC, oid, (uint16_t)r2, 0));
@@ -352,37 +346,8 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
             return HSX_SVC_FAULT;
         list_values(t, r1, r2, r3 & 0xFFFFu);
         break;
-    case 5: {                                       /* SUB */
-        char target[HSX_MAX_STRING + 1];
-        uint32_t handle = 0;
-        int n = hsx_k_guest_string(t, r2, target, sizeof target), i, slot = -1;
-        if (n < 0)
-            return HSX_SVC_FAULT;
-        v = value_of(oid);
-        if (!v)
-            status = V_ENOENT;
-        else if (!n || hsx_k_mbx_open(t->pid, target, (uint32_t)n, HSX_MBX_RDWR, &handle) != HSX_MBX_OK)
-            status = V_EINVAL;
-        else if (!hsx_rg_may_access(v->owner, v->auth, t->pid, AUTH_PUBLIC))
-            status = V_EPERM;
-        else {
-            for (i = 0; i < HSX_MAX_SUBSCRIPTIONS && slot < 0; i++)
-                if (!subs[i].used)
-                    slot = i;
-            status = slot < 0 ? V_ENOSPC : V_OK;
-        }
-        if (status == V_OK) {
-            subs[slot].used = 1;
-            subs[slot].pid = t->pid;
-            subs[slot].handle = handle;
-            subs[slot].oid = oid;
-        } else if (handle) {
-            hsx_k_mbx_close(t->pid, handle);
-        }
-        hsx_k_set_reg(t, 0, (uint32_t)status);
-        hsx_k_set_reg(t, 1, status == V_OK ? handle : 0);
-        break;
-    }
+    case 5:                                         /* SUB */
+        return subscribe(t, oid, r2);
     case 6:                                         /* PERSIST */
         hsx_k_set_reg(t, 0, (uint32_t)persist_mode(t->pid, oid, r2));
         break;
@@ -393,7 +358,8 @@ int hsx_k_svc_values(hsx_tcb *t, uint32_t fn)
     return HSX_SVC_DONE;
 }
 
-hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size, uint32_t count)
+HSX_COLD_FUNCTION hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size,
+                                                    uint32_t count)
 {
     struct value v;
     uint32_t i, pool = 0;
@@ -421,12 +387,12 @@ hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size
             if (status != V_OK)
                 return hsx_rg_refuse(HSX_ERR_VALUE, status);
             pool += (d.text[0] || d.text[1] || d.text[2]) ? hsx_rg_block_size(&d) : 0;
-            if (i + 1 == count && (value_count() + count > HSX_MAX_VALUES
+            if (i + 1 == count && (hsx_rg_count(&hsx_rg_values) + count > HSX_MAX_VALUES
                                    || pool > hsx_rg_names_free()))
                 return hsx_rg_refuse(HSX_ERR_VALUE, V_ENOSPC);
         } else {
             prepare_value(&v, t, r[0], r[1], flags, r[3], &d, (uint16_t)hsx_rg_be16(r + 4));
-            add_value(&v, &d);
+            hsx_rg_add(&hsx_rg_values, &v.e, &d);
         }
     }
     return HSX_OK;
@@ -437,15 +403,15 @@ hsx_status hsx_k_values_from_image(hsx_tcb *t, const uint8_t *sec, uint32_t size
 static void value_info(const struct value *v, hsx_value_info *out)
 {
     hsx_k_fill(out, 0, sizeof *out);
-    out->oid = v->oid;
-    out->flags = v->flags;
-    out->auth_level = v->auth;
-    out->owner_pid = (uint16_t)v->owner;
+    out->oid = v->e.oid;
+    out->flags = v->e.flags;
+    out->auth_level = v->e.auth;
+    out->owner_pid = (uint16_t)v->e.owner;
     out->f16 = v->raw;
     out->persist_key = v->key;
-    out->name = hsx_rg_string_at(v->strings, v->has, 0);
-    out->group_name = hsx_rg_string_at(v->strings, v->has, 1);
-    out->unit = hsx_rg_string_at(v->strings, v->has, 2);
+    out->name = hsx_rg_string_at(v->e.strings, v->e.has, 0);
+    out->group_name = hsx_rg_string_at(v->e.strings, v->e.has, 1);
+    out->unit = hsx_rg_string_at(v->e.strings, v->e.has, 2);
     out->min_f16 = v->min;
     out->max_f16 = v->max;
     out->epsilon_f16 = v->eps;
@@ -457,15 +423,10 @@ static void value_info(const struct value *v, hsx_value_info *out)
 
 int hsx_exec_next_value(uint32_t *cursor, hsx_value_info *out)
 {
-    struct value *best = 0;
-    int i;
-    for (i = 0; i < HSX_MAX_VALUES; i++)
-        if (values[i].used && values[i].oid >= *cursor && (!best || values[i].oid < best->oid))
-            best = &values[i];
-    if (!best)
+    struct value *v = (struct value *)(void *)hsx_rg_next(&hsx_rg_values, cursor);
+    if (!v)
         return 0;
-    *cursor = best->oid + 1u;
-    value_info(best, out);
+    value_info(v, out);
     return 1;
 }
 
@@ -484,7 +445,7 @@ hsx_status hsx_exec_value_find(const char *name, uint16_t *oid)
 hsx_status hsx_exec_value_get(uint16_t oid, uint16_t *raw)
 {
     struct value *v = value_of(oid);
-    int status = !v ? V_ENOENT : !hsx_rg_may_access(v->owner, v->auth, HOST_PID, AUTH_USER) ? V_EPERM : V_OK;
+    int status = readable(v, HOST_PID, AUTH_USER);
     if (status != V_OK)
         return hsx_rg_refuse(HSX_ERR_VALUE, status);
     *raw = v->raw;

@@ -84,6 +84,12 @@ class MailboxInfo(C.Structure):
                 ("waiting", C.c_uint32 * 8)]
 
 
+class CommandInfo(C.Structure):
+    _fields_ = [("oid", C.c_uint16), ("flags", C.c_uint16), ("auth_level", C.c_uint16),
+                ("owner_pid", C.c_uint16), ("handler_addr", C.c_uint32), ("name", C.c_char_p),
+                ("group_name", C.c_char_p), ("help", C.c_char_p)]
+
+
 class ValueInfo(C.Structure):
     _fields_ = [("oid", C.c_uint16), ("flags", C.c_uint16), ("auth_level", C.c_uint16),
                 ("owner_pid", C.c_uint16), ("f16", C.c_uint16), ("persist_key", C.c_uint16),

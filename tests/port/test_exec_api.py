@@ -8,8 +8,8 @@ from __future__ import annotations
 import ctypes as C
 
 import pytest
-from execapi import (BreakpointInfo, Frame, MailboxInfo, MbxMessage, TraceRecord, ValueInfo,
-                     executive, image)
+from execapi import (BreakpointInfo, CommandInfo, Frame, MailboxInfo, MbxMessage, TraceRecord,
+                     ValueInfo, executive, image)
 
 VARIANTS = ["minimal", "development", "full"]
 DEBUG_VARIANTS = ["development", "full"]
@@ -84,6 +84,17 @@ def test_names_instances_and_limits(ex):
     status, second = ex.load(data, paused=True)
     assert status == "ok" and ex.task(second).app_name == b"counter_#0"
     assert ex.task(second).app_name_base == b"counter"
+    status, third = ex.load(data, paused=True)
+    assert status == "ok" and ex.task(third).app_name == b"counter_#1"
+    assert ex.call("kill", third) == ex.call("kill", third) == "ok"   # ended, then removed
+    long_name = "x" * 31                        # the longest: the suffix cuts the base
+    status, whole = ex.load(data, long_name, paused=True)
+    assert status == "ok" and ex.task(whole).app_name == long_name.encode()
+    status, cut = ex.load(data, long_name, paused=True)
+    assert status == "ok" and ex.task(cut).app_name == b"x" * 28 + b"_#0"
+    assert ex.task(cut).app_name_base == long_name.encode()
+    for pid in (whole, cut):                    # the slots the rest of the test counts
+        assert ex.call("kill", pid) == ex.call("kill", pid) == "ok"
     assert ex.load(single, paused=True)[0] == "ok"
     status, _ = ex.load(single, paused=True)
     assert status == "app_exists" and ex.lib.hsx_exec_last_detail() == b"solo"
@@ -326,7 +337,7 @@ buf:    .zero 16
 def test_values_and_commands_from_the_host(ex):
     app, _ = image("""
         .value {"group": 1, "id": 2, "group_name": "motor", "name": "rpm", "min": 0, "max": 100}
-        .cmd {"group": 1, "id": 7, "name": "answer", "handler": "answer"}
+        .cmd {"group": 1, "id": 7, "name": "answer", "handler": "answer", "flags": "async"}
         .entry main
 main:   LDI R1, 1
         LDI32 R2, buf
@@ -356,6 +367,10 @@ buf:    .zero 4
     info, cursor = ValueInfo(), C.c_uint32()
     assert ex.lib.hsx_exec_next_value(C.byref(cursor), C.byref(info)) == 1
     assert info.name == b"rpm" and info.group_name == b"motor" and info.has_range == 1
+    command = CommandInfo()
+    assert ex.lib.hsx_exec_next_command(C.byref(cursor), C.byref(command)) == 1
+    assert (command.oid, command.name, command.flags) == (0x0107, b"answer", 2)   # async
+    assert command.handler_addr == 36                  # `answer`: main's nine words before it
     result = C.c_int32()
     assert ex.call("command_call", 0x0107, C.byref(result)) == "ok" and result.value == 42
     assert ex.state(pid) == "waiting_mbx"         # the handler ran in the waiting owner

@@ -189,7 +189,10 @@ def test_mailbox_json_forms(ex, index):
 @pytest.mark.parametrize("text", [b"{", b"[1,]", b"{\"mailboxes\": [}", b"\xff{", b"{} x",
                                   b"{\"a\": NaN, \"mailboxes\": []}", b"  [ ]  \0\0",
                                   b"{\"mailboxes\": [{\"target\": \"app:\\u0061\"}]}",
-                                  b"[" * 40 + b"]" * 40])
+                                  b"[" * 40 + b"]" * 40,
+                                  b"{\"a\": [true, false, null, Infinity, -Infinity, -0.5e+3],"
+                                  b" \"mailboxes\": []}",
+                                  b"[tru]", b"[nul]", b"[-Inf]", b"[-]", b"[NaNa]", b"[01]"])
 def test_mailbox_json_syntax(ex, text):
     _same(ex, _with_mailbox_section(text))
 

@@ -139,30 +139,33 @@ async def run_repl(shell: Shell, cache: CompletionCache, where: str, color: bool
     shell.out.interactive = True
     if warning:
         shell.out.text(warning, "warn")
-    with patch_stdout(raw=True):
-        await cache.refresh()
-        while True:
-            prompt = f"hsx[{shell.pid}]> " if shell.pid is not None else "hsx> "
-            try:
+    await cache.refresh()
+    while True:
+        prompt = f"hsx[{shell.pid}]> " if shell.pid is not None else "hsx> "
+        try:
+            # Output that arrives while the prompt is shown (events) goes above it.  A
+            # command's own output is written straight out, before the next prompt is
+            # drawn: through patch_stdout's writer thread, its tail could come after.
+            with patch_stdout(raw=True):
                 line = await session.prompt_async(prompt)
-            except KeyboardInterrupt:
-                continue
-            except EOFError:
-                return EXIT_OK
-            if not line.strip():
-                continue
-            try:
-                code = await _interruptible(shell.execute(line))
-            except ConnectionClosed as error:
-                shell.out.error(str(error))
-                return EXIT_USAGE
-            if code == QUIT:
-                return EXIT_OK
-            if shell.lost is not None:
-                return EXIT_USAGE
-            if _command_name(line) in FORGET:        # tasks changed: complete the new ones
-                cache.forget()
-                await cache.refresh()
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return EXIT_OK
+        if not line.strip():
+            continue
+        try:
+            code = await _interruptible(shell.execute(line))
+        except ConnectionClosed as error:
+            shell.out.error(str(error))
+            return EXIT_USAGE
+        if code == QUIT:
+            return EXIT_OK
+        if shell.lost is not None:
+            return EXIT_USAGE
+        if _command_name(line) in FORGET:        # tasks changed: complete the new ones
+            cache.forget()
+            await cache.refresh()
 
 
 async def _interruptible(work) -> int:

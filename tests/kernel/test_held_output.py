@@ -39,7 +39,6 @@ loop:
 """
 
 
-
 def kernel_for(tmp_path) -> Kernel:
     return Kernel(clock=VirtualClock(1_000_000), fs_root=tmp_path)
 

@@ -244,30 +244,16 @@ void hsx_k_values_release(uint32_t pid)
 HSX_COLD_FUNCTION static void list_values(hsx_tcb *t, uint32_t selector, uint32_t out,
                                           uint32_t limit)
 {
-    uint32_t group = selector & 0xFFu, written = 0, total = 0, last = 0, first = 1;
-    for (;;) {                          /* in OID order */
-        struct value *next = 0;
-        int i;
-        for (i = 0; i < HSX_MAX_VALUES; i++) {
-            struct value *v = &values[i];
-            if (!v->e.used || (!first && v->e.oid <= last) || (next && v->e.oid >= next->e.oid))
-                continue;
-            if (selector & LIST_VISIBLE) {
-                if ((group != GROUP_ALL && (uint32_t)(v->e.oid >> 8) != group)
-                        || !hsx_rg_may_access(v->e.owner, v->e.auth, t->pid, AUTH_PUBLIC))
-                    continue;
-            } else if (v->e.owner != t->pid
-                       || (group != GROUP_ALL && (uint32_t)(v->e.oid >> 8) != group)) {
-                continue;
-            }
-            next = v;
-        }
-        if (!next)
-            break;
-        first = 0;
-        last = next->e.oid;
+    uint32_t group = selector & 0xFFu, written = 0, total = 0, cursor = 0;
+    hsx_rg_entry *e;
+    while ((e = hsx_rg_next(&hsx_rg_values, &cursor)) != 0) {      /* in OID order */
+        if ((group != GROUP_ALL && (uint32_t)(e->oid >> 8) != group)
+                || (selector & LIST_VISIBLE
+                    ? !hsx_rg_may_access(e->owner, e->auth, t->pid, AUTH_PUBLIC)
+                    : e->owner != t->pid))
+            continue;
         if (written < limit)
-            hsx_k_put16(t->vm.mem + out + 2 * written++, next->e.oid);
+            hsx_k_put16(t->vm.mem + out + 2 * written++, e->oid);
         total++;
     }
     hsx_k_set_r0_r1(t, V_OK, written);

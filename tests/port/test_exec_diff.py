@@ -68,7 +68,9 @@ CASES = [
         "set 0x103 = 0x3800: 0 -> now 0x3c00 (get status 0)",
         "set 0x104 = 0x3800: 6 -> now 0x3c00 (get status 0)",
         "note: oid 0x0102 old 0x5280 new 0x5380 (6 bytes)", "note status 3",
-        "list: 0, 4 values: 0x0101 0x0102 0x0103 0x0104", "register 3:1 flags 0x0: 4 (oid 0x0)")),
+        "list 0xff: 0, 4 values: 0x0101 0x0102 0x0103 0x0104", "list 0x2: 0, 0 values:\n",
+        "list 0x101: 0, 4 values: 0x0101 0x0102 0x0103 0x0104",
+        "register 3:1 flags 0x0: 4 (oid 0x0)")),
     Case("commands", [OWN / "cmd_caller.c", OWN / "cmd_owner.c"], (
         "owner calls itself: 7", "call: 0 result 1001", "call: 0 result 1002",
         "completion 0: oid 0x0401 status 0 result 1003 (8 bytes)", "help in 6: 0 'Count'",

@@ -47,9 +47,20 @@ static void field(unsigned char *n, int at, unsigned value) {
     n[at + 1] = (unsigned char)(v >> 8);
 }
 
-int main(void) {
-    unsigned box, status, count;
+/* LIST with `selector` (R1: a group, 0xFF all; bit 8 every value the caller may read). */
+static void list_values(unsigned selector) {
     unsigned short list[8];
+    unsigned status, count;
+    __asm__ volatile("SVC 7, 4" : "=r"(status), "=r"(count) : "r"(selector), "r"(list), "r"(8)
+                     : "memory");
+    printf("list 0x%x: %u, %u values:", selector, status, count);
+    for (unsigned i = 0; i < count; i++)
+        printf(" 0x%04x", list[i]);
+    printf("\n");
+}
+
+int main(void) {
+    unsigned box, status;
     reg(1, 1, 0, 0);
     reg(1, 1, 0, 0);                              /* EEXIST */
     reg(0xFF, 1, 0, 0);                           /* GROUP_ALL: EINVAL */
@@ -101,12 +112,9 @@ int main(void) {
     }
     printf("subscribe to nothing: %u\n", hsx_val_sub(0x0999, "app:notes", &box));
 
-    __asm__ volatile("SVC 7, 4" : "=r"(status), "=r"(count) : "r"(0xFF), "r"(list), "r"(8)
-                     : "memory");
-    printf("list: %u, %u values:", status, count);
-    for (unsigned i = 0; i < count; i++)
-        printf(" 0x%04x", list[i]);
-    printf("\n");
+    list_values(0xFF);
+    list_values(2);                               /* a group with none of them */
+    list_values(0x100 | 1);                       /* LIST_VISIBLE, group 1 */
     unsigned oid;
     printf("lookup 1:2: %u", hsx_val_lookup(1, 2, &oid));
     printf(" oid 0x%x; lookup 7:7: %u\n", oid, hsx_val_lookup(7, 7, &oid));

@@ -44,8 +44,7 @@ class Wire:
 
 def _envelopes(wires: list[Wire]) -> list[dict[str, Any]]:
     """The events as the wire has them, the kernel's time stamp in epoch seconds to the
-    microsecond (`_epoch_us`, written out here: this is the hot loop; worked out once
-    for the events of a batch, which share one)."""
+    microsecond (worked out once for events that share one: a batch's)."""
     envelopes = []
     add = envelopes.append
     kernel_ts = offset = ts = None
@@ -53,7 +52,7 @@ def _envelopes(wires: list[Wire]) -> list[dict[str, Any]]:
         e = wire.event
         if e.ts != kernel_ts or wire._ts_offset != offset:
             kernel_ts, offset = e.ts, wire._ts_offset
-            ts = int((kernel_ts + offset) * 1e6 + 0.5) / 1e6
+            ts = _epoch_us(kernel_ts, offset)
         add({"seq": e.seq, "ts": ts, "type": e.type, "pid": e.pid, "data": e.data})
     return envelopes
 

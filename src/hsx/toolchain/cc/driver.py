@@ -102,13 +102,17 @@ def _linked(symbols, name: str, static: bool, file: str | None):
     return local[0] if len(local) == 1 else None
 
 
+def _is_mvasm(source: str) -> bool:
+    return source.lower().endswith(".mvasm")
+
+
 def compile_sources(sources: Iterable[str], options: Options) -> Iterator[CompiledUnit]:
     """Each of `sources` compiled (C) or assembled (MVASM), yielded in order.  Several
     C files are compiled at once where the machine has the CPUs (parallel.py).
     Otherwise one at a time, every C file's clang started first: they run while the
     back end loads; those not used yet when the caller stops (a failure) are stopped."""
     sources = list(sources)
-    c_files = [s for s in sources if not s.lower().endswith(".mvasm")]
+    c_files = [s for s in sources if not _is_mvasm(s)]
     if len(c_files) > 1:
         from .parallel import compile_units, jobs_for
         if jobs_for(options, len(c_files)) > 1:
@@ -116,15 +120,14 @@ def compile_sources(sources: Iterable[str], options: Options) -> Iterator[Compil
             compiled = compile_units(c_files, options)
             try:
                 for source in sources:
-                    yield next(compiled) if not source.lower().endswith(".mvasm") \
-                        else assemble_unit(source)
+                    yield assemble_unit(source) if _is_mvasm(source) else next(compiled)
             finally:
                 compiled.close()
             return
     runs: dict[int, ClangRun] = {}
     try:
         for index, source in enumerate(sources):
-            if not source.lower().endswith(".mvasm"):
+            if not _is_mvasm(source):
                 runs[index] = ClangRun(source, options)
         from .unit import assemble_unit, compile_c_file
         for index, source in enumerate(sources):

@@ -2,10 +2,10 @@
 MVASM file assembled to link with C.
 
 `compile_c_file` runs clang (frontend.py), reads the IR, narrows widened loop counters
-(narrow.py), selects instructions, allocates
-registers, lays out frames, emits MVASM statements and assembles them; the unit's
-object carries the C lines of its code with -g, and its labels the C file and line
-they were declared at whenever clang says (see sourcenames.py for how files are named).
+(narrow.py), selects instructions, allocates registers, lays out frames, emits MVASM
+statements and assembles them; the unit's object carries the C lines of its code with
+-g, and its labels the C file and line they were declared at whenever clang says (see
+sourcenames.py for how files are named).
 """
 from __future__ import annotations
 

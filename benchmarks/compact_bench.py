@@ -138,27 +138,29 @@ class Count:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def _decoded(words: list[int]) -> list[tuple[int, Instruction | None]]:
+Decoded = list[tuple[int, Instruction | None, int]]     # (word index, instruction, words)
+
+
+def _decoded(words: list[int]) -> Decoded:
     out, k = [], 0
     while k < len(words):
         ins = decode_code(words, k)
-        out.append((k, ins))
-        k += ins.size // 4 if ins is not None else 1
+        size = ins.size // 4 if ins is not None else 1     # (an undecodable word: one)
+        out.append((k, ins, size))
+        k += size
     return out
 
 
-def _packed_words(code: list[tuple[int, Instruction | None]], targets: set[int],
-                  two_address: bool) -> int:
-    """Words with adjacent compact operations paired, left to right."""
-    fits = [compact_form(ins, two_address) is not None for _, ins in code]
+def _packed_words(code: Decoded, fits: list[bool], targets: set[int]) -> int:
+    """Words with adjacent compact operations (`fits`) paired, left to right."""
     words, i = 0, 0
     while i < len(code):
-        at, ins = code[i]
+        _, ins, size = code[i]
         if fits[i] and i + 1 < len(code) and fits[i + 1] and not _transfers_control(ins) \
                 and code[i + 1][0] not in targets:
             words, i = words + 1, i + 2
         else:
-            words, i = words + (ins.size // 4 if ins is not None else 1), i + 1
+            words, i = words + size, i + 1
     return words
 
 
@@ -167,20 +169,21 @@ def count(words: list[int], labels: set[int]) -> Count:
     to (function entries), besides the branch targets found in it."""
     code = _decoded(words)
     targets = set(labels)
-    for at, ins in code:
+    for at, ins, _ in code:
         if ins is not None and ins.op.form is not Form.ABS12:
             target = ins.branch_target(4 * at)
             if target is not None:
                 targets.add(target // 4)
     result = Count(instructions=len(code), words=len(words))
-    for _, ins in code:
-        form = compact_form(ins)
+    forms = [compact_form(ins) for _, ins, _ in code]
+    for (_, ins, size), form in zip(code, forms):
         # 16/32: branch offsets count halfwords, so a short branch reaches half as far
         short = form is not None and (not form.name.startswith("C.B") or _S10(2 * ins.imm))
         result.compact += form is not None
-        result.halfwords += 1 if short else (ins.size // 2 if ins is not None else 2)
-    result.pairs = _packed_words(code, targets, False)
-    result.pairs_two_address = _packed_words(code, targets, True)
+        result.halfwords += 1 if short else 2 * size
+    result.pairs = _packed_words(code, [form is not None for form in forms], targets)
+    result.pairs_two_address = _packed_words(
+        code, [compact_form(ins, True) is not None for _, ins, _ in code], targets)
     return result
 
 

@@ -134,4 +134,43 @@ enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,
     X(0xAB, REM64, RD_RS_RS, 4, 7) \
     X(0xAC, REMU64, RD_RS_RS, 4, 7) \
 
+/* Compact pairs (hsx.isa.compact): a word with bits 31..30 = 11 holds two 15-bit
+ * operations, bits 29..15 then 14..0, each a 5-bit code and 10 operand bits. */
+#define HSX_COMPACT_FRAME_REGISTER 14
+enum hsx_compact_layout { HSX_CL_RR, HSX_CL_RI6, HSX_CL_RI5, HSX_CL_RRO, HSX_CL_R, HSX_CL_NONE, HSX_CL_B10 };
+/* X(code, mnemonic, layout, two_address, scale, frame): the instruction a compact
+ * operation stands for; register a = bits 9..6, b = bits 5..2 */
+#define HSX_COMPACT(X) \
+    X(1, MOV, RR, 0, 1, 0) \
+    X(2, ADD, RR, 1, 1, 0) \
+    X(3, SUB, RR, 1, 1, 0) \
+    X(4, AND, RR, 1, 1, 0) \
+    X(5, OR, RR, 1, 1, 0) \
+    X(6, XOR, RR, 1, 1, 0) \
+    X(7, MUL, RR, 1, 1, 0) \
+    X(8, LSL, RR, 1, 1, 0) \
+    X(9, LSR, RR, 1, 1, 0) \
+    X(10, CMP, RR, 0, 1, 0) \
+    X(11, LDI, RI6, 0, 1, 0) \
+    X(12, ADDI, RI6, 1, 1, 0) \
+    X(13, CMPI, RI6, 0, 1, 0) \
+    X(14, LSLI, RI5, 1, 1, 0) \
+    X(15, LSRI, RI5, 1, 1, 0) \
+    X(16, LD, RI6, 0, 4, 1) \
+    X(17, ST, RI6, 0, 4, 1) \
+    X(18, LD, RRO, 0, 4, 0) \
+    X(19, ST, RRO, 0, 4, 0) \
+    X(20, LDB, RRO, 0, 1, 0) \
+    X(21, STB, RRO, 0, 1, 0) \
+    X(22, PUSH, R, 0, 1, 0) \
+    X(23, POP, R, 0, 1, 0) \
+    X(24, RET, NONE, 0, 1, 0) \
+    X(25, BR, B10, 0, 1, 0) \
+    X(26, BEQ, B10, 0, 1, 0) \
+    X(27, BNE, B10, 0, 1, 0) \
+    X(28, BLT, B10, 0, 1, 0) \
+    X(29, BGE, B10, 0, 1, 0) \
+    X(30, BLTU, B10, 0, 1, 0) \
+    X(31, BGEU, B10, 0, 1, 0) \
+
 #endif

@@ -7,6 +7,7 @@ table the assembler, disassembler and Python VM use.
 """
 from __future__ import annotations
 
+from .compact import COMPACT, FRAME_REGISTER, Layout
 from .encoding import FORM_FIELDS
 from .opcodes import HSX_ERR_ENOSYS, OPCODES, SP_REGISTER, Form
 
@@ -50,6 +51,16 @@ def render() -> str:
         pairs = sum(bit for field, bit in (("rd", 1), ("rs1", 2), ("rs2", 4))
                     if field in op.pairs)
         lines.append(f"    X(0x{op.code:02X}, {op.mnemonic}, {op.form.name}, {op.size}, {pairs}) \\")
+    lines += ["", "/* Compact pairs (hsx.isa.compact): a word with bits 31..30 = 11 holds two 15-bit",
+              " * operations, bits 29..15 then 14..0, each a 5-bit code and 10 operand bits. */",
+              f"#define HSX_COMPACT_FRAME_REGISTER {FRAME_REGISTER}",
+              "enum hsx_compact_layout { " + ", ".join(f"HSX_CL_{l.name}" for l in Layout) + " };",
+              "/* X(code, mnemonic, layout, two_address, scale, frame): the instruction a compact",
+              " * operation stands for; register a = bits 9..6, b = bits 5..2 */",
+              "#define HSX_COMPACT(X) \\"]
+    for c in COMPACT:
+        lines.append(f"    X({c.code}, {c.mnemonic}, {c.layout.name}, {int(c.two_address)}, "
+                     f"{c.scale}, {int(c.frame)}) \\")
     lines += ["", "#endif", ""]
     return "\n".join(lines)
 

@@ -124,13 +124,17 @@ def encode(ins: Instruction) -> list[int]:
     return [word]
 
 
-def decode(word: int, literal: int | None = 0) -> Instruction | None:
-    """One code word -> Instruction, or None for an illegal instruction (an unknown
-    opcode, or R15 where a register pair starts).
+def decode(word: int, literal: int | None = 0):
+    """One code word -> Instruction, a compact `Pair` (hsx.isa.compact) for a word
+    whose top two bits are 11, or None for an illegal instruction (an unknown opcode,
+    R15 where a register pair starts, a pair that is not one).
 
     `literal` is the following code word, used only by LDI32.  Fields the form does
     not use are ignored, so `encode(decode(w))` is `w` with those fields cleared.
     """
+    if word >> 30 == 0b11:
+        from .compact import decode_pair        # (compact builds on this module)
+        return decode_pair(word)
     op = BY_CODE.get((word >> 24) & 0xFF)
     if op is None:
         return None
@@ -157,7 +161,7 @@ def decode(word: int, literal: int | None = 0) -> Instruction | None:
     return Instruction(op, rd, rs1, rs2, imm)
 
 
-def decode_code(words: list[int] | tuple[int, ...], index: int) -> Instruction | None:
+def decode_code(words: list[int] | tuple[int, ...], index: int):
     """Decode the instruction at word `index` of a code array (reads LDI32's literal)."""
     return decode(words[index], words[index + 1] if index + 1 < len(words) else 0)
 

@@ -52,6 +52,7 @@ class Options:
     gc_sections: bool | None = None  # link only the functions and data that are used
                                      # (None: unless -g, which keeps all for the debugger)
     jobs: int | None = None          # C files compiled at once (None: one per CPU; parallel.py)
+    compact: bool = False            # pack compact instruction pairs (hsx.toolchain.packer)
 
     @property
     def collect_garbage(self) -> bool:

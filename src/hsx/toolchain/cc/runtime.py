@@ -35,14 +35,15 @@ def _runtime_sources() -> list[Path]:
     return sorted(list((root / "src").glob("*.c")) + list((root / "src").glob("*.mvasm")))
 
 
-def _fingerprint(soft_float: bool) -> str:
+def _fingerprint(soft_float: bool, compact: bool) -> str:
     """What the cached library depends on: its sources, the back end and assembler that
-    build it, the object format, clang and the float mode (hashed once per process)."""
-    return _hash_inputs(str(lib_dir()), " ".join(clang_command()), soft_float)
+    build it, the object format, clang, the float mode and packing (hashed once per
+    process)."""
+    return _hash_inputs(str(lib_dir()), " ".join(clang_command()), soft_float, compact)
 
 
 @functools.lru_cache(maxsize=8)
-def _hash_inputs(library: str, clang: str, soft_float: bool) -> str:
+def _hash_inputs(library: str, clang: str, soft_float: bool, compact: bool) -> str:
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[2]           # src/hsx
     root = Path(library)
@@ -54,6 +55,7 @@ def _hash_inputs(library: str, clang: str, soft_float: bool) -> str:
         h.update(path.read_bytes())
     h.update(clang.encode())
     h.update(b"soft-float" if soft_float else b"hard-float")
+    h.update(b"compact" if compact else b"one-per-word")
     return h.hexdigest()[:24]
 
 
@@ -91,12 +93,12 @@ def _assemble_lib(name: str) -> ObjectModule:
     return module
 
 
-def _build_library(soft_float: bool) -> list[Member]:
+def _build_library(soft_float: bool, compact: bool) -> list[Member]:
     """Every library source, C files split into one member per function and variable
     (their statics renamed `__hsx.<file>.<name>` and exported; each function labelled
     with its C file and line), MVASM files whole."""
     options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),),
-                      soft_float=soft_float, line_tables=True)
+                      soft_float=soft_float, line_tables=True, compact=compact)
     from .parallel import compile_units     # (here: multiprocessing is slow to import)
     members: list[Member] = []
     sources = _runtime_sources()
@@ -127,16 +129,16 @@ def _progress(done: int, total: int, name: str) -> None:
     sys.stderr.flush()
 
 
-def runtime_objects(soft_float: bool = False) -> Runtime:
+def runtime_objects(soft_float: bool = False, compact: bool = False) -> Runtime:
     """crt0, the library members (compiled at -O2, cached on disk by content), crtend."""
-    key = _fingerprint(soft_float)
+    key = _fingerprint(soft_float, compact)
     cached = _RUNTIME.get(key)
     if cached is not None:
         return cached
     folder = _cache_dir() / key
     members = _load_library(folder)
     if members is None:
-        members = _build_library(soft_float)
+        members = _build_library(soft_float, compact)
         _store_library(folder, members)
     runtime = Runtime(_assemble_lib("crt0.mvasm"), members, _assemble_lib("crtend.mvasm"))
     _RUNTIME[key] = runtime
@@ -213,11 +215,12 @@ def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Me
 
 def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
                  weak: Sequence[frozenset[str]] = (), soft_float: bool = False,
-                 gc_sections: bool = True) -> LinkResult:
+                 gc_sections: bool = True, compact: bool = False) -> LinkResult:
     """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
     library members they need and crtend; `gc_sections` leaves out the functions and
-    data nothing reachable from `_start` uses (hsx.toolchain.gc)."""
-    runtime = runtime_objects(soft_float)
+    data nothing reachable from `_start` uses (hsx.toolchain.gc); `compact`: the
+    library with compact pairs (hsx.toolchain.packer) or without."""
+    runtime = runtime_objects(soft_float, compact)
     user = [Member(runtime.crt0)] + [
         Member(m, weak[i] if i < len(weak) else frozenset()) for i, m in enumerate(units)]
     chosen = select_runtime(user, runtime.library)

@@ -19,6 +19,7 @@ from typing import Iterable
 from hsx.image.hxo import LineEntry, ObjectModule
 from hsx.toolchain.build import assemble_file, assemble_statements
 from hsx.toolchain.diagnostics import Diagnostic, ToolchainError
+from hsx.toolchain.packer import pack_module
 
 from .consts import ConstEvaluator
 from .debuginfo import DebugCollector
@@ -144,6 +145,8 @@ def compile_c_file(path: str, options: Options, split: bool = False,
             raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) \
                 from None
         module = _assemble_listing(listing.statements, filename, source)
+        if options.compact:
+            pack_module(module, _c_line_starts(module, listing.locs) if options.debug else None)
     module.name = source
     decls = facts["declarations"]
     if options.debug:
@@ -155,6 +158,8 @@ def compile_c_file(path: str, options: Options, split: bool = False,
     objects = []
     for name, piece in pieces or ():
         obj = assemble_statements(piece, filename, function_sections=True)
+        if options.compact:
+            pack_module(obj)
         obj.files, obj.lines = (), []
         _name_symbols(obj, decls)
         obj.name = f"{source}:{name}" if name else source
@@ -205,6 +210,16 @@ def _locate(path: str, options: Options, error: CompileError) -> str | None:
     except (ToolchainError, IRSyntaxError):
         pass
     return None
+
+
+def _c_line_starts(module: ObjectModule, locs: list):
+    """Whether the code word at an index begins other C source than the word before it
+    (the packer keeps such words apart under -g: a step never runs half a line)."""
+    where: dict[int, tuple] = {}
+    for entry in module.lines:
+        loc = locs[entry.line - 1] if 0 < entry.line <= len(locs) else None
+        where[entry.index] = (loc.file, loc.line) if loc is not None and loc.line else None
+    return lambda index: where.get(index) != where.get(index - 1)
 
 
 def _code_ranges(module: ObjectModule, locals_: Iterable[dict]) -> None:

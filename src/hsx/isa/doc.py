@@ -5,6 +5,7 @@ the table the assembler, disassembler and VM use.
 """
 from __future__ import annotations
 
+from .compact import COMPACT, FRAME_REGISTER, CompactOp, Layout
 from .encoding import FORM_FIELDS, IMM_RANGE
 from .opcodes import (C_FLAG, N_FLAG, OPCODES, REGISTER_COUNT, SP_REGISTER, V_FLAG, Z_FLAG,
                       Flags, Form, Group)
@@ -151,31 +152,74 @@ def generate() -> str:
         "`memory`. Rodata is mapped at 0x4000, then bss, heap, a guarded stack and the "
         "register window at the top. See [machine.md](machine.md) for the layout, the "
         "fault model and the SVC calls.\n")
-    add("## A compact form (measured; not part of the ISA yet)\n")
-    add("HSX code is about twice the bytes of clang's Thumb-2 build of the same C "
-        "(`benchmarks/density_bench.py`), mostly because every instruction is 4 bytes where "
-        "Thumb-2's average 2.7-2.9. `benchmarks/compact_bench.py` measures a candidate on "
-        "the code `hsx cc -Os` produces: 29 operations of 15 bits (a 5-bit opcode and 10 "
-        "bits of operands: MOV, two-address ALU operations, 6-bit immediates, loads and "
-        "stores at small offsets, PUSH/POP/RET, short branches), two to a word under the "
-        "opcode bytes 0xC0..0xFF that no instruction uses.\n")
-    add("Pairs keep the program counter word-aligned, so the native engine's decoded "
-        "records, the breakpoint maps and the line tables keep one entry per word: a pair "
-        "decodes into one record that runs both operations with one dispatch (as the "
-        "superinstructions do), and the microcontroller's decode at fetch gains one case. "
-        "The price: a step runs both operations of a pair (the compiler would pair only "
-        "within one source line under `-g`), a trace or history record holds up to two "
-        "register writes and two memory accesses, and only a pair's second operation may "
-        "branch.\n")
-    add("What it gives: the libraries go from 2.02-2.13 to 1.53-1.60 times Thumb-2, the "
-        "linked programs from 1.63-2.00 to 1.30-1.55; a register allocator that prefers "
-        "two-address forms brings the libraries to 1.45-1.54. A variable-length 16/32 "
-        "form (Thumb-2, RISC-V's C extension) would reach 1.18-1.44, but halfword program "
-        "counters double the native engine's decoded records and the breakpoint maps, "
-        "halve every branch's reach and change how every tool walks code (the "
-        "disassembler, the debugger's steps and stack walk, the linker's fix-ups). The case is therefore for pairs with a pairing-aware compiler "
-        "(figures in `benchmarks/README.md`, \"What a compact form would save\").\n")
+    _compact_pairs(add)
     return "\n".join(out)
+
+
+_LAYOUT_TEXT = {
+    Layout.RR: "Ra 9..6, Rb 5..2", Layout.RI6: "Ra 9..6, signed imm 5..0",
+    Layout.RI5: "Ra 9..6, count 4..0", Layout.RRO: "Ra 9..6 (data), Rb 5..2 (base), offset 1..0",
+    Layout.R: "Ra 9..6", Layout.NONE: "-", Layout.B10: "signed word offset 9..0",
+}
+
+
+def _compact_meaning(c: CompactOp) -> str:
+    m, L = c.mnemonic, Layout
+    unit = f" x {c.scale}" if c.scale > 1 else ""
+    if c.frame:
+        return (f"`LD Ra, [R{FRAME_REGISTER}+imm{unit}]`" if m == "LD"
+                else f"`ST [R{FRAME_REGISTER}+imm{unit}], Ra`")
+    return {
+        L.RR: f"`{m} Ra, Rb`" if m in ("MOV", "CMP") else f"`{m} Ra, Ra, Rb`",
+        L.RI6: f"`{m} Ra, imm`" if m in ("LDI", "CMPI") else f"`{m} Ra, Ra, imm`",
+        L.RI5: f"`{m} Ra, Ra, count`",
+        L.RRO: (f"`{m} Ra, [Rb+offset{unit}]`" if m.startswith("LD")
+                else f"`{m} [Rb+offset{unit}], Ra`"),
+        L.R: f"`{m} Ra`", L.NONE: f"`{m}`", L.B10: f"`{m} offset` (from the pair)",
+    }[c.layout]
+
+
+def _compact_pairs(add) -> None:
+    add("## Compact pairs\n")
+    add("A code word whose top two bits are `11` (opcode bytes 0xC0..0xFF, which no "
+        "instruction uses) holds two operations of 15 bits, the first in bits 29..15 and "
+        "the second in bits 14..0. Each is a 5-bit compact code and 10 bits of operands, "
+        "and stands for one ordinary instruction: `C.ADD R1, R2` is `ADD R1, R1, R2`. "
+        "`hsx cc` packs adjacent instructions that have a compact form (docs/cc.md); "
+        "about a quarter of the code words go.\n")
+    add("```\n 31 30 29       25 24            15 14       10 9             0\n"
+        "+-----+-----------+----------------+-----------+---------------+\n"
+        "| 1 1 | code (1st)| operands (1st) | code (2nd)| operands (2nd)|\n"
+        "+-----+-----------+----------------+-----------+---------------+\n```\n")
+    add("- **One step.** A pair is one instruction for everything that counts or stops: "
+        "the step counter, budgets, `step`, breakpoints (set on the pair's address, they "
+        "stop before both), trace steps. The program counter stays word-aligned, so "
+        "labels, line tables and the decoded code keep one entry per word.")
+    add("- **Order.** The first operation runs, then the second, each exactly as the "
+        "instruction it stands for (flags, SP checks, memory checks), with the PC at the "
+        "pair. The first never transfers control (such a word is illegal); a branch in "
+        "the second is relative to the pair's address.")
+    add("- **Faults.** A fault in the first operation changes nothing, as for any "
+        "instruction. A fault in the second is reported at the pair with the first "
+        "operation's effect kept: a pair is two instructions, not one atomic one.")
+    add("- **Illegal.** A word with top bits `11` whose code is 0 or unused, whose "
+        "reserved bits are not zero, or whose first operation transfers control faults "
+        "as an unknown opcode does.")
+    add("- **Who pairs.** The compiler pairs two instructions only when nothing needs "
+        "the second one's address: no label, branch or relocation points there, and "
+        "under `-g` both come from the same C line, so a step never runs half a line.\n")
+    add("| Code | Name | Stands for | Operand bits |\n|---|---|---|---|")
+    for c in COMPACT:
+        add(f"| {c.code} | `{c.name}` | {_compact_meaning(c)} | {_LAYOUT_TEXT[c.layout]} |")
+    add("")
+    add("The table holds the operations `hsx cc -Os` uses most "
+        "(`benchmarks/density_bench.py --breakdown`); its effect on code size against "
+        "Thumb-2 and wasm32 is in `benchmarks/README.md`. Pairs were chosen over a "
+        "variable-length 16/32 form (Thumb-2, RISC-V's C extension), which would save "
+        "more but makes program counters halfword-aligned: twice the native engine's "
+        "decoded records and breakpoint maps, half every branch's reach, and a new way "
+        "for every tool to walk code (`benchmarks/compact_bench.py` measured both before "
+        "the choice).\n")
 
 
 if __name__ == "__main__":

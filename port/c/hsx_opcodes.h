@@ -147,30 +147,30 @@ enum hsx_compact_layout { HSX_CL_RR, HSX_CL_RI6, HSX_CL_RI5, HSX_CL_RRO, HSX_CL_
     X(4, AND, RR, 1, 1, 0) \
     X(5, OR, RR, 1, 1, 0) \
     X(6, XOR, RR, 1, 1, 0) \
-    X(7, MUL, RR, 1, 1, 0) \
-    X(8, LSL, RR, 1, 1, 0) \
-    X(9, LSR, RR, 1, 1, 0) \
-    X(10, CMP, RR, 0, 1, 0) \
-    X(11, LDI, RI6, 0, 1, 0) \
-    X(12, ADDI, RI6, 1, 1, 0) \
-    X(13, CMPI, RI6, 0, 1, 0) \
-    X(14, LSLI, RI5, 1, 1, 0) \
-    X(15, LSRI, RI5, 1, 1, 0) \
-    X(16, LD, RI6, 0, 4, 1) \
-    X(17, ST, RI6, 0, 4, 1) \
-    X(18, LD, RRO, 0, 4, 0) \
-    X(19, ST, RRO, 0, 4, 0) \
-    X(20, LDB, RRO, 0, 1, 0) \
-    X(21, STB, RRO, 0, 1, 0) \
-    X(22, PUSH, R, 0, 1, 0) \
-    X(23, POP, R, 0, 1, 0) \
-    X(24, RET, NONE, 0, 1, 0) \
-    X(25, BR, B10, 0, 1, 0) \
-    X(26, BEQ, B10, 0, 1, 0) \
-    X(27, BNE, B10, 0, 1, 0) \
-    X(28, BLT, B10, 0, 1, 0) \
-    X(29, BGE, B10, 0, 1, 0) \
-    X(30, BLTU, B10, 0, 1, 0) \
-    X(31, BGEU, B10, 0, 1, 0) \
+    X(7, CMP, RR, 0, 1, 0) \
+    X(8, LDI, RI6, 0, 1, 0) \
+    X(9, ADDI, RI6, 1, 1, 0) \
+    X(10, CMPI, RI6, 0, 1, 0) \
+    X(11, LSLI, RI5, 1, 1, 0) \
+    X(12, LSRI, RI5, 1, 1, 0) \
+    X(13, LD, RI6, 0, 4, 1) \
+    X(14, ST, RI6, 0, 4, 1) \
+    X(15, ADDI, RI6, 0, 4, 1) \
+    X(16, LD, RRO, 0, 4, 0) \
+    X(17, ST, RRO, 0, 4, 0) \
+    X(18, LDB, RRO, 0, 1, 0) \
+    X(19, STB, RRO, 0, 1, 0) \
+    X(20, PUSH, R, 0, 1, 0) \
+    X(21, POP, R, 0, 1, 0) \
+    X(22, RET, NONE, 0, 1, 0) \
+    X(23, BR, B10, 0, 1, 0) \
+    X(24, BEQ, B10, 0, 1, 0) \
+    X(25, BNE, B10, 0, 1, 0) \
+    X(26, BLT, B10, 0, 1, 0) \
+    X(27, BGE, B10, 0, 1, 0) \
+    X(28, BLTU, B10, 0, 1, 0) \
+    X(29, BGEU, B10, 0, 1, 0) \
+    X(30, BGTU, B10, 0, 1, 0) \
+    X(31, BLE, B10, 0, 1, 0) \
 
 #endif

@@ -44,7 +44,8 @@ class CompactOp:
 
     Register `a` is the first register field, `b` the second; `two_address` ops use
     `a` as destination and first source; `scale` multiplies an offset into bytes;
-    `frame` ops address from R14."""
+    `frame` ops address from R14 (C.LDF, C.STF, and C.ADDF: Ra = R14 + offset, the
+    address of a local)."""
 
     code: int
     name: str
@@ -62,17 +63,18 @@ class CompactOp:
 def _table() -> tuple[CompactOp, ...]:
     L = Layout
     rows: list[tuple] = [("MOV", L.RR, {})]
-    rows += [(m, L.RR, {"two_address": True})
-             for m in ("ADD", "SUB", "AND", "OR", "XOR", "MUL", "LSL", "LSR")]
+    rows += [(m, L.RR, {"two_address": True}) for m in ("ADD", "SUB", "AND", "OR", "XOR")]
     rows += [("CMP", L.RR, {}), ("LDI", L.RI6, {}), ("ADDI", L.RI6, {"two_address": True}),
              ("CMPI", L.RI6, {}), ("LSLI", L.RI5, {"two_address": True}),
              ("LSRI", L.RI5, {"two_address": True}),
              ("LD", L.RI6, {"scale": 4, "frame": True, "name": "C.LDF"}),
              ("ST", L.RI6, {"scale": 4, "frame": True, "name": "C.STF"}),
+             ("ADDI", L.RI6, {"scale": 4, "frame": True, "name": "C.ADDF"}),
              ("LD", L.RRO, {"scale": 4}), ("ST", L.RRO, {"scale": 4}),
              ("LDB", L.RRO, {}), ("STB", L.RRO, {}),
              ("PUSH", L.R, {}), ("POP", L.R, {}), ("RET", L.NONE, {})]
-    rows += [(m, L.B10, {}) for m in ("BR", "BEQ", "BNE", "BLT", "BGE", "BLTU", "BGEU")]
+    rows += [(m, L.B10, {}) for m in ("BR", "BEQ", "BNE", "BLT", "BGE", "BLTU", "BGEU", "BGTU",
+                                      "BLE")]
     # Codes from 1: an all-zero half is never an operation, so a zeroed pair is illegal.
     return tuple(CompactOp(code, extra.pop("name", f"C.{m}"), m, layout, **extra)
                  for code, (m, layout, extra) in enumerate(rows, start=1))
@@ -180,8 +182,8 @@ def expand(half: int) -> Instruction | None:
     if c.layout is L.RI6:
         imm = _signed(bits, 6) * c.scale
         if c.frame:
-            return (make(m, rd=a, rs1=FRAME_REGISTER, imm=imm) if m == "LD"
-                    else make(m, rs1=FRAME_REGISTER, rs2=a, imm=imm))
+            return (make(m, rs1=FRAME_REGISTER, rs2=a, imm=imm) if m == "ST"
+                    else make(m, rd=a, rs1=FRAME_REGISTER, imm=imm))
         if m == "LDI":
             return make(m, rd=a, imm=imm)
         if m == "CMPI":

@@ -167,8 +167,9 @@ def _compact_meaning(c: CompactOp) -> str:
     m, L = c.mnemonic, Layout
     unit = f" x {c.scale}" if c.scale > 1 else ""
     if c.frame:
-        return (f"`LD Ra, [R{FRAME_REGISTER}+imm{unit}]`" if m == "LD"
-                else f"`ST [R{FRAME_REGISTER}+imm{unit}], Ra`")
+        return {"LD": f"`LD Ra, [R{FRAME_REGISTER}+imm{unit}]`",
+                "ST": f"`ST [R{FRAME_REGISTER}+imm{unit}], Ra`"}.get(
+                    m, f"`{m} Ra, R{FRAME_REGISTER}, imm{unit}`")
     return {
         L.RR: f"`{m} Ra, Rb`" if m in ("MOV", "CMP") else f"`{m} Ra, Ra, Rb`",
         L.RI6: f"`{m} Ra, imm`" if m in ("LDI", "CMPI") else f"`{m} Ra, Ra, imm`",

@@ -120,6 +120,7 @@ class _Allocator:
         self.block_bounds: list[tuple[int, int]] = []
         self.fixed: dict[PReg, list[tuple[int, int]]] = {r: [] for r in ALLOCATABLE}
         self.hints: dict[VReg, list] = {}
+        self.two_address: dict[VReg, list] = {}     # sources whose register makes a compact form
         self.block_of: list[int] = []               # instruction number -> block index
         self.cost: dict[VReg, int] = {}             # loads and stores a spill would cost
 
@@ -257,6 +258,10 @@ class _Allocator:
                     self.hints.setdefault(d, []).append(s)
                 if isinstance(s, VReg):
                     self.hints.setdefault(s, []).append(d)
+            else:
+                sources = _two_address_sources(inst)
+                if sources:
+                    self.two_address.setdefault(inst.defs[0], []).extend(sources)
         for r, fixed in self.fixed.items():
             fixed.sort()
             self.fixed[r] = [tuple(x) for x in fixed]
@@ -400,6 +405,11 @@ class _Allocator:
                 r = hint if isinstance(hint, PReg) else assigned.get(hint)
                 if r is not None and r in self.fixed:
                     first.append(r.n - shift)
+        if iv.hi is None:
+            for source in self.two_address.get(iv.vreg, ()):
+                r = source if isinstance(source, PReg) else assigned.get(source)
+                if r is not None and r in self.fixed:
+                    first.append(r.n)
         order = _register_order(1 if iv.hi is None else 2, frozenset(used_callee))
         return first + order if first else order
 
@@ -419,6 +429,25 @@ class _Allocator:
         for inst in self.order:
             inst.defs = [assigned[r] if isinstance(r, VReg) else r for r in inst.defs]
             inst.uses = [assigned[r] if isinstance(r, VReg) else r for r in inst.uses]
+
+
+# ALU operations with a two-address compact form (hsx.isa.compact): given the register
+# of a source, the destination makes `ADD R1, R1, R2` (C.ADD), which can share a word.
+_TWO_ADDRESS_ALU = {"ADD": 2, "AND": 2, "OR": 2, "XOR": 2, "MUL": 2, "SUB": 1, "LSL": 1,
+                    "LSR": 1}                     # mnemonic -> sources that may be Rd
+_TWO_ADDRESS_IMM = {"ADDI": range(-32, 32), "LSLI": range(32), "LSRI": range(32)}
+
+
+def _two_address_sources(inst: MInst) -> list:
+    """The sources of `inst` whose register, given to its destination, gives it a
+    compact form."""
+    if len(inst.defs) != 1 or inst.pairs:
+        return []
+    if inst.op == "alu":
+        return list(inst.uses[:_TWO_ADDRESS_ALU.get(inst.args[0], 0)])
+    if inst.op == "alui" and inst.args[1] in _TWO_ADDRESS_IMM.get(inst.args[0], ()):
+        return inst.uses[:1]
+    return []
 
 
 @functools.lru_cache(maxsize=None)

@@ -235,6 +235,12 @@ def operations(ins: Instruction | Pair | None) -> tuple[Instruction, ...]:
     return ins.halves if isinstance(ins, Pair) else (ins,)
 
 
+def last_operation(ins: Instruction | Pair | None) -> Instruction | None:
+    """The operation of a code word that decides where control goes (a pair's second)."""
+    ops = operations(ins)
+    return ops[-1] if ops else None
+
+
 def decode_pair(word: int) -> Pair | None:
     """A pair word's two instructions; None unless both halves are operations and the
     first transfers no control."""

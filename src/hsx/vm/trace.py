@@ -251,7 +251,7 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
                         old = int.from_bytes(mem[addr:addr + width], "little")
                 elif kind == _POP or before[15] != stack_top:
                     addr = before[15]
-            if skip is None:
+            if skip is None and pair_memories is None:      # (a pair that trapped: below)
                 try:
                     next_pc = table[pc >> 2]()
                 except _TRAPS:

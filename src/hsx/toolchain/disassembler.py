@@ -111,7 +111,7 @@ def listing(image: HxeImage, symbols: SymbolTable | None = None, title: str = ""
         text = _instruction_text(item, labels)
         notes = _notes(item, labels, symbols)
         line = f"  {item.pc:04X}:  {words:<17}  {text}"
-        out.append(f"{line:<60}; {notes}" if notes else line)
+        out.append(f"{line:<59} ; {notes}" if notes else line)   # (a space: long pair lines)
     end = len(image.code)
     for name in labels.code.get(end, []):
         out.append(f"{name}:  ; end of code")

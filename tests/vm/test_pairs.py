@@ -127,6 +127,24 @@ def test_the_round_robin_stops_before_a_pair_whose_second_half_faults(kind):
 
 
 @pytest.mark.parametrize("path", ["run", "traced", "interleaved"])
+def test_a_storing_first_half_is_kept_once_when_the_second_faults(path):
+    """PUSH R1 | LD R2, [R3] with R3 = 0: the push stays, made once however it runs."""
+    m, ctx = boot(asm("LDI R1, 9") + [pack(make("PUSH", rs1=1), make("LD", rd=2, rs1=3)),
+                                      BRK], False)
+    top = ctx.layout.stack_top
+    m.write_memory(ctx, top - 8, (0x55555555).to_bytes(4, "little"))
+    if path == "traced":
+        m.set_trace(ctx, True, depth=10)
+    if path == "interleaved":
+        assert m.run_interleaved([ctx], 10) == (1, 0)
+        assert m.registers(ctx)[15] == top and m.read_memory(ctx, top - 4, 4) == bytes(4)
+    stop = m.run(ctx, 10)
+    assert stop.reason is StopReason.FAULT and stop.pc == 4 and ctx.fault.addr == 0
+    assert m.registers(ctx)[15] == top - 4 and ctx.steps == 1
+    assert m.read_memory(ctx, top - 8, 8) == (0x55555555).to_bytes(4, "little") + bytes([9, 0, 0, 0])
+
+
+@pytest.mark.parametrize("path", ["run", "traced", "interleaved"])
 def test_a_return_from_the_entry_frame_in_the_second_half_keeps_the_first(path):
     m, ctx = boot([pack(make("ADDI", rd=0, rs1=0, imm=7), make("RET"))], False)
     if path == "traced":

@@ -347,8 +347,8 @@ def _compose(ctx, pc: int, pair: Pair, first: Op, second: Op) -> Op:
             first()
             return second()
         return both
-    mem, lay = ctx.mem, ctx.layout
-    window = slice(lay.reg_base, lay.reg_base + REGISTER_WINDOW)
+    mem = ctx.mem
+    window = register_window(ctx)
     store = _stored_bytes(ctx, pair.first)
     if store is None:
         def undoable() -> int:
@@ -357,7 +357,7 @@ def _compose(ctx, pc: int, pair: Pair, first: Op, second: Op) -> Op:
             try:
                 return second()
             except (GuestFault, Halt) as stop:
-                stop.undo = partial(_restore, ctx, window, registers, psw)
+                stop.undo = partial(restore_before_pair, ctx, window, registers, psw)
                 raise
         return undoable
     width = store[1]
@@ -370,7 +370,8 @@ def _compose(ctx, pc: int, pair: Pair, first: Op, second: Op) -> Op:
         try:
             return second()
         except (GuestFault, Halt) as stop:
-            stop.undo = partial(_restore, ctx, window, registers, psw, slice(at, at + width), old)
+            stop.undo = partial(restore_before_pair, ctx, window, registers, psw,
+                                slice(at, at + width), old)
             raise
     return undoable_store
 
@@ -395,9 +396,15 @@ def _stored_bytes(ctx, ins: Instruction) -> tuple[Callable[[], int], int] | None
     return None
 
 
-def _restore(ctx, window: slice, registers: bytearray, psw: int,
-             stored: slice | None = None, old: bytearray | None = None) -> None:
-    """Put back what a pair's first operation changed (`_pair_op`)."""
+def register_window(ctx) -> slice:
+    """Where a context's registers are in its memory."""
+    return slice(ctx.layout.reg_base, ctx.layout.reg_base + REGISTER_WINDOW)
+
+
+def restore_before_pair(ctx, window: slice, registers: bytes | bytearray, psw: int,
+                        stored: slice | None = None, old: bytes | bytearray | None = None) -> None:
+    """Put back the state from before a pair whose first operation ran: the register
+    window, PSW and the bytes (`stored`) that operation wrote over."""
     if stored is not None:
         ctx.mem[stored] = old
     ctx.mem[window] = registers

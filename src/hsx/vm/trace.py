@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from hsx.isa import BY_MNEMONIC, Form, Group, Instruction, Pair
 
-from .interp import MEMORY_WIDTH, decode_op
+from .interp import MEMORY_WIDTH, decode_op, register_window, restore_before_pair
 from .signals import BreakpointHit, GuestFault, Halt, SvcTrap
 from .stop import Stop, StopReason
 
@@ -163,7 +163,8 @@ def _run_pair(ctx, pc: int, plans: tuple[AccessPlan, AccessPlan], psw: int, resu
         return None, []                              # a breakpoint trampoline
     regs, mem, top = ctx.regs, ctx.mem, ctx.layout.stack_top
     first, second = whole.halves
-    before = regs.tolist()
+    window = register_window(ctx)
+    registers = mem[window]
     access = _where(plans[0], regs, top)
     old = old_value(ctx, access)
     try:
@@ -176,11 +177,12 @@ def _run_pair(ctx, pc: int, plans: tuple[AccessPlan, AccessPlan], psw: int, resu
     try:
         next_pc = second()
     except _TRAPS:
-        if old is not None:                          # take the first one back
-            mem[access[1]:access[1] + access[2]] = old.to_bytes(access[2], "little")
-        for i, value in enumerate(before):
-            regs[i] = value
-        ctx.psw = psw
+        if old is None:                              # the first operation stored nothing
+            restore_before_pair(ctx, window, registers, psw)
+        else:
+            _, addr, width = access
+            restore_before_pair(ctx, window, registers, psw, slice(addr, addr + width),
+                                old.to_bytes(width, "little"))
         return None, memories
     if access2 is not None:
         memories.append(_observed(mem, access2, old2))
@@ -194,7 +196,8 @@ def run_traced(machine: Machine, ctx, budget: int, table: list) -> Stop:
     A plain instruction runs straight from the table; one that traps (an SVC, a fault,
     BRK, a breakpoint: each raised before the instruction has any effect) runs again
     through `machine._run`, which deals with it, as does a resumption from a breakpoint.
-    PC, PSW and the step count are kept in locals (on the native engine each is a field
+    A compact pair runs one operation at a time (`_run_pair`); when it traps, what its
+    first did is undone and `machine._run` deals with it the same way.  PC, PSW and the step count are kept in locals (on the native engine each is a field
     of the C task record) and stored before each record goes out: an observer (a watch)
     may look at the task and ask it to stop.  A ring with a `run_ended` method is told
     when the run returns; one with a `plans` dict keeps there what runs found out about

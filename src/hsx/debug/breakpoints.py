@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from hsx.isa import Instruction
 from hsx.kernel.task import Task
 from hsx.vm import Machine
 
@@ -96,7 +97,7 @@ class BreakpointTable:
         code = self.symbols.get(task.pid).code
         for addr in code.starts:
             ins = code.instruction(addr)
-            if ins is not None and ins.op.mnemonic == "BRK":
+            if type(ins) is Instruction and ins.op.mnemonic == "BRK":
                 self._add(task, addr, kind="brk", code=ins.imm)
         return self.restore(task)
 

@@ -4,7 +4,9 @@ Instructions come from the machine's pre-decoded code words (the Harvard code sp
 never from data memory, which is what the prior debugger read.  Each line carries its
 labels, function+offset, source line, branch target with its name, the data symbol an
 LDI32 loads, the breakpoints on it, and whether it is the task's current PC (where the
-target of an indirect jump or a RET is filled in from the live registers).
+target of an indirect jump or a RET is filled in from the live registers).  A compact
+pair is one line: its text is both operations joined by " | ", `mnemonic` its first's,
+`pair` the text of each, and what it branches to is its second's.
 """
 from __future__ import annotations
 
@@ -12,10 +14,10 @@ import bisect
 from typing import Any, Callable
 
 from hsx.image.sym import SymbolTable
-from hsx.isa import Form, Instruction, format_instruction, format_operands
+from hsx.isa import Form, Instruction, Pair, format_instruction, format_operands, operations
 
 from . import errors as E
-from .code import SP, CodeMap
+from .code import SP, CodeMap, sp_move
 from .errors import DebugError
 from .view import ContextView
 
@@ -85,8 +87,7 @@ def _line(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
     if ins is None:
         out.update(mnemonic=None, operands="", text=f".word 0x{words[0]:08X}")
     else:
-        out.update(mnemonic=ins.op.mnemonic, operands=format_operands(ins, pc, label_for),
-                   text=format_instruction(ins, pc, label_for))
+        out.update(_spelled(ins, pc, label_for))
         target = ins.branch_target(pc)
         current = live and pc == ctx.pc
         if target is None and current:
@@ -96,26 +97,46 @@ def _line(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
             name = label_for(target) or _function_offset(describe(target))
             if name is not None:
                 out["target_symbol"] = name
-        if ins.op.form is Form.RD_IMM32 and table is not None:
+        form = ins.op.form if isinstance(ins, Instruction) else None   # (not in pairs)
+        if form is Form.RD_IMM32 and table is not None:
             found = table.lookup_address(ins.imm, "data")
             if found is not None:
                 out["data_symbol"] = found[0] if not found[1] else f"{found[0]}+{found[1]}"
-        if ins.op.form is Form.BRK:
+        if form is Form.BRK:
             out["brk"] = ins.imm
     out["current"] = pc == ctx.pc
     out["breakpoints"] = breakpoints.get(pc, [])
     return out
 
 
-def _dynamic_target(ctx: ContextView, ins: Instruction) -> int | None:
-    """Where the instruction at the current PC will go, read from the live registers."""
-    name, regs = ins.op.mnemonic, ctx.regs
+def _spelled(ins: Instruction | Pair, pc: int,
+             label_for: Callable[[int], str | None]) -> dict[str, Any]:
+    """mnemonic, operands and text of an instruction; a pair's first mnemonic, the rest
+    of its text as operands, and `pair`: each operation's text."""
+    if isinstance(ins, Instruction):
+        return {"mnemonic": ins.op.mnemonic, "operands": format_operands(ins, pc, label_for),
+                "text": format_instruction(ins, pc, label_for)}
+    halves = [format_instruction(half, pc, label_for) for half in ins.halves]
+    text = format_instruction(ins, pc, label_for)
+    mnemonic = ins.first.op.mnemonic
+    return {"mnemonic": mnemonic, "operands": text[len(mnemonic):].lstrip(), "text": text,
+            "pair": halves}
+
+
+def _dynamic_target(ctx: ContextView, ins: Instruction | Pair) -> int | None:
+    """Where the instruction at the current PC will go, read from the live registers
+    (for a pair's RET: at SP as its first operation leaves it)."""
+    *before, last = operations(ins)
+    name, regs = last.op.mnemonic, ctx.regs
     if name in ("JMPR", "CALLR"):
-        return regs[ins.rs1]
-    if name == "CALL" and ins.rs1:
-        return (regs[ins.rs1] + 4 * ins.imm) & 0xFFFFFFFF
+        return regs[last.rs1]
+    if name == "CALL" and last.rs1:
+        return (regs[last.rs1] + 4 * last.imm) & 0xFFFFFFFF
     if name == "RET":
-        sp = regs[SP]
+        moves = [sp_move(op) for op in before]
+        if None in moves:
+            return None
+        sp = regs[SP] + sum(moves)
         if ctx.layout.stack_base <= sp <= ctx.layout.stack_top - 4:
             return int.from_bytes(ctx.mem[sp:sp + 4], "little")
     return None

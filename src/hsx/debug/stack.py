@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import errors as E
-from .code import SP, CodeMap, frame_code_pc, writes_sp
+from .code import SP, CodeMap, frame_code_pc, sp_move
 from .errors import DebugError
 from .view import ContextView
 
@@ -33,8 +33,7 @@ class FrameBase:
 def locate(ctx: ContextView, code: CodeMap, pc: int, sp: int, fp: int, *, outer: bool = False) -> FrameBase:
     """The frame base of the function at `pc`, given its SP and R14 there.  `outer` is
     set for callers (not frame 0), where R14 = 0 ends the chain (crt0's convention)."""
-    ins = code.instruction(pc)
-    if ins is not None and ins.op.mnemonic == "RET":
+    if code.returns_at(pc):
         return FrameBase(sp, fp)
     function = code.function_at(pc)
     if function is None:
@@ -64,27 +63,20 @@ def _sp_delta(code: CodeMap, start: int, pc: int) -> int | None:
 
 
 def stack_moves(code: CodeMap, start: int, pc: int) -> list[tuple[Any, int]] | None:
-    """The instructions from `start` to `pc` read in a straight line, each with how far
-    SP has moved from `start` before it, and a last (None, delta) at `pc`; None when
-    SP moves in a way such a reading cannot follow."""
+    """The operations from `start` to `pc` read in a straight line (both of a compact
+    pair), each with how far SP has moved from `start` before it, and a last (None,
+    delta) at `pc`; None when SP moves in a way such a reading cannot follow."""
+    if start > pc or not (code.is_instruction(pc) or pc == code.code_len):
+        return None
     moves: list[tuple[Any, int]] = []
-    delta, addr = 0, start
-    while addr < pc:
-        ins = code.instruction(addr)
-        if ins is None:
+    delta = 0
+    for _, op in code.operations(start, pc):
+        move = sp_move(op) if op is not None else None
+        if move is None:
             return None
-        moves.append((ins, delta))
-        name = ins.op.mnemonic
-        if name == "PUSH":
-            delta -= 4
-        elif name == "ADDI" and ins.rd == SP and ins.rs1 == SP:
-            delta += ins.imm
-        elif writes_sp(ins):
-            return None
-        elif name == "POP":
-            delta += 4
-        addr += ins.size
-    return moves + [(None, delta)] if addr == pc else None
+        moves.append((op, delta))
+        delta += move
+    return moves + [(None, delta)]
 
 
 def frame0(ctx: ContextView, code: CodeMap) -> FrameBase:

@@ -5,7 +5,9 @@ Records are kept as the machine's `TraceRecord`s and turned into JSON only when 
 for.  The format (`hsx.trace/1`, docs/debugger.md) keeps the prior tool's required
 fields `seq, pid, pc, opcode` and its `changed_regs`/`mem_access` shapes; `seq` is the
 task's retired-instruction count after the instruction, so it is unique per task and
-says how far apart two records are.
+says how far apart two records are.  A compact pair is one record (one step): its text
+both operations joined by " | ", `mem_access` its first memory access and `mem_access2`
+its second when it made two.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from hsx.isa import decode, format_instruction
+from hsx.isa import Pair, decode, format_instruction
 from hsx.kernel.task import Task
 from hsx.vm import TraceRecord
 
@@ -142,31 +144,38 @@ def record_json(pid: int, record: TraceRecord) -> dict[str, Any]:
         "regs": {f"R{n}": new for n, (_, new) in sorted(record.changed.items())},
         "flags": record.psw_after,
     }
-    if record.memory is not None:
-        m = record.memory
-        out["mem_access"] = {"op": m.op, "address": m.addr, "width": m.width, "value": m.value}
+    for key, m in (("mem_access", record.memory), ("mem_access2", record.memory2)):
+        if m is not None:
+            out[key] = {"op": m.op, "address": m.addr, "width": m.width, "value": m.value}
     return out
 
 
-_SPELLED: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+_SPELLED: dict[tuple[int, int], tuple[str | None, str | None, list[str] | None]] = {}
 _REG_NAMES = tuple(f"R{n}" for n in range(16))
 
 
-def _spelled(word: int, pc: int) -> tuple[str | None, str | None]:
-    """(mnemonic, text) of the instruction `word` at `pc`, decoded once."""
+def _spelled(word: int, pc: int) -> tuple[str | None, str | None, list[str] | None]:
+    """(mnemonic, text, each operation's text if a pair) of the instruction `word` at
+    `pc`, decoded once; a pair's mnemonic is its first operation's."""
     found = _SPELLED.get((word, pc))
     if found is None:
         if len(_SPELLED) > 1 << 16:
             _SPELLED.clear()
         ins = decode(word)
-        found = _SPELLED[(word, pc)] = (
-            (ins.op.mnemonic, format_instruction(ins, pc)) if ins is not None else (None, None))
+        if ins is None:
+            found = None, None, None
+        elif isinstance(ins, Pair):
+            found = (ins.first.op.mnemonic, format_instruction(ins, pc),
+                     [format_instruction(half, pc) for half in ins.halves])
+        else:
+            found = ins.op.mnemonic, format_instruction(ins, pc), None
+        _SPELLED[(word, pc)] = found
     return found
 
 
 def step_event(record: TraceRecord) -> dict[str, Any]:
     """The data of a `trace_step` event: pc, the instruction, the registers it changed
-    (new values) and the memory it wrote (old and new)."""
+    (new values) and the memory it wrote (old and new; a pair's writes in order)."""
     return step_events(0, [record])[0][1]
 
 
@@ -177,7 +186,7 @@ def step_events(pid: int, records: list[TraceRecord]) -> list[tuple[int, dict[st
     for record in records:
         pc = record.pc
         found = spelled.get((record.word, pc))
-        mnemonic, text = found if found is not None else _spelled(record.word, pc)
+        mnemonic, text, pair = found if found is not None else _spelled(record.word, pc)
         changed = record.changed
         if not changed:
             regs = {}
@@ -192,6 +201,12 @@ def step_events(pid: int, records: list[TraceRecord]) -> list[tuple[int, dict[st
         if m is not None and m.op == "write":
             data["mem_writes"] = [{"addr": m.addr, "width": m.width, "old": m.old,
                                    "new": m.value}]
+        if pair is not None:
+            data["pair"] = pair
+            m = record.memory2
+            if m is not None and m.op == "write":
+                data.setdefault("mem_writes", []).append(
+                    {"addr": m.addr, "width": m.width, "old": m.old, "new": m.value})
         out.append((pid, data))
     return out
 

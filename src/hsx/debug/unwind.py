@@ -6,8 +6,9 @@ in the save slot of the nearest callee that saved it, or — if no callee in bet
 saved it, and so none changed it — still in the register.  Optimised C keeps values
 that live across calls exactly there, so this is what lets an outer frame show its
 register variables.  The save slots are read from the code, like the stack walk:
-the pushes after a framed prologue (`PUSH R14; MOV R14, R15; PUSH R6; ...`), or the
-straight-line pushes and pops of a function without a frame.  R0..R5 are clobbered by
+the pushes after a framed prologue (`PUSH R14; MOV R14, R15; PUSH R6; ...`, compact
+pairs read as their two operations), or the straight-line pushes and pops of a function
+without a frame.  R0..R5 are clobbered by
 calls: an outer frame's values there are gone.
 """
 from __future__ import annotations
@@ -39,14 +40,12 @@ def saved_registers(code: CodeMap, frame: FrameRegs) -> dict[int, int] | None:
     if function.framed:
         if frame.fp is None:              # entering (nothing saved yet) or at its RET
             return {}
-        saved, addr = {}, function.prologue + 8
+        saved = {}
         limit = frame.pc if frame.index == 0 else function.end
-        while addr < limit:
-            ins = code.instruction(addr)
-            if ins is None or ins.op.mnemonic != "PUSH" or ins.rs1 not in CALLEE_SAVED:
+        for _, ins in code.after_prologue(function, limit):
+            if ins.op.mnemonic != "PUSH" or ins.rs1 not in CALLEE_SAVED:
                 break
             saved[ins.rs1] = frame.fp - 4 * (len(saved) + 1)
-            addr += 4
         return saved
     moves = stack.stack_moves(code, function.start, frame.pc)   # frameless: a straight line
     if moves is None:

@@ -259,7 +259,4 @@ def frame_fp(ctx, code: CodeMap, index: int, pc: int, fp: int) -> int | None:
     function = code.function_at(pc)
     if function is None or not function.in_frame(pc):
         return None
-    ins = code.instruction(pc)
-    if ins is not None and ins.op.mnemonic == "RET":
-        return None
-    return fp
+    return None if code.returns_at(pc) else fp

@@ -211,10 +211,11 @@ class WatchTable:
 
 
 def _wrote(record: TraceRecord, watch: Watch) -> bool:
-    """Whether the instruction of `record` can have written the watched bytes."""
+    """Whether the instruction of `record` (both operations of a pair) can have written
+    the watched bytes."""
     if record.word >> 24 == SVC_OPCODE:
         return True
-    access = record.memory
-    return (access is not None and access.op == "write"
-            and access.addr < watch.address + watch.length
-            and watch.address < access.addr + access.width)
+    return any(access is not None and access.op == "write"
+               and access.addr < watch.address + watch.length
+               and watch.address < access.addr + access.width
+               for access in (record.memory, record.memory2))

@@ -229,6 +229,20 @@ def pack(first: Instruction, second: Instruction) -> int:
     return (PAIR_TAG << 30) | (a << HALF_BITS) | b
 
 
+def operations(ins: Instruction | Pair | None) -> tuple[Instruction, ...]:
+    """The operations a decoded code word runs, in order: a pair's two, an instruction
+    alone, none for an illegal word (None).  The last one decides where control goes."""
+    if ins is None:
+        return ()
+    return ins.halves if isinstance(ins, Pair) else (ins,)
+
+
+def last_operation(ins: Instruction | Pair | None) -> Instruction | None:
+    """The operation of a code word that decides where control goes (a pair's second)."""
+    ops = operations(ins)
+    return ops[-1] if ops else None
+
+
 def decode_pair(word: int) -> Pair | None:
     """A pair word's two instructions; None unless both halves are operations and the
     first transfers no control."""

@@ -221,6 +221,16 @@ def _compact_pairs(add) -> None:
         "decoded records and breakpoint maps, half every branch's reach, and a new way "
         "for every tool to walk code (`benchmarks/compact_bench.py` measured both before "
         "the choice).\n")
+    add("### How a pair is written\n")
+    add("Tools write a pair as its two operations, each as the ordinary instruction it "
+        "stands for, on one line joined by ` | `: `ADD R1, R1, R2 | LD R3, [R14+8]`, "
+        "`CMPI R1, 0 | BNE loop` (the branch counts from the pair's address). It is one "
+        "line at one address wherever code is shown: `hsx disasm`, the debugger's "
+        "disassembly (`disasm.read`: `mnemonic` is the first operation's, `pair` lists "
+        "both), the TUI's code panel, VS Code's disassembly view and the instruction "
+        "trace. `hsx disasm --mvasm` writes a pair as `.word` with that text as a "
+        "comment. A pair is one step: `stepi` runs both operations and a breakpoint on "
+        "it stops before both.\n")
 
 
 if __name__ == "__main__":

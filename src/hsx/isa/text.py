@@ -1,8 +1,14 @@
-"""Render instructions as MVASM text that `hsx asm` reads back to the same words."""
+"""Render instructions as MVASM text that `hsx asm` reads back to the same words.
+
+A compact pair is written as its two operations, each as the ordinary instruction it
+stands for, on one line joined by " | " (`ADD R1, R1, R2 | LD R3, [R14+8]`): one line per
+code word and address, as in every listing, and the instructions a reader already knows.
+"""
 from __future__ import annotations
 
 from typing import Callable
 
+from .compact import Pair
 from .encoding import Instruction
 from .opcodes import Form
 
@@ -60,7 +66,14 @@ def format_operands(ins: Instruction, pc: int, label_for: LabelLookup = _no_labe
     raise AssertionError(f"unhandled form {form}")
 
 
-def format_instruction(ins: Instruction, pc: int, label_for: LabelLookup = _no_labels) -> str:
-    """`MNEMONIC operands` for one instruction."""
+PAIR_SEPARATOR = " | "
+
+
+def format_instruction(ins: Instruction | Pair, pc: int,
+                       label_for: LabelLookup = _no_labels) -> str:
+    """`MNEMONIC operands` for one instruction; both of a pair's, joined by " | "."""
+    if isinstance(ins, Pair):
+        return PAIR_SEPARATOR.join(format_instruction(half, pc, label_for)
+                                   for half in ins.halves)
     operands = format_operands(ins, pc, label_for)
     return f"{ins.op.mnemonic} {operands}" if operands else ins.op.mnemonic

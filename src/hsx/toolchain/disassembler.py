@@ -4,7 +4,9 @@ Only the code section is decoded (never data memory).  Labels come from a symbol
 table when there is one; every branch target without a name gets a synthesized
 `L_xxxx` label.  A word is printed as an instruction only if re-encoding that
 instruction gives the same bits, otherwise as `.word`, so `--mvasm` output assembles
-to identical code, rodata, entry and metadata.
+to identical code, rodata, entry and metadata.  A compact pair is listed as its two
+operations joined by " | " (hsx.isa.text); in `--mvasm` output it is a `.word` with
+that text as a comment, the form the assembler reads back to the same word.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from hsx.image.model import RODATA_BASE, HxeImage
 from hsx.image.sym import SymbolTable
+from hsx.isa.compact import Pair, pack
 from hsx.isa.encoding import Instruction, decode_code, encode
 from hsx.isa.opcodes import Form
 from hsx.isa.text import format_instruction
@@ -29,7 +32,7 @@ class _Item:
 
     pc: int
     words: tuple[int, ...]
-    ins: Instruction | None
+    ins: Instruction | Pair | None
 
 
 def _decode(image: HxeImage) -> list[_Item]:
@@ -39,13 +42,17 @@ def _decode(image: HxeImage) -> list[_Item]:
         ins = decode_code(words, i)
         size = ins.size // 4 if ins else 1
         chunk = tuple(words[i:i + size])
-        if ins is None or len(chunk) < size or tuple(encode(ins)) != chunk:
+        if ins is None or len(chunk) < size or _encoded(ins) != chunk:
             items.append(_Item(4 * i, (words[i],), None))
             i += 1
         else:
             items.append(_Item(4 * i, chunk, ins))
             i += size
     return items
+
+
+def _encoded(ins: Instruction | Pair) -> tuple[int, ...]:
+    return (pack(ins.first, ins.second),) if isinstance(ins, Pair) else tuple(encode(ins))
 
 
 class _Labels:
@@ -104,7 +111,7 @@ def listing(image: HxeImage, symbols: SymbolTable | None = None, title: str = ""
         text = _instruction_text(item, labels)
         notes = _notes(item, labels, symbols)
         line = f"  {item.pc:04X}:  {words:<17}  {text}"
-        out.append(f"{line:<60}; {notes}" if notes else line)
+        out.append(f"{line:<59} ; {notes}" if notes else line)   # (a space: long pair lines)
     end = len(image.code)
     for name in labels.code.get(end, []):
         out.append(f"{name}:  ; end of code")
@@ -144,7 +151,7 @@ def _notes(item: _Item, labels: _Labels, symbols: SymbolTable | None) -> str:
         target = ins.branch_target(item.pc)
         if target is not None and labels.code_name(target):
             notes.append(f"-> 0x{target:04X}")
-        if ins.op.form is Form.RD_IMM32 and symbols is not None:
+        if isinstance(ins, Instruction) and ins.op.form is Form.RD_IMM32 and symbols is not None:
             found = symbols.lookup_address(ins.imm, "data")
             if found:
                 notes.append(found[0] + (f"+{found[1]}" if found[1] else ""))
@@ -219,7 +226,10 @@ def to_mvasm(image: HxeImage, symbols: SymbolTable | None = None, title: str = "
     out.append(f".entry {entry_name}" if entry_name else f".entry 0x{image.entry:04X}")
     for item in items:
         out.extend(f"{name}:" for name in labels.code.get(item.pc, []))
-        out.append("    " + _instruction_text(item, labels))
+        text = _instruction_text(item, labels)
+        if isinstance(item.ins, Pair):
+            text = f".word 0x{item.words[0]:08X}  ; {text}"
+        out.append("    " + text)
     out.extend(f"{name}:" for name in labels.code.get(len(image.code), []))
     if image.rodata:
         out += ["", ".data"]

@@ -105,7 +105,13 @@ class LazyFlags:
 class BlockCompiler:
     """Generates the source of one block. Emission walks the instructions once, tracking
     which register locals are dirty and where the flags come from, so that every exit
-    can write back exactly the architectural state at that point."""
+    can write back exactly the architectural state at that point.
+
+    `instrs` holds operations (k indexes them); the budget counts steps, one per code
+    word, so a compact pair's two operations are one step: `steps_at[k]` is the steps a
+    block has completed when it has run operations 0..k-1 (a fault in a pair's second
+    operation counts neither half; the first half's effects stay, as in the
+    interpreter)."""
 
     def __init__(self, ctx, instrs: list[tuple[int, Instruction]]) -> None:
         lay = ctx.layout
@@ -113,16 +119,21 @@ class BlockCompiler:
                                               lay.reg_base)
         self.CL = ctx.code_len
         self.instrs = instrs
-        self.L = len(instrs)
+        self.count = len(instrs)
+        self.steps_at = [0]
+        for k, (pc, _) in enumerate(instrs):
+            ends_word = k + 1 == len(instrs) or instrs[k + 1][0] != pc
+            self.steps_at.append(self.steps_at[-1] + ends_word)
+        self.L = self.steps_at[-1]            # steps on the longest path
         self.start = instrs[0][0]
         last_pc, last = instrs[-1]
         self.fall = last_pc + last.size
-        back_edges = [k for k in range(self.L) if self.start in self._static_exits(k)]
+        back_edges = [k for k in range(self.count) if self.start in self._static_exits(k)]
         self.loop = bool(back_edges)
-        # One back-edge, at the end: every iteration is L instructions, so a
+        # One back-edge, at the end: every iteration is L steps, so a
         # `for i in range(n // L)` does the budget counting; otherwise `while True` with
         # the count kept in n.
-        self.counted = back_edges == [self.L - 1]
+        self.counted = back_edges == [self.count - 1]
         self._analyse()
 
     # analysis
@@ -130,7 +141,7 @@ class BlockCompiler:
     def _static_exits(self, k: int) -> tuple[int, ...]:
         """Static PCs instruction k can leave the trace to (dynamic ones excluded)."""
         pc, ins = self.instrs[k]
-        last = k == self.L - 1
+        last = k == self.count - 1
         if not ins.op.ends_block:
             return (pc + ins.size,) if last else ()
         target = static_target(ins, pc)
@@ -142,7 +153,7 @@ class BlockCompiler:
 
     def _analyse(self) -> None:
         ins = [i for _, i in self.instrs]
-        L = self.L
+        L = self.count
         self.used = set().union(*(reads(i) | writes(i) for i in ins))
         first_access: dict[int, str] = {}
         for i in ins:
@@ -319,7 +330,7 @@ class BlockCompiler:
         for k, (pc, ins) in enumerate(self.instrs):
             self.k, self.pc, self.ins = k, pc, ins
             if ins.op.ends_block:
-                self.transfer(ins, last=k == self.L - 1)
+                self.transfer(ins, last=k == self.count - 1)
             else:
                 EMITTERS[ins.op.mnemonic](self, ins)
             if k == self.carried:
@@ -333,8 +344,9 @@ class BlockCompiler:
             self.emit(f"return {self.start}, n % {self.L}")
         return "\n".join(head + self.lines + ["    return blk", ""])
 
-    def rem(self, executed: int) -> str:
-        """The remaining budget after `executed` instructions of the current pass."""
+    def rem(self, ops: int) -> str:
+        """The remaining budget once the first `ops` operations of the current pass ran."""
+        executed = self.steps_at[ops]
         if self.loop and self.counted:
             return f"n - (i * {self.L} + {executed})"
         return f"n - {executed}"
@@ -356,7 +368,7 @@ class BlockCompiler:
             # Where the for loop ends (budget spent): the state at this back-edge.
             self.exhausted = (set(self.dirty), self.flags, self.psw_dirty)
             return
-        self.emit(f"n -= {self.k + 1}")
+        self.emit(f"n -= {self.steps_at[self.k + 1]}")
         self.emit(f"if n >= {self.L}:")
         with self.indent():
             self.carry_psw()

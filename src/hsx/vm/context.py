@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any, Callable
 
 from hsx.image.model import HxeImage
-from hsx.isa import Instruction, decode
+from hsx.isa import Instruction, Pair, decode
 
 from .errors import Fault, LoadError
 from .layout import REGISTER_WINDOW, Layout
@@ -33,9 +33,9 @@ class ContextState(str, Enum):
 
 
 class DecodedCode(Sequence):
-    """The instruction at each code word (None: an illegal word), decoded when first
-    asked for: creating a task for a large image costs nothing for code it never runs
-    or shows."""
+    """The instruction at each code word (a `Pair` for a compact pair word, None for an
+    illegal one), decoded when first asked for: creating a task for a large image costs
+    nothing for code it never runs or shows."""
 
     __slots__ = ("_code", "_cache")
 
@@ -112,8 +112,9 @@ class Context:
         self.words = word_view(mem, 0, layout.mem_size // 4)
         self.regs = word_view(mem, layout.reg_base, REGISTER_WINDOW // 4)
         self.regs[15] = layout.stack_top
-        # decoded[i]: the instruction at byte address 4*i (None: illegal opcode word).
-        self.decoded: Sequence[Instruction | None] = DecodedCode(image.code)
+        # decoded[i]: the instruction at byte address 4*i (a Pair: both operations of a
+        # compact pair word; None: an illegal word).
+        self.decoded: Sequence[Instruction | Pair | None] = DecodedCode(image.code)
         self.pc = image.entry
         self.psw = 0
         self.steps = 0

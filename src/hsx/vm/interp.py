@@ -16,14 +16,15 @@ literal); `pc`, `nxt` (following instruction), `T` (static branch target); bound
 from __future__ import annotations
 
 import struct
-from functools import cache
+from functools import cache, partial
 from typing import Callable
 
-from hsx.isa import BY_MNEMONIC, Form, Group, Instruction
+from hsx.isa import BY_MNEMONIC, Form, Group, Instruction, Pair
 from hsx.isa.encoding import FORM_FIELDS
 from hsx.isa import fp
 from hsx.isa.f16 import f16_add, f16_div, f16_mul, f16_sub, f16_to_int, int_to_f16
 
+from .layout import REGISTER_WINDOW
 from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, divide_fault,
                       illegal_fault, literal_fault, memory_fault, off_end_fault, pc_fault,
                       sp_fault, stack_fault)
@@ -293,10 +294,12 @@ def writes_sp(ins: Instruction) -> bool:
     return ins.rd == 15 or (ins.rd == 14 and "rd" in ins.op.pairs)
 
 
-def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
-    """The closure executing the instruction `ins` located at `pc` in `ctx`."""
+def build_op(ctx, pc: int, ins: Instruction | Pair | None) -> Op:
+    """The closure executing the instruction (or pair) `ins` located at `pc` in `ctx`."""
     if ins is None:
         return _raiser(lambda: illegal_fault(pc, int.from_bytes(ctx.image.code[pc:pc + 4], "big")))
+    if type(ins) is Pair:
+        return _pair_op(ctx, pc, ins)
     lay, cl = ctx.layout, ctx.code_len
     nxt = pc + ins.size
     target = static_target(ins, pc)
@@ -317,6 +320,95 @@ def build_op(ctx, pc: int, ins: Instruction | None) -> Op:
     if writes_sp(ins):
         return _guard_sp(ctx, pc, op)
     return op
+
+
+def _pair_op(ctx, pc: int, pair: Pair) -> Op:
+    """A compact pair's closure: its first operation, then its second, one step.  Each
+    half is the closure its instruction would have at the pair's address (so a branch
+    is relative to the pair, RET and every check work as they do alone) and returns the
+    pair's next PC.
+
+    A fault or a return stop out of the second half leaves the first half's effects in
+    place, as the ISA says.  The exception then carries `undo` (signals.py), which takes
+    them back for a caller that runs the pair again rather than taking the stop as it is
+    (`Machine.run_interleaved` and a traced run stop *before* a trapping instruction).
+    What it needs is saved before each run of the pair whose second half can stop: the
+    register window, PSW and the bytes a storing first half writes over."""
+    first, second = build_op(ctx, pc, pair.first), build_op(ctx, pc, pair.second)
+    op = _compose(ctx, pc, pair, first, second)
+    op.halves = (first, second)         # what a traced run runs, one at a time
+    return op
+
+
+def _compose(ctx, pc: int, pair: Pair, first: Op, second: Op) -> Op:
+    """`_pair_op`'s closure, saving what `undo` needs only when the second can stop."""
+    if not _may_stop(pair.second, pc, ctx.code_len):
+        def both() -> int:
+            first()
+            return second()
+        return both
+    mem = ctx.mem
+    window = register_window(ctx)
+    store = _stored_bytes(ctx, pair.first)
+    if store is None:
+        def undoable() -> int:
+            registers, psw = mem[window], ctx.psw
+            first()
+            try:
+                return second()
+            except (GuestFault, Halt) as stop:
+                stop.undo = partial(restore_before_pair, ctx, window, registers, psw)
+                raise
+        return undoable
+    width = store[1]
+
+    def undoable_store() -> int:
+        registers, psw = mem[window], ctx.psw
+        at = store[0]()
+        old = mem[at:at + width]
+        first()
+        try:
+            return second()
+        except (GuestFault, Halt) as stop:
+            stop.undo = partial(restore_before_pair, ctx, window, registers, psw,
+                                slice(at, at + width), old)
+            raise
+    return undoable_store
+
+
+def _may_stop(ins: Instruction, pc: int, code_len: int) -> bool:
+    """Whether a pair's second operation can fault or stop (memory and stack accesses,
+    RET, writes to SP, a branch to an impossible target); the others cannot."""
+    if ins.op.group is Group.MEMORY or ins.op.mnemonic in ("PUSH", "POP", "RET"):
+        return True
+    target = static_target(ins, pc)
+    return writes_sp(ins) or (target is not None and not valid_target(target, code_len))
+
+
+def _stored_bytes(ctx, ins: Instruction) -> tuple[Callable[[], int], int] | None:
+    """(address before it runs, width) of the memory a pair's first operation stores to."""
+    R = ctx.regs
+    if ins.op.mnemonic == "PUSH":
+        return (lambda: R[15] - 4), 4
+    if ins.op.form is Form.MEM_RS:
+        base, offset = ins.rs1, ins.imm
+        return (lambda: (R[base] + offset) & 0xFFFFFFFF), MEMORY_WIDTH[ins.op.mnemonic]
+    return None
+
+
+def register_window(ctx) -> slice:
+    """Where a context's registers are in its memory."""
+    return slice(ctx.layout.reg_base, ctx.layout.reg_base + REGISTER_WINDOW)
+
+
+def restore_before_pair(ctx, window: slice, registers: bytes | bytearray, psw: int,
+                        stored: slice | None = None, old: bytes | bytearray | None = None) -> None:
+    """Put back the state from before a pair whose first operation ran: the register
+    window, PSW and the bytes (`stored`) that operation wrote over."""
+    if stored is not None:
+        ctx.mem[stored] = old
+    ctx.mem[window] = registers
+    ctx.psw = psw
 
 
 def build_ops(ctx) -> list[Op]:

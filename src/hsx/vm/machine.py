@@ -18,7 +18,8 @@ from .context import Context, ContextState, SavedContext
 from .errors import MachineError
 from .interp import breakpoint_op, build_ops, decode_op
 from .layout import DEFAULT_MEM_SIZE, DEFAULT_STACK_SIZE, Layout
-from .signals import BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, Untranslated
+from .signals import (BreakpointHit, GuestFault, Halt, SvcTrap, Undecoded, Untranslated,
+                      take_back)
 from .stop import Stop, StopReason, SvcStop
 from .svc import StandaloneSvc, SvcHandler
 from .tracescan import MAX_BLOCK
@@ -125,8 +126,8 @@ class Machine:
                 decode_op(contexts[index], pcs[index] >> 2)
                 resume = index
                 continue
-            except (SvcTrap, GuestFault, Halt, BreakpointHit):
-                pass               # the interrupted instruction had no effect yet
+            except (SvcTrap, GuestFault, Halt, BreakpointHit) as stop:
+                take_back(stop)    # the interrupted instruction has no effect now
             break
         for i, ctx in enumerate(contexts):
             ctx.pc = pcs[i]

@@ -6,6 +6,11 @@ one of these and `Machine.run` turns it into state changes and a `Stop`. Python 
 
 `remaining` is the budget left when a translated block raises (it has executed part of
 itself); single-instruction closures leave it None and the run loop knows the count.
+
+A fault or return stop raised by the second operation of a compact pair comes after
+the first operation took effect (a pair is not atomic: docs/machine.md); such an
+exception's `undo` takes that effect back, for a caller that runs the pair again
+instead of taking the stop (`take_back`).
 """
 from __future__ import annotations
 
@@ -13,7 +18,10 @@ from .errors import Fault, FaultKind
 
 
 class GuestFault(Exception):
-    """The instruction at `pc` cannot execute; nothing has been changed."""
+    """The instruction at `pc` cannot execute; nothing has been changed (but a pair's
+    first operation, see `undo`)."""
+
+    undo = None
 
     def __init__(self, kind: FaultKind, pc: int | None, addr: int | None, message: str,
                  remaining: int | None = None) -> None:
@@ -27,6 +35,8 @@ class GuestFault(Exception):
 
 class Halt(Exception):
     """The instruction at `pc` retired and asks to stop: `brk` (code) or `returned`."""
+
+    undo = None
 
     def __init__(self, reason: str, pc: int, next_pc: int, code: int | None = None,
                  remaining: int | None = None) -> None:
@@ -49,6 +59,14 @@ class BreakpointHit(Exception):
     def __init__(self, pc: int) -> None:
         super().__init__(pc)
         self.pc = pc
+
+
+def take_back(stop: Exception) -> None:
+    """Undo what the instruction raising `stop` did before it (a pair's first operation,
+    when its second raised it), so that running it again runs it once."""
+    undo = getattr(stop, "undo", None)
+    if undo is not None:
+        undo()
 
 
 class Untranslated(Exception):

@@ -3,12 +3,12 @@
 """
 from __future__ import annotations
 
-from hsx.isa import BY_MNEMONIC, Flags, Form, Group, Instruction
+from hsx.isa import BY_MNEMONIC, Flags, Form, Group, Instruction, operations
 from hsx.isa.encoding import FORM_FIELDS
 
 from .interp import static_target, valid_target
 
-MAX_BLOCK = 128         # instructions in one trace
+MAX_BLOCK = 128         # operations in one trace (a pair's two count two)
 
 
 STACK_USERS = frozenset({"PUSH", "POP", "CALL", "LCALL", "CALLR", "RET"})
@@ -34,7 +34,8 @@ def translatable(ctx, pc: int, ins: Instruction | None) -> bool:
 
 
 def collect_trace(ctx, start: int) -> list[tuple[int, Instruction]]:
-    """The trace starting at `start` (see the module docstring)."""
+    """The trace starting at `start` (see the module docstring), as (pc, instruction)
+    per operation: a compact pair is its two operations, both at the pair's address."""
     instrs: list[tuple[int, Instruction]] = []
     seen: set[int] = set()
     returns: list[int] = []                     # return addresses of followed calls
@@ -42,11 +43,12 @@ def collect_trace(ctx, start: int) -> list[tuple[int, Instruction]]:
     while len(instrs) < MAX_BLOCK and pc < ctx.code_len and pc not in seen:
         if instrs and pc in ctx.breakpoints:
             break
-        ins = ctx.decoded[pc >> 2]
-        if not translatable(ctx, pc, ins):
+        ops = operations(ctx.decoded[pc >> 2])
+        if not ops or not all(translatable(ctx, pc, op) for op in ops):
             break
-        instrs.append((pc, ins))
+        instrs.extend((pc, op) for op in ops)   # a pair: both halves at its address
         seen.add(pc)
+        ins = ops[-1]                           # the one that decides where control goes
         name = ins.op.mnemonic
         target = static_target(ins, pc)
         if name in CONDITIONS and target == start:

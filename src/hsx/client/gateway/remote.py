@@ -167,6 +167,8 @@ class RemoteTask:
 
 
 def decode_image(image: HxeImage) -> list:
+    """Each code word's instruction, as a task's `decoded` (a compact pair word gives a
+    `Pair`, which hsx.debug's code map, stack walk and disassembly read as such)."""
     words = image.code_words
     return [decode_code(words, i) for i in range(len(words))]
 

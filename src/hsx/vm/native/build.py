@@ -14,8 +14,8 @@ import zlib
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-SOURCES = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c")
-HEADERS = ("hsx_vm.h", "hsx_f16.h", "hsx_fp.h", "hsx_opcodes.h", "hsx_ops.inc")
+SOURCES = ("hsx_vm.c", "hsx_decode.c", "hsx_f16.c", "hsx_fp.c")
+HEADERS = ("hsx_vm.h", "hsx_decode.h", "hsx_f16.h", "hsx_fp.h", "hsx_opcodes.h", "hsx_ops.inc")
 # -enable-tail-merge=false keeps a copy of the dispatch at the end of every instruction
 # of the threaded run loop (merged into one, its indirect jump predicts like a switch);
 # -Bsymbolic binds the core's calls into its own float routines directly, not through

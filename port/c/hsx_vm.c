@@ -1,10 +1,12 @@
-/* HSX VM core: decoder and dispatch loop (see hsx_vm.h).
+/* HSX VM core: the run loops (see hsx_vm.h; the decoder is hsx_decode.c).
  *
  * Code is decoded once into hsx_insn records; `execute` runs one of them and reports
  * anything that is not a plain retire as an event, having changed nothing (faults) or
  * nothing yet (SVC, BRK, return from the entry frame), so the run loop and the
  * interleaved round robin decide what happens next. Breakpoints replace a record's
- * handler, so an unhit breakpoint costs nothing.
+ * handler, so an unhit breakpoint costs nothing. A compact pair's record is its second
+ * operation's, with its first beside (hsx_decode.h): the first runs, then the record as
+ * any other, both at the pair's address (`step`; hsx_run's P_ code).
  */
 #include "hsx_decode.h"
 #include "hsx_f16.h"
@@ -521,7 +523,9 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
  * L_H_UNDECODED, which decodes and links it (link_of). A CMP or CMPI followed by a
  * conditional branch, and the pairs of the SUPER_* and FORWARD_* lists, link to code
  * that runs both with one dispatch; hsx_breakpoint unlinks the records around a
- * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). */
+ * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). A
+ * compact pair links to the code of its first operation, which jumps on to its second's
+ * (what its handler would run); it is never fused with its neighbours. */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
 #define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))

@@ -108,7 +108,9 @@ int hsx_run(hsx_task *task, uint32_t budget);
 /* Quantum-1 round robin: one instruction of each task in turn, `rounds` times. Stops
  * before the first instruction that would do anything but retire plainly (SVC, BRK,
  * fault, breakpoint, return from the entry frame) and stores that task's index in
- * *stopped (-1: every round completed). Returns the number of completed rounds. */
+ * *stopped (-1: every round completed). Returns the number of completed rounds. (A
+ * compact pair whose second operation stops it has its first's effects undone: nothing
+ * of the instruction has happened, and hsx_run runs it as usual.) */
 uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t rounds,
                              int32_t *stopped);
 

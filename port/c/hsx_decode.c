@@ -230,6 +230,20 @@ static void decode_pair(uint32_t word, uint32_t pc, uint32_t code_len, hsx_insn 
     in->second_handler = in->handler == HSX_H_GUARD_SP ? 0 : in->opcode;
 }
 
+const hsx_insn *hsx_first_of(const hsx_insn *in, hsx_insn *out)
+{
+    clear(out);
+    out->imm = in->first.imm;
+    out->opcode = in->first.opcode;
+    out->rd = in->first.rd;
+    out->rs1 = in->first.rs1;
+    out->rs2 = in->first.rs2;
+    /* (it never transfers control, so needs no target; a compact operation names no
+     * register pair, and rd is 0 where it has none) */
+    out->handler = out->rd == HSX_SP_REGISTER ? HSX_H_GUARD_SP : out->opcode;
+    return out;
+}
+
 /* ---- code words ---------------------------------------------------------------------- */
 
 void hsx_decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_insn *in)

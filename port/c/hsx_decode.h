@@ -47,23 +47,7 @@ static inline int hsx_valid_target(uint32_t target, uint32_t code_len)
     return !(target & 3u) && target < code_len;
 }
 
-/* The ordinary record of pair `in`'s first operation (which never transfers control, so
- * needs no target). */
-static inline const hsx_insn *hsx_first_of(const hsx_insn *in, hsx_insn *out)
-{
-    out->imm = in->first.imm;
-    out->target = 0;
-    out->link = 0;
-    out->opcode = in->first.opcode;
-    out->rd = in->first.rd;
-    out->rs1 = in->first.rs1;
-    out->rs2 = in->first.rs2;
-    /* (a compact operation names no register pair, and rd is 0 where it has none) */
-    out->handler = out->rd == HSX_SP_REGISTER ? HSX_H_GUARD_SP : out->opcode;
-    out->saved = 0;
-    out->flags = 0;
-    out->size = 4;
-    return out;
-}
+/* The ordinary record of pair `in`'s first operation, in `out` (which it returns). */
+const hsx_insn *hsx_first_of(const hsx_insn *in, hsx_insn *out);
 
 #endif

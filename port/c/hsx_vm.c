@@ -450,9 +450,10 @@ static int conditional_branch(uint32_t op)
     return op == OP_JZ || op == OP_JNZ || (op >= OP_BEQ && op <= OP_BLEU);
 }
 
-/* What hsx_run runs for code word i (decoded now if it was not): its handler, or
+/* What hsx_run runs for code word i (decoded now if it was not): its handler,
  * OP_CMP_BRANCH / OP_CMPI_BRANCH for a CMP or CMPI before a conditional branch whose
- * target is an instruction (one that is not faults, as the branch alone does). */
+ * target is an instruction (one that is not faults, as the branch alone does; a pair
+ * whose second is a branch is no branch), or OP_PAIR for a compact pair. */
 static uint32_t what_runs(hsx_task *t, uint32_t i)
 {
     uint32_t handler = decoded(t, i)->handler;
@@ -461,7 +462,7 @@ static uint32_t what_runs(hsx_task *t, uint32_t i)
         return OP_PAIR;
     if ((handler == OP_CMP || handler == OP_CMPI)
         && conditional_branch((next = decoded(t, i + 1))->handler)
-        && !(next->flags & HSX_I_TARGET_BAD))
+        && !(next->flags & (HSX_I_TARGET_BAD | HSX_I_PAIR)))
         return handler == OP_CMP ? OP_CMP_BRANCH : OP_CMPI_BRANCH;
     return handler;
 }

@@ -172,6 +172,16 @@ def test_an_operation_writing_sp_out_of_the_stack_faults(core, start_pc, first_r
 
 
 @CORES
+@pytest.mark.parametrize("compare", ["CMP R1, R1", "CMPI R1, 0"])
+def test_a_compare_before_a_pair_ending_in_a_branch_runs_the_whole_pair(core, compare):
+    """The host build runs a CMP or CMPI and the conditional branch after it as one; a
+    pair whose second operation is such a branch is not one: its first runs too."""
+    words = asm("LDI R1, 0", compare) + [pack(make("LDI", rd=2, imm=5), make("BNE", imm=0))]
+    m, ctx = word_machine(core, words + asm("BRK 1"))
+    assert m.run(ctx, 10).reason is StopReason.BRK and ctx.regs[2] == 5 and ctx.steps == 4
+
+
+@CORES
 def test_ret_in_the_second_returns(core):
     """From the entry frame, as RET does: the task ends with R0 set by the first."""
     m, ctx = word_machine(core, [pack(make("LDI", rd=0, imm=5), make("RET"))])

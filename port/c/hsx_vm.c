@@ -153,7 +153,7 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
         VMRETURN(fault(t, HSX_FAULT_STACK, (sp), 0))
 
 #define TARGET_CHECK(target)                                                        \
-    if (!hsx_valid_target((target), h.code_len))                                        \
+    if (!hsx_valid_target((target), h.code_len))                                    \
         VMRETURN(fault(t, HSX_FAULT_PC, (target), 0))
 
 /* What every instruction reads of its task, loaded once per run: a byte store into
@@ -691,14 +691,14 @@ compare_and_branch:
     HSX_COMPACT(PAIR_FIRST_CODE)
 #undef PAIR_FIRST_CODE
 #undef PAIR_FIRST_CODE_OF
-P_GUARD_SP: {
-        uint32_t first_psw = FLAGS;
-        ev = guard_first(t, in, PC, &first_psw);
-        SET_PSW(first_psw);
-        if (ev != EV_NONE)
-            goto event;
-        PAIR_SECOND();
-    }
+P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) */
+    uint32_t first_psw = FLAGS;
+    ev = guard_first(t, in, PC, &first_psw);
+    SET_PSW(first_psw);
+    if (ev != EV_NONE)
+        goto event;
+    PAIR_SECOND();
+}
 #undef PAIR_SECOND
 #include "hsx_ops.inc"
 #undef op

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PORT = ROOT / "port" / "c"
 BOARD = Path(__file__).resolve().parent / "port_size_board.c"
-SOURCES = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c")
+SOURCES = ("hsx_vm.c", "hsx_decode.c", "hsx_f16.c", "hsx_fp.c")
 SHF_WRITE, SHF_ALLOC, SHT_NOBITS, SHT_SYMTAB = 0x1, 0x2, 8, 2
 STT_OBJECT, STT_FUNC, STT_FILE, STB_LOCAL = 1, 2, 4, 0
 VARIANTS = {"minimal": 1, "development": 2, "full": 3}

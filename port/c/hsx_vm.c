@@ -1,40 +1,16 @@
-/* HSX VM core: decoder and dispatch loop (see hsx_vm.h).
+/* HSX VM core: the run loops (see hsx_vm.h; the decoder is hsx_decode.c).
  *
  * Code is decoded once into hsx_insn records; `execute` runs one of them and reports
  * anything that is not a plain retire as an event, having changed nothing (faults) or
  * nothing yet (SVC, BRK, return from the entry frame), so the run loop and the
  * interleaved round robin decide what happens next. Breakpoints replace a record's
- * handler, so an unhit breakpoint costs nothing.
+ * handler, so an unhit breakpoint costs nothing. A compact pair's record is its second
+ * operation's, with its first beside (hsx_decode.h): the first runs, then the record as
+ * any other, both at the pair's address (`step`; hsx_run's P_ code).
  */
-#include "hsx_vm.h"
+#include "hsx_decode.h"
 #include "hsx_f16.h"
 #include "hsx_fp.h"
-
-/* Handlers beyond the opcode numbers (opcodes are 0x00..0xFF; 0x00 is no opcode, so an
- * all-zero record is one the host left for the core to decode when it first runs). */
-#define HSX_H_UNDECODED 0
-enum {
-    HSX_H_ILLEGAL = 0x100,  /* not an instruction */
-    HSX_H_OFF_END,          /* the entry after the last code word */
-    HSX_H_LITERAL,          /* LDI32 whose literal word is missing */
-    HSX_H_BREAKPOINT,       /* stop before `saved` runs */
-    HSX_H_GUARD_SP,         /* writes R15: checked against the stack bounds after */
-    HSX_H_COUNT
-};
-
-/* Opcode numbers by name (OP_LDI, ...), and the handlers under the same prefix, for
- * hsx_ops.inc's VMCASE. */
-#define OP_ENUM(num_, name_, form_, size_, pairs_) OP_##name_ = num_,
-enum hsx_op {
-    HSX_OPCODES(OP_ENUM)
-    OP_H_ILLEGAL = HSX_H_ILLEGAL, OP_H_OFF_END = HSX_H_OFF_END, OP_H_LITERAL = HSX_H_LITERAL,
-    OP_H_GUARD_SP = HSX_H_GUARD_SP
-};
-#undef OP_ENUM
-
-/* hsx_insn.flags */
-#define HSX_I_TARGET_BAD 1u     /* the static target is not an instruction address */
-#define HSX_I_DYNAMIC 2u        /* CALL through a register (rs1 != 0) */
 
 enum { EV_NONE, EV_SVC, EV_BRK, EV_RETURNED, EV_FAULT };
 
@@ -59,158 +35,7 @@ enum { EV_NONE, EV_SVC, EV_BRK, EV_RETURNED, EV_FAULT };
 #define N_FLAG 4u
 #define V_FLAG 8u
 
-/* ---- decoding ------------------------------------------------------------------- */
-
-#define FORM_ENUM(name_, rd_, rs1_, rs2_, imm_) HSX_FORM_##name_,
-enum hsx_form { HSX_FORMS(FORM_ENUM) HSX_FORM_COUNT };
-#undef FORM_ENUM
-
-struct form_info { uint8_t rd, rs1, rs2, imm; };
-#define FORM_ROW(name_, rd_, rs1_, rs2_, imm_) { rd_, rs1_, rs2_, imm_ },
-static const struct form_info FORMS[HSX_FORM_COUNT] = { HSX_FORMS(FORM_ROW) };
-#undef FORM_ROW
-
-struct opcode_info { uint8_t known, form, size, pairs; };
-static struct opcode_info opcode_info(uint32_t code)
-{
-    struct opcode_info info = { 0, 0, 4, 0 };
-    switch (code) {
-#define OPCODE_CASE(num_, name_, form_, size_, pairs_) \
-    case num_: info.known = 1; info.form = HSX_FORM_##form_; info.size = size_; \
-               info.pairs = pairs_; break;
-    HSX_OPCODES(OPCODE_CASE)
-#undef OPCODE_CASE
-    default: break;
-    }
-    return info;
-}
-
-static uint32_t word_at(const uint8_t *code, uint32_t index)
-{
-    const uint8_t *p = code + 4 * index;
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static int valid_target(uint32_t target, uint32_t code_len)
-{
-    return !(target & 3u) && target < code_len;
-}
-
-/* Branch conditions as truth tables over the 16 values of PSW's Z, C, N, V bits, so a
- * conditional branch is one table lookup instead of a second dispatch.  Bit p of a
- * mask is the condition for PSW = p (Z = 1, C = 2, N = 4, V = 8; "lt" is N != V). */
-#define PSW_BIT(p, cond) ((uint16_t)((cond) ? 1u << (p) : 0u))
-#define Z_(p) ((p) & 1u)
-#define C_(p) ((p) & 2u)
-#define LT_(p) ((((p) >> 2) ^ ((p) >> 3)) & 1u)
-#define TRUTH(cond) (PSW_BIT(0, cond(0)) | PSW_BIT(1, cond(1)) | PSW_BIT(2, cond(2))          \
-    | PSW_BIT(3, cond(3)) | PSW_BIT(4, cond(4)) | PSW_BIT(5, cond(5)) | PSW_BIT(6, cond(6)) \
-    | PSW_BIT(7, cond(7)) | PSW_BIT(8, cond(8)) | PSW_BIT(9, cond(9))                       \
-    | PSW_BIT(10, cond(10)) | PSW_BIT(11, cond(11)) | PSW_BIT(12, cond(12))                 \
-    | PSW_BIT(13, cond(13)) | PSW_BIT(14, cond(14)) | PSW_BIT(15, cond(15)))
-#define EQ_(p) Z_(p)
-#define NE_(p) (!Z_(p))
-#define GE_(p) (!LT_(p))
-#define GT_(p) (!Z_(p) && !LT_(p))
-#define LE_(p) (Z_(p) || LT_(p))
-#define LTU_(p) (!C_(p))
-#define GEU_(p) C_(p)
-#define GTU_(p) (C_(p) && !Z_(p))
-#define LEU_(p) (!C_(p) || Z_(p))
-/* BEQ/JZ, BNE/JNZ, BLT, BGE, BGT, BLE, BLTU, BGEU, BGTU, BLEU */
-static const uint16_t BRANCH_TRUTH[10] = {
-    TRUTH(EQ_), TRUTH(NE_), TRUTH(LT_), TRUTH(GE_), TRUTH(GT_),
-    TRUTH(LE_), TRUTH(LTU_), TRUTH(GEU_), TRUTH(GTU_), TRUTH(LEU_),
-};
-
-/* The truth table of a conditional branch's opcode (JZ, JNZ, BEQ..BLEU), which its
- * decoded record keeps in `imm`; 0 for any other opcode. */
-static uint32_t branch_truth(uint32_t op)
-{
-    if (op == OP_JZ || op == OP_JNZ)
-        return BRANCH_TRUTH[op - OP_JZ];
-    return op >= OP_BEQ && op <= OP_BLEU ? BRANCH_TRUTH[op - OP_BEQ] : 0;
-}
-
-/* Decode code word `i` (i == code_len / 4: the entry that runs off the end). */
-static void decode_one(const uint8_t *code, uint32_t code_len, uint32_t i, hsx_insn *in)
-{
-    uint32_t word, pc = 4 * i, words = code_len / 4;
-    struct opcode_info info;
-    const struct form_info *form;
-    in->imm = in->target = 0;
-    in->link = 0;
-    in->flags = in->rd = in->rs1 = in->rs2 = in->opcode = in->saved = 0;
-    in->size = 4;
-    if (i == words) {
-        in->handler = HSX_H_OFF_END;
-        return;
-    }
-    word = word_at(code, i);
-    info = opcode_info(word >> 24);
-    if (!info.known) {
-        in->handler = HSX_H_ILLEGAL;
-        in->imm = word;
-        return;
-    }
-    form = &FORMS[info.form];
-    in->opcode = (uint8_t)(word >> 24);
-    in->handler = in->opcode;
-    in->size = info.size;
-    if (form->rd) in->rd = (word >> 20) & 0xF;
-    if (form->rs1) in->rs1 = (word >> 16) & 0xF;
-    if (form->rs2) in->rs2 = (word >> 12) & 0xF;
-    if (((info.pairs & 1) && in->rd == 15) || ((info.pairs & 2) && in->rs1 == 15)
-        || ((info.pairs & 4) && in->rs2 == 15)) {    /* a pair cannot start at R15 */
-        in->handler = HSX_H_ILLEGAL;
-        in->imm = word;
-        in->opcode = 0;
-        return;
-    }
-    switch (form->imm) {
-    case HSX_IMM_S12:
-        in->imm = (word & 0x800u) ? (word & 0xFFFu) | 0xFFFFF000u : word & 0xFFFu;
-        break;
-    case HSX_IMM_U12: in->imm = word & 0xFFFu; break;
-    case HSX_IMM_BYTE: in->imm = word & 0xFFu; break;
-    case HSX_IMM_REL24:
-        in->imm = (word & 0x800000u) ? (word & 0xFFFFFFu) | 0xFF000000u : word & 0xFFFFFFu;
-        break;
-    case HSX_IMM_LITERAL:
-        in->imm = i + 1 < words ? word_at(code, i + 1) : 0;
-        if (pc + 8 > code_len)
-            in->handler = HSX_H_LITERAL;
-        break;
-    default: break;
-    }
-    if (info.form == HSX_FORM_ABS12) {
-        in->target = in->imm;
-    } else if (info.form == HSX_FORM_REL24
-               || (info.form == HSX_FORM_CALL12 && in->rs1 == 0)) {
-        in->target = pc + 4 * in->imm;
-    } else if (info.form == HSX_FORM_CALL12) {
-        in->flags |= HSX_I_DYNAMIC;
-    }
-    if ((info.form == HSX_FORM_ABS12 || info.form == HSX_FORM_REL24
-         || info.form == HSX_FORM_CALL12) && !(in->flags & HSX_I_DYNAMIC)
-        && !valid_target(in->target, code_len))
-        in->flags |= HSX_I_TARGET_BAD;
-    if (branch_truth(in->opcode))           /* (its offset is in `target` now) */
-        in->imm = branch_truth(in->opcode);
-    if (form->rd && in->handler == in->opcode
-        && (in->rd == HSX_SP_REGISTER || ((info.pairs & 1) && in->rd == HSX_SP_REGISTER - 1)))
-        in->handler = HSX_H_GUARD_SP;
-}
-
-int hsx_decode(const uint8_t *code, uint32_t code_len, hsx_insn *out)
-{
-    uint32_t i;
-    if (code_len == 0 || code_len % 4)
-        return -1;
-    for (i = 0; i <= code_len / 4; i++)
-        decode_one(code, code_len, i, &out[i]);
-    return 0;
-}
+/* ---- fetching ---------------------------------------------------------------------- */
 
 #ifndef HSX_DECODE_AT_FETCH
 /* The record of code word i, decoded now if the host left it zero. */
@@ -218,7 +43,7 @@ static inline hsx_insn *decoded(hsx_task *t, uint32_t i)
 {
     hsx_insn *in = &t->code[i];
     if (in->handler == HSX_H_UNDECODED)
-        decode_one(t->code_bytes, t->code_len, i, in);
+        hsx_decode_one(t->code_bytes, t->code_len, i, in);
     return in;
 }
 #endif
@@ -231,7 +56,7 @@ static inline hsx_insn *decoded(hsx_task *t, uint32_t i)
 static inline const hsx_insn *fetch(const hsx_task *t, uint32_t pc, hsx_insn *slot)
 {
     uint32_t i = pc >> 2;
-    decode_one(t->code_bytes, t->code_len, i, slot);
+    hsx_decode_one(t->code_bytes, t->code_len, i, slot);
     if (t->breakpoints && i < t->code_len / 4 && (t->breakpoints[i >> 3] >> (i & 7)) & 1) {
         slot->saved = slot->handler;
         slot->handler = HSX_H_BREAKPOINT;
@@ -317,18 +142,18 @@ static inline uint32_t sub_flags(uint32_t x, uint32_t y, int64_t t)
     return zn(r) | (t >= 0 ? C_FLAG : 0) | ((((x ^ y) & (x ^ r)) >> 28) & V_FLAG);
 }
 
-#define MEMORY_CHECK_AT(base, width)                                                \
-    ea = (base) + in->imm;                                                          \
+#define MEMORY_CHECK_AT(base, offset, width)                                        \
+    ea = (base) + (offset);                                                         \
     if (ea < 0x100u || (uint64_t)ea > h.mem_size - (width))                         \
         VMRETURN(fault(t, HSX_FAULT_MEMORY, ea, (width)))
-#define MEMORY_CHECK(width) MEMORY_CHECK_AT(REG(in->rs1), width)
+#define MEMORY_CHECK(width) MEMORY_CHECK_AT(REG(in->rs1), in->imm, width)
 
 #define STACK_CHECK(sp)                                                             \
     if ((sp) < (int64_t)h.stack_base || (sp) > (int64_t)h.stack_top - 4)            \
         VMRETURN(fault(t, HSX_FAULT_STACK, (sp), 0))
 
 #define TARGET_CHECK(target)                                                        \
-    if (!valid_target((target), h.code_len))                                        \
+    if (!hsx_valid_target((target), h.code_len))                                    \
         VMRETURN(fault(t, HSX_FAULT_PC, (target), 0))
 
 /* What every instruction reads of its task, loaded once per run: a byte store into
@@ -403,6 +228,30 @@ HSX_COLD int guard_sp(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *np
     return ev;
 }
 
+/* Execute the instruction `in` at pc with handler op, as `execute` does; a compact pair
+ * (HSX_I_PAIR) runs its first operation before the record's own, and an event of the
+ * first is reported with the second not run. (One call site of `execute`: this is
+ * inlined where it is used.) */
+HSX_HOT int step(hsx_task *t, const struct hot h, const hsx_insn *in, uint32_t op,
+                 uint32_t pc, uint32_t *npc, uint32_t *psw)
+{
+    hsx_insn first;
+    const hsx_insn *part = in;
+    uint32_t part_op = op;
+    int ev;
+    if (in->flags & HSX_I_PAIR) {
+        part = hsx_first_of(in, &first);
+        part_op = first.handler;
+    }
+    for (;;) {
+        ev = execute(t, h, part, part_op, pc, npc, psw);
+        if (ev != EV_NONE || part == in)
+            return ev;
+        part = in;
+        part_op = op;
+    }
+}
+
 /* ---- the run loop ------------------------------------------------------------------ */
 
 /* The end of a run: the event that stopped it (EV_NONE: the budget ran out) turned into
@@ -459,7 +308,7 @@ int hsx_run(hsx_task *t, uint32_t budget)
             op = in->saved;
         }
         skip = 0;
-        ev = execute(t, h, in, op, pc, &npc, &psw);
+        ev = step(t, h, in, op, pc, &npc, &psw);
         if (ev != EV_NONE)
             return finish(t, in, ev, HSX_STOP_BUDGET, pc, npc, psw, budget - n);
         pc = npc;
@@ -526,8 +375,20 @@ enum { FORWARD_SECONDS(FORWARD_SECOND_ENUM, _) FORWARD_SECOND_COUNT };
 #undef FORWARD_SECOND_ENUM
 
 /* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the
- * conditional branch after it (never stored in a record: its handler stays CMP). */
-enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH };
+ * conditional branch after it (never stored in a record: its handler stays CMP), and a
+ * compact pair (its handler is its second operation's). */
+enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH, OP_PAIR };
+
+/* A compact pair's first operation has code of its own, P_<compact code>: BODY_* on
+ * the record's `first`, then a jump to the code of the second's handler. The control
+ * transfers (never first) have none. */
+#define PAIR_FIRST_RR(x) x
+#define PAIR_FIRST_RI6(x) x
+#define PAIR_FIRST_RI5(x) x
+#define PAIR_FIRST_RRO(x) x
+#define PAIR_FIRST_R(x) x
+#define PAIR_FIRST_NONE(x)
+#define PAIR_FIRST_B10(x)
 
 #define SUPER_FIRST_ENUM(name_, words_) SUPER_FIRST_##name_,
 #define SUPER_SECOND_ENUM(first_, words_, name_) SUPER_SECOND_##name_,
@@ -589,29 +450,50 @@ static int conditional_branch(uint32_t op)
     return op == OP_JZ || op == OP_JNZ || (op >= OP_BEQ && op <= OP_BLEU);
 }
 
-/* What hsx_run runs for code word i (decoded now if it was not): its handler, or
+/* What hsx_run runs for code word i (decoded now if it was not): its handler,
  * OP_CMP_BRANCH / OP_CMPI_BRANCH for a CMP or CMPI before a conditional branch whose
- * target is an instruction (one that is not faults, as the branch alone does). */
+ * target is an instruction (one that is not faults, as the branch alone does; a pair
+ * whose second is a branch is no branch), or OP_PAIR for a compact pair. */
 static uint32_t what_runs(hsx_task *t, uint32_t i)
 {
     uint32_t handler = decoded(t, i)->handler;
     const hsx_insn *next;
+    if ((t->code[i].flags & HSX_I_PAIR) && handler != HSX_H_BREAKPOINT)
+        return OP_PAIR;
     if ((handler == OP_CMP || handler == OP_CMPI)
         && conditional_branch((next = decoded(t, i + 1))->handler)
-        && !(next->flags & HSX_I_TARGET_BAD))
+        && !(next->flags & (HSX_I_TARGET_BAD | HSX_I_PAIR)))
         return handler == OP_CMP ? OP_CMP_BRANCH : OP_CMPI_BRANCH;
     return handler;
 }
 
 /* Where hsx_run's code for each kind of record starts (offsets from its decoder's
  * label, which only hsx_run can take): by handler, superinstruction, forwarding
- * superinstruction, and the fused compares. */
+ * superinstruction, the fused compares, and a pair's first operation by compact code
+ * (or writing R15: checked). */
 struct run_codes {
     const int32_t *handlers;
     const int32_t (*supers)[SUPER_SECOND_COUNT];
     const int32_t (*forwards)[FORWARD_SECOND_COUNT];
     int32_t cmp_branch, cmpi_branch;
+    const int32_t *pair_firsts;
+    int32_t pair_guard_sp;
 };
+
+/* The code of pair `in` (run from its first operation). */
+static int32_t pair_link(const hsx_insn *in, const struct run_codes *codes)
+{
+    return in->first.rd == HSX_SP_REGISTER ? codes->pair_guard_sp
+                                           : codes->pair_firsts[in->first_code];
+}
+
+/* A pair's first operation that writes R15, checked as guard_sp checks an instruction. */
+HSX_COLD int guard_first(hsx_task *t, const hsx_insn *in, uint32_t pc, uint32_t *psw)
+{
+    hsx_insn first;
+    uint32_t npc;
+    return guard_sp(t, hsx_first_of(in, &first), pc, &npc, psw);
+}
 
 /* The link of code word i: the code hsx_run runs for it, with the word after it where
  * they run as one. Out of hsx_run, whose registers its hot code needs. */
@@ -623,6 +505,8 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
         return codes->cmp_branch;
     if (runs == OP_CMPI_BRANCH)
         return codes->cmpi_branch;
+    if (runs == OP_PAIR)
+        return pair_link(&t->code[i], codes);
     if ((first = forward_first(runs)) != SUPER_NONE
         && (second = forward_second(what_runs(t, i + 1))) != SUPER_NONE
         && t->code[i + 1].rs1 == t->code[i].rd)
@@ -640,7 +524,9 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
  * L_H_UNDECODED, which decodes and links it (link_of). A CMP or CMPI followed by a
  * conditional branch, and the pairs of the SUPER_* and FORWARD_* lists, link to code
  * that runs both with one dispatch; hsx_breakpoint unlinks the records around a
- * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). */
+ * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). A
+ * compact pair links to the code of its first operation, which jumps on to its second's
+ * (what its handler would run); it is never fused with its neighbours. */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
 #define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))
@@ -665,9 +551,22 @@ int hsx_run(hsx_task *t, uint32_t budget)
     static const int32_t forwards[FORWARD_FIRST_COUNT][FORWARD_SECOND_COUNT] = {
         FORWARD_FIRSTS(FORWARD_ROW)
     };
-    static const struct run_codes codes = {
-        links, supers, forwards, LINK(L_CMP_BRANCH), LINK(L_CMPI_BRANCH)
+#define PAIR_FIRST_LINK(code_) [code_] = LINK(P_##code_),
+#define PAIR_FIRST_ROW(code_, name_, layout_, two_address_, scale_, frame_) \
+    PAIR_FIRST_##layout_(PAIR_FIRST_LINK(code_))
+    static const int32_t pair_firsts[32] = {
+        [0 ... 31] = LINK(L_DEFAULT), HSX_COMPACT(PAIR_FIRST_ROW)
     };
+    /* the second operation's code by its handler byte (hsx_insn.second_handler) */
+    static const int32_t pair_seconds[256] = {
+        [0 ... 255] = LINK(L_DEFAULT), HSX_OPCODES(LINK_ROW) [0] = LINK(L_H_GUARD_SP),
+    };
+    static const struct run_codes codes = {
+        links, supers, forwards, LINK(L_CMP_BRANCH), LINK(L_CMPI_BRANCH),
+        pair_firsts, LINK(P_GUARD_SP)
+    };
+#undef PAIR_FIRST_ROW
+#undef PAIR_FIRST_LINK
 #undef FORWARD_ROW
 #undef FORWARD_CELL
 #undef SUPER_ROW
@@ -701,7 +600,9 @@ int hsx_run(hsx_task *t, uint32_t budget)
     if (t->skip_breakpoint == t->pc && in->handler == HSX_H_BREAKPOINT && n) {
         t->skip_breakpoint = HSX_NO_SKIP;
         t->fault = HSX_FAULT_NONE;
-        goto *(const void *)(base + links[in->saved]);  /* run what the breakpoint displaced */
+        /* run what the breakpoint displaced */
+        goto *(const void *)(base + (in->flags & HSX_I_PAIR ? pair_link(in, &codes)
+                                                            : links[in->saved]));
     }
     t->skip_breakpoint = HSX_NO_SKIP;
     t->fault = HSX_FAULT_NONE;
@@ -747,7 +648,7 @@ compare_and_branch:
     /* the superinstructions: the first's code, then straight to the second's */
 #define SUPER_CODE(first_, words_, name_)                                           \
     S_##first_##_##name_:                                                           \
-    BODY_##first_;                                                                  \
+    BODY_##first_(in);                                                              \
     in += words_;                                                                   \
     if (!--n)                                                                       \
         goto out_of_budget;                                                         \
@@ -757,15 +658,15 @@ compare_and_branch:
 #undef SUPER_FIRST_CODE
 #undef SUPER_CODE
     /* the forwarding ones: the sum, r, instead of the second's rs1 */
-#define FORWARD_LD(sum) BODY_LD_AT(sum); VMNEXT
-#define FORWARD_LDB(sum) BODY_LDB_AT(sum); VMNEXT
-#define FORWARD_ST(sum) BODY_ST_AT(sum); VMNEXT
-#define FORWARD_STB(sum) BODY_STB_AT(sum); VMNEXT
+#define FORWARD_LD(sum) BODY_LD_AT(in, sum); VMNEXT
+#define FORWARD_LDB(sum) BODY_LDB_AT(in, sum); VMNEXT
+#define FORWARD_ST(sum) BODY_ST_AT(in, sum); VMNEXT
+#define FORWARD_STB(sum) BODY_STB_AT(in, sum); VMNEXT
 #define FORWARD_CMP_BRANCH(sum) y = REG(in->rs2); x = (sum); COMPARE_AND_BRANCH()
 #define FORWARD_CMPI_BRANCH(sum) y = in->imm; x = (sum); COMPARE_AND_BRANCH()
 #define FORWARD_CODE(first_, name_)                                                 \
     F_##first_##_##name_:                                                           \
-    BODY_##first_;                                                                  \
+    BODY_##first_(in);                                                              \
     r = x + y;                                                                      \
     in++;                                                                           \
     if (!--n)                                                                       \
@@ -782,6 +683,23 @@ compare_and_branch:
 #undef FORWARD_CMP_BRANCH
 #undef FORWARD_CMPI_BRANCH
 #undef COMPARE_AND_BRANCH
+    /* compact pairs: the first operation, then the second's code (the record's own) */
+#define PAIR_SECOND() goto *(const void *)(base + pair_seconds[in->second_handler])
+#define PAIR_FIRST_CODE_OF(code_, name_) P_##code_: BODY_##name_(&in->first); PAIR_SECOND();
+#define PAIR_FIRST_CODE(code_, name_, layout_, two_address_, scale_, frame_) \
+    PAIR_FIRST_##layout_(PAIR_FIRST_CODE_OF(code_, name_))
+    HSX_COMPACT(PAIR_FIRST_CODE)
+#undef PAIR_FIRST_CODE
+#undef PAIR_FIRST_CODE_OF
+P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) */
+    uint32_t first_psw = FLAGS;
+    ev = guard_first(t, in, PC, &first_psw);
+    SET_PSW(first_psw);
+    if (ev != EV_NONE)
+        goto event;
+    PAIR_SECOND();
+}
+#undef PAIR_SECOND
 #include "hsx_ops.inc"
 #undef op
 #undef DISPATCH
@@ -792,6 +710,40 @@ event:
 }
 #endif
 
+/* What a pair's first operation may have changed when its second stops the round robin
+ * (which stops *before* an instruction, having changed nothing): its rd, SP (PUSH, POP),
+ * PSW and the bytes a store or PUSH writes, kept before the pair runs. */
+struct pair_undo {
+    uint32_t rd, sp, psw, at, len;
+    uint8_t bytes[4];
+};
+
+static void keep_for_undo(const hsx_task *t, const hsx_insn *in, struct pair_undo *u)
+{
+    const uint8_t *regs = t->mem + t->reg_base;
+    uint32_t op = in->first.opcode, k;
+    u->rd = REG(in->first.rd);
+    u->sp = REG(HSX_SP_REGISTER);
+    u->psw = t->psw;
+    u->at = op == OP_PUSH ? u->sp - 4 : REG(in->first.rs1) + in->first.imm;
+    u->len = op == OP_ST || op == OP_PUSH ? 4 : op == OP_STB;
+    if ((uint64_t)u->at + u->len > t->mem_size)
+        u->len = 0;                     /* (the store faults: writes nothing) */
+    for (k = 0; k < u->len; k++)
+        u->bytes[k] = t->mem[u->at + k];
+}
+
+static void undo(hsx_task *t, const hsx_insn *in, const struct pair_undo *u)
+{
+    uint8_t *regs = t->mem + t->reg_base;
+    uint32_t k;
+    for (k = 0; k < u->len; k++)        /* (all kept before: any order restores them) */
+        t->mem[u->at + k] = u->bytes[k];
+    SET(in->first.rd, u->rd);
+    SET(HSX_SP_REGISTER, u->sp);
+    t->psw = u->psw;
+}
+
 uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t rounds,
                              int32_t *stopped)
 {
@@ -801,9 +753,14 @@ uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t ro
             hsx_task *t = tasks[i];
             hsx_insn slot;
             const hsx_insn *in = FETCH(t, t->pc, &slot);
+            struct pair_undo kept;
             uint32_t npc;
+            if (in->flags & HSX_I_PAIR)
+                keep_for_undo(t, in, &kept);
             if (in->handler == HSX_H_BREAKPOINT
-                || execute(t, hot_of(t), in, in->handler, t->pc, &npc, &t->psw) != EV_NONE) {
+                || step(t, hot_of(t), in, in->handler, t->pc, &npc, &t->psw) != EV_NONE) {
+                if (in->flags & HSX_I_PAIR)
+                    undo(t, in, &kept);
                 *stopped = (int32_t)i;
                 return done;
             }
@@ -855,7 +812,7 @@ int hsx_implements(uint32_t code)
     /* An opcode is implemented when executing it does not fall to the default case
      * (an illegal-instruction fault, which no implemented opcode raises): run it once
      * on a scratch task. */
-    if (!opcode_info(code).known)
+    if (!hsx_opcode_known(code))
         return 0;
     for (i = 0; i < sizeof mem; i++)
         mem[i] = 0;

@@ -7,6 +7,10 @@
  * Semantics are those of the Python engine (src/hsx/vm), the reference it is tested
  * against instruction by instruction: registers R0..R15 live in task memory at
  * reg_base, faults change nothing, an SVC retires before the host handles it.
+ *
+ * A compact pair (a code word holding two operations, docs/isa.md) is one instruction
+ * here: one record, one step, one unit of budget; its operations run in turn at its
+ * address, and a fault in the second keeps what the first did.
  */
 #ifndef HSX_VM_H
 #define HSX_VM_H
@@ -15,10 +19,17 @@
 
 #include "hsx_opcodes.h"
 
-#define HSX_VM_ABI 7                 /* bumped when a struct, signature or contract below changes */
+#define HSX_VM_ABI 8                 /* bumped when a struct, signature or contract below changes */
 #define HSX_NO_SKIP 0xFFFFFFFFu      /* hsx_task.skip_breakpoint: nothing to skip */
 
-/* One pre-decoded code word. */
+/* The first operation of a compact pair, decoded (see hsx_insn). */
+typedef struct hsx_half {
+    uint32_t imm;
+    uint8_t opcode, rd, rs1, rs2;
+} hsx_half;
+
+/* One pre-decoded code word. A compact pair's record is its second operation's, as an
+ * ordinary instruction's would be, with its first operation in `first`. */
 typedef struct hsx_insn {
     uint32_t imm;       /* immediate as u32 (sign-extended where signed), LDI32's literal,
                            a conditional branch's truth table over PSW (hsx_vm.c), or
@@ -31,9 +42,11 @@ typedef struct hsx_insn {
     uint8_t opcode;     /* the instruction's opcode number (0: illegal) */
     uint8_t flags;      /* HSX_I_* (hsx_vm.c) */
     uint8_t rd, rs1, rs2, size;
-    uint8_t spare[10];  /* to 32 bytes: the record of a code address, and the address of
-                           a record, are then a shift away (measurably faster calls and
-                           branches than 24-byte records) */
+    uint8_t first_code; /* a pair's first operation: its compact code (HSX_COMPACT) ... */
+    uint8_t second_handler; /* (the handler of its second: its opcode, 0 when SP-guarded) */
+    hsx_half first;     /* ... and its operands (32 bytes in all: the record of a code
+                           address, and the address of a record, are then a shift away,
+                           measurably faster calls and branches than 24-byte records) */
 } hsx_insn;
 
 /* Why hsx_run returned. */
@@ -95,7 +108,9 @@ int hsx_run(hsx_task *task, uint32_t budget);
 /* Quantum-1 round robin: one instruction of each task in turn, `rounds` times. Stops
  * before the first instruction that would do anything but retire plainly (SVC, BRK,
  * fault, breakpoint, return from the entry frame) and stores that task's index in
- * *stopped (-1: every round completed). Returns the number of completed rounds. */
+ * *stopped (-1: every round completed). Returns the number of completed rounds. (A
+ * compact pair whose second operation stops it has its first's effects undone: nothing
+ * of the instruction has happened, and hsx_run runs it as usual.) */
 uint32_t hsx_run_interleaved(hsx_task *const *tasks, uint32_t count, uint32_t rounds,
                              int32_t *stopped);
 

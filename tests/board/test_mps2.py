@@ -1,9 +1,9 @@
 """The mps2-an385 board under QEMU, as a user drives it: the firmware boots and answers
 its hello in every variant, programs load over its UART in acknowledged chunks and run
-(hello world from the shell, the mailbox demo as two tasks), a persistent value survives
-a power cycle and a reset, a reset in the middle of a load is reported and the load
-starts again, `hsx board run` serves it until Ctrl-C (on a socket and on a pty) or
-SIGTERM, leaving nothing behind."""
+(hello world from the shell, the mailbox demo as two tasks, a loop of compact pairs),
+a persistent value survives a power cycle and a reset, a reset in the middle of a load
+is reported and the load starts again, `hsx board run` serves it until Ctrl-C (on a
+socket and on a pty) or SIGTERM, leaving nothing behind."""
 from __future__ import annotations
 
 import base64
@@ -95,6 +95,26 @@ def test_the_mailbox_demo_runs_as_two_tasks_on_the_board(board, programs):
     got = [line for line in out.splitlines() if line.startswith("consumer: got")]
     assert got == [f"consumer: got {n * n} from task {producer}" for n in range(1, 11)]
     assert "producer: sent 10 squares" in out and "consumer: 10 messages, total 385" in out
+
+
+def test_compact_pairs_run_on_the_board(board):
+    """The firmware's core (Cortex-M3, decode at fetch) runs a compact pair as one
+    instruction of two operations: 1 + ... + 10 in a loop of two pairs."""
+    from hsx.image.hxe import write_hxe
+    from hsx.isa import make
+    from hsx.isa.compact import pack
+    from hsx.toolchain.build import assemble_source, link_objects
+    count = pack(make("ADDI", rd=1, rs1=1, imm=1), make("ADD", rd=2, rs1=2, rs2=1))
+    until_ten = pack(make("CMPI", rs1=1, imm=10), make("BNE", imm=-1))
+    source = (f".entry main\nmain: LDI R1, 0\n LDI R2, 0\nloop: .word 0x{count:08X}\n"
+              f" .word 0x{until_ten:08X}\n MOV R0, R2\n SVC MOD=1, FN=0\n")
+    img, _ = link_objects([assemble_source(source, "pairs.mvasm")], app_name="pairs")
+    with Client.connect(board.url) as client:
+        pid = client.request("load", image=base64.b64encode(write_hxe(img)).decode())["pid"]
+        _, statuses = run_to_end(client, [pid])
+        listed = {t["pid"]: t for t in tasks(client)}
+    assert statuses == {pid: 55}
+    assert listed[pid]["instructions"] == 2 + 10 * 2 + 2
 
 
 def kept_value(url: str, kept: Path) -> float:

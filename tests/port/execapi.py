@@ -60,7 +60,8 @@ class Registers(C.Structure):
 
 class BreakpointInfo(C.Structure):
     _fields_ = [("id", C.c_uint32), ("pid", C.c_uint32), ("addr", C.c_uint32), ("hits", C.c_uint32),
-                ("enabled", C.c_uint8), ("temporary", C.c_uint8)]
+                ("enabled", C.c_uint8), ("temporary", C.c_uint8), ("brk", C.c_uint8),
+                ("code", C.c_uint8)]
 
 
 class Frame(C.Structure):

@@ -22,9 +22,10 @@ from hsx.vm.native.build import BuildError, cache_dir, source_dir, source_digest
 VARIANTS = {name: number for number, name in enumerate(PROFILES, 1)}
 DEFAULT_VARIANT = "development"
 # the executive's sources, then the link's: frames, CBOR and protocol v1 on them
-EXECUTIVE = ("hsx_vm.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c", "hsx_inspect.c",
-             "hsx_hxe.c", "hsx_loader.c", "hsx_mailbox.c", "hsx_mailbox_calls.c", "hsx_svc.c",
-             "hsx_registry.c", "hsx_values.c", "hsx_commands.c", "hsx_store.c", "hsx_debug.c")
+EXECUTIVE = ("hsx_vm.c", "hsx_decode.c", "hsx_f16.c", "hsx_fp.c", "hsx_util.c", "hsx_tasks.c",
+             "hsx_inspect.c", "hsx_hxe.c", "hsx_loader.c", "hsx_mailbox.c",
+             "hsx_mailbox_calls.c", "hsx_svc.c", "hsx_registry.c", "hsx_values.c",
+             "hsx_commands.c", "hsx_store.c", "hsx_debug.c")
 LINK = ("hsx_frame.c", "hsx_cbor.c", "hsx_proto.c", "hsx_proto_sessions.c",
         "hsx_proto_cmds.c", "hsx_proto_values.c", "hsx_proto_debug.c", "hsx_proto_events.c",
         "hsx_proto_system.c")

@@ -159,7 +159,7 @@ class Machine:
             try:
                 if skip is not None and skip == pc:   # resume from a breakpoint: no re-hit
                     skip = None
-                    pc = ctx.ops[pc >> 2]()
+                    pc = decode_op(ctx, pc >> 2)()
                     n -= 1
                 if blocks:
                     if resuming:
@@ -334,10 +334,11 @@ class Machine:
     @staticmethod
     def add_breakpoint(ctx: Context, addr: int) -> None:
         """Stop before the instruction at `addr` executes. Costs nothing until reached:
-        the dispatch entries are swapped for a trampoline, blocks covering it dropped."""
+        the dispatch entries are swapped for a trampoline, blocks covering it dropped.
+        (The instruction is decoded when a run resumes through it: the native engine,
+        which shares this bookkeeping, decodes it itself.)"""
         if not isinstance(addr, int) or addr < 0 or addr & 3 or addr >= ctx.code_len:
             raise MachineError(f"breakpoint address {addr!r} is not an instruction address")
-        decode_op(ctx, addr >> 2)              # resuming from it runs the closure
         ctx.breakpoints.add(addr)
         translate.invalidate(ctx, addr)
         ctx.itab[addr >> 2] = breakpoint_op(addr)

@@ -25,7 +25,7 @@ from ..signals import (GuestFault, divide_fault, illegal_fault, literal_fault, m
 from ..stop import Stop, StopReason
 from .build import BuildError, find_or_build
 
-ABI = 7
+ABI = 8
 NO_SKIP = 0xFFFFFFFF
 MAX_BUDGET = 0xFFFFFFFF
 
@@ -39,7 +39,10 @@ class Insn(ctypes.Structure):
                 ("link", ctypes.c_int32), ("handler", ctypes.c_uint16), ("saved", ctypes.c_uint16),
                 ("opcode", ctypes.c_uint8), ("flags", ctypes.c_uint8),
                 ("rd", ctypes.c_uint8), ("rs1", ctypes.c_uint8), ("rs2", ctypes.c_uint8),
-                ("size", ctypes.c_uint8), ("spare", ctypes.c_uint8 * 10)]
+                ("size", ctypes.c_uint8), ("first_code", ctypes.c_uint8),
+                ("second_handler", ctypes.c_uint8), ("first_imm", ctypes.c_uint32),
+                ("first_opcode", ctypes.c_uint8), ("first_rd", ctypes.c_uint8),
+                ("first_rs1", ctypes.c_uint8), ("first_rs2", ctypes.c_uint8)]
 
 
 class Task(ctypes.Structure):

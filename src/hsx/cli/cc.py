@@ -91,7 +91,7 @@ def _write(path: Path, data: bytes | str) -> None:
               help="Leave out the functions and variables nothing reachable from main "
                    "uses, as ld's --gc-sections does, or link them all (default: leave "
                    "them out, but keep them all with -g, for the debugger).")
-@click.option("--compact/--no-compact", default=False,
+@click.option("--compact/--no-compact", default=True,
               help="Pack adjacent short instructions two to a code word (docs/isa.md, "
                    "\"Compact pairs\"; about a quarter less code), or one instruction a "
                    "word, the program and the C library alike (default: pack).")

@@ -316,15 +316,17 @@ def _table_at(task: Task, pc: int, symbols: Symbols,
 def _with_lines(task: Task, pc: int, table: SymbolTable | None, path: str,
                 cflags: tuple) -> SymbolTable | None:
     """A .c built without -g has function names but no lines: for the report of what
-    happened at `pc` it is built again with -g (linking only what is used, as the build
-    without -g did), which compiles to the same code (checked) and knows the lines."""
+    happened at `pc` it is built again with -g (linking only what is used and pairing
+    instructions across lines, as the build without -g did), which compiles to the same
+    code (checked) and knows the lines."""
     opt, debug, *rest = cflags
     if (table is None or debug or Path(path).suffix.lower() != ".c"
             or table.line_for(pc) is not None):
         return table
     try:
         from hsx.toolchain.cc.driver import build_c
-        result, _ = build_c([path], cc_options(opt, True, *rest, gc_sections=True),
+        result, _ = build_c([path], cc_options(opt, True, *rest, gc_sections=True,
+                                               keep_lines_apart=False),
                             task.image.app_name)
     except Exception:                     # no lines then; the names are still there
         return table

@@ -52,7 +52,9 @@ class Options:
     gc_sections: bool | None = None  # link only the functions and data that are used
                                      # (None: unless -g, which keeps all for the debugger)
     jobs: int | None = None          # C files compiled at once (None: one per CPU; parallel.py)
-    compact: bool = False            # pack compact instruction pairs (hsx.toolchain.packer)
+    compact: bool = True             # pack compact instruction pairs (hsx.toolchain.packer)
+    keep_lines_apart: bool = True    # -g: no pair holds code of two C lines (for stepping);
+                                     # False: pairs as without -g (the same code, with lines)
 
     @property
     def collect_garbage(self) -> bool:

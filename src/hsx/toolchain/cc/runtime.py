@@ -129,7 +129,7 @@ def _progress(done: int, total: int, name: str) -> None:
     sys.stderr.flush()
 
 
-def runtime_objects(soft_float: bool = False, compact: bool = False) -> Runtime:
+def runtime_objects(soft_float: bool = False, compact: bool = True) -> Runtime:
     """crt0, the library members (compiled at -O2, cached on disk by content), crtend."""
     key = _fingerprint(soft_float, compact)
     cached = _RUNTIME.get(key)
@@ -215,7 +215,7 @@ def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Me
 
 def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
                  weak: Sequence[frozenset[str]] = (), soft_float: bool = False,
-                 gc_sections: bool = True, compact: bool = False) -> LinkResult:
+                 gc_sections: bool = True, compact: bool = True) -> LinkResult:
     """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
     library members they need and crtend; `gc_sections` leaves out the functions and
     data nothing reachable from `_start` uses (hsx.toolchain.gc); `compact`: the

@@ -146,7 +146,8 @@ def compile_c_file(path: str, options: Options, split: bool = False,
                 from None
         module = _assemble_listing(listing.statements, filename, source)
         if options.compact:
-            pack_module(module, _c_line_starts(module, listing.locs) if options.debug else None)
+            pack_module(module, _c_line_starts(module, listing.locs)
+                        if options.debug and options.keep_lines_apart else None)
     module.name = source
     decls = facts["declarations"]
     if options.debug:

@@ -169,7 +169,7 @@ static const struct compact_op COMPACT[32] = { HSX_COMPACT(COMPACT_ROW) };
 
 /* The operand bits each layout requires to be zero. */
 static const uint16_t MUST_BE_ZERO[] = {
-    [HSX_CL_RR] = 0x3, [HSX_CL_RI6] = 0, [HSX_CL_RI5] = 0x20, [HSX_CL_RRO] = 0,
+    [HSX_CL_RR] = 0x3, [HSX_CL_RI6] = 0, [HSX_CL_RI5] = 0x20, [HSX_CL_RRO] = 0, [HSX_CL_F6] = 0,
     [HSX_CL_R] = 0x3F, [HSX_CL_NONE] = 0x3FF, [HSX_CL_B10] = 0,
 };
 
@@ -201,6 +201,8 @@ static uint32_t expand(uint32_t half)
         rs2 = a;
     if (layout == HSX_CL_RI6)
         imm = (bits & 0x20u ? bits | ~0x3Fu : bits & 0x3Fu) * scale;
+    else if (layout == HSX_CL_F6)       /* a frame slot: R14 - scale * (u6 + 1) */
+        imm = 0u - ((bits & 0x3Fu) + 1u) * scale;
     else if (layout == HSX_CL_RI5)
         imm = bits & 31u;
     else if (layout == HSX_CL_RRO)

@@ -137,7 +137,7 @@ enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,
 /* Compact pairs (hsx.isa.compact): a word with bits 31..30 = 11 holds two 15-bit
  * operations, bits 29..15 then 14..0, each a 5-bit code and 10 operand bits. */
 #define HSX_COMPACT_FRAME_REGISTER 14
-enum hsx_compact_layout { HSX_CL_RR, HSX_CL_RI6, HSX_CL_RI5, HSX_CL_RRO, HSX_CL_R, HSX_CL_NONE, HSX_CL_B10 };
+enum hsx_compact_layout { HSX_CL_RR, HSX_CL_RI6, HSX_CL_RI5, HSX_CL_RRO, HSX_CL_F6, HSX_CL_R, HSX_CL_NONE, HSX_CL_B10 };
 /* X(code, mnemonic, layout, two_address, scale, frame): the instruction a compact
  * operation stands for; register a = bits 9..6, b = bits 5..2 */
 #define HSX_COMPACT(X) \
@@ -153,9 +153,9 @@ enum hsx_compact_layout { HSX_CL_RR, HSX_CL_RI6, HSX_CL_RI5, HSX_CL_RRO, HSX_CL_
     X(10, CMPI, RI6, 0, 1, 0) \
     X(11, LSLI, RI5, 1, 1, 0) \
     X(12, LSRI, RI5, 1, 1, 0) \
-    X(13, LD, RI6, 0, 4, 1) \
-    X(14, ST, RI6, 0, 4, 1) \
-    X(15, ADDI, RI6, 0, 4, 1) \
+    X(13, LD, F6, 0, 4, 1) \
+    X(14, ST, F6, 0, 4, 1) \
+    X(15, ADDI, F6, 0, 4, 1) \
     X(16, LD, RRO, 0, 4, 0) \
     X(17, ST, RRO, 0, 4, 0) \
     X(18, LDB, RRO, 0, 1, 0) \

@@ -384,6 +384,7 @@ enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH, OP_PAIR };
  * transfers (never first) have none. */
 #define PAIR_FIRST_RR(x) x
 #define PAIR_FIRST_RI6(x) x
+#define PAIR_FIRST_F6(x) x
 #define PAIR_FIRST_RI5(x) x
 #define PAIR_FIRST_RRO(x) x
 #define PAIR_FIRST_R(x) x

@@ -22,7 +22,8 @@ from pairkit import (BRK, expanded_program, initial_registers, load_pair_state,
 from randprog import MEM, fresh, snapshot
 from vmkit import asm, image, machine
 
-PYTHON_MODES = pytest.mark.parametrize("mode", [False, True], ids=["interp", "translate"])
+ENGINES = pytest.mark.parametrize("mode", [False, True, "native", "native-fetch"],
+                                  ids=["interp", "translate", "native", "native-fetch"])
 data_bytes = st.binary(min_size=256, max_size=256)
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -42,7 +43,7 @@ def state(ctx):
 
 # --- a pair is its two instructions, one step ------------------------------------------
 
-@PYTHON_MODES
+@ENGINES
 @settings(max_examples=300, **SLOW)
 @given(pairs=straight_pairs(), regs=initial_registers, data=data_bytes)
 def test_a_pair_runs_as_its_two_instructions_one_after_the_other(mode, pairs, regs, data):
@@ -62,7 +63,7 @@ def test_a_pair_runs_as_its_two_instructions_one_after_the_other(mode, pairs, re
         assert paired.pc == 4 * index
 
 
-@PYTHON_MODES
+@ENGINES
 def test_a_loop_of_pairs_branches_from_the_pair_and_counts_one_step_per_pair(mode):
     words = asm("LDI R1, 5") + [
         pack(make("ADDI", rd=0, rs1=0, imm=1), make("ADDI", rd=1, rs1=1, imm=-1)),
@@ -98,7 +99,7 @@ def check_second_half_fault(m, ctx, stop, fault, executed=1):
     assert ctx.steps == 1                                     # the pair did not retire
 
 
-@PYTHON_MODES
+@ENGINES
 @pytest.mark.parametrize("kind", FAULTING_SECONDS)
 def test_a_fault_in_the_second_half_keeps_the_first_and_is_reported_at_the_pair(mode, kind):
     words, fault = second_half_fault(kind)
@@ -178,7 +179,7 @@ not_a_pair = st.integers(0, (1 << 30) - 1).map(lambda bits: (0b11 << 30) | bits)
     lambda word: decode(word) is None)
 
 
-@PYTHON_MODES
+@ENGINES
 @settings(max_examples=100, deadline=None)
 @given(word=not_a_pair, traced=st.booleans())
 def test_a_word_that_is_not_a_pair_is_an_illegal_instruction(mode, word, traced):

@@ -33,6 +33,7 @@ class Layout(Enum):
     RI6 = "a4 imm6"             # a register and a signed 6-bit immediate
     RI5 = "a4 0 imm5"           # a register and a 5-bit shift count
     RRO = "a4 b4 off2"          # data register, base register, a 2-bit offset
+    F6 = "a4 u6"                # a register and a frame slot: R14 - 4 x (u6 + 1)
     R = "a4 000000"             # one register
     NONE = "0000000000"
     B10 = "off10"               # a signed 10-bit word offset from the pair
@@ -43,9 +44,9 @@ class CompactOp:
     """One compact operation and the instruction it stands for.
 
     Register `a` is the first register field, `b` the second; `two_address` ops use
-    `a` as destination and first source; `scale` multiplies an offset into bytes;
-    `frame` ops address from R14 (C.LDF, C.STF, and C.ADDF: Ra = R14 + offset, the
-    address of a local)."""
+    `a` as destination and first source; `scale` multiplies an offset into bytes.  The
+    F6 ops address the frame below R14 (C.LDF, C.STF, and C.ADDF: Ra = the address of a
+    local), where the compiler's locals and spill slots all are: -4 .. -256."""
 
     code: int
     name: str
@@ -53,7 +54,10 @@ class CompactOp:
     layout: Layout
     two_address: bool = False
     scale: int = 1
-    frame: bool = False
+
+    @property
+    def frame(self) -> bool:
+        return self.layout is Layout.F6
 
     @property
     def transfers_control(self) -> bool:
@@ -67,9 +71,9 @@ def _table() -> tuple[CompactOp, ...]:
     rows += [("CMP", L.RR, {}), ("LDI", L.RI6, {}), ("ADDI", L.RI6, {"two_address": True}),
              ("CMPI", L.RI6, {}), ("LSLI", L.RI5, {"two_address": True}),
              ("LSRI", L.RI5, {"two_address": True}),
-             ("LD", L.RI6, {"scale": 4, "frame": True, "name": "C.LDF"}),
-             ("ST", L.RI6, {"scale": 4, "frame": True, "name": "C.STF"}),
-             ("ADDI", L.RI6, {"scale": 4, "frame": True, "name": "C.ADDF"}),
+             ("LD", L.F6, {"scale": 4, "name": "C.LDF"}),
+             ("ST", L.F6, {"scale": 4, "name": "C.STF"}),
+             ("ADDI", L.F6, {"scale": 4, "name": "C.ADDF"}),
              ("LD", L.RRO, {"scale": 4}), ("ST", L.RRO, {"scale": 4}),
              ("LDB", L.RRO, {}), ("STB", L.RRO, {}),
              ("PUSH", L.R, {}), ("POP", L.R, {}), ("RET", L.NONE, {})]
@@ -123,11 +127,10 @@ def _operands(c: CompactOp, ins: Instruction) -> tuple[int, int, int] | None:
     if ins.imm % c.scale:
         return None
     offset = ins.imm // c.scale
+    if c.layout is L.F6:
+        slot = -offset - 1
+        return (data, 0, slot) if ins.rs1 == FRAME_REGISTER and 0 <= slot < 64 else None
     if c.layout is L.RI6:
-        if c.frame:
-            if ins.rs1 != FRAME_REGISTER or not _fits(offset, 6):
-                return None
-            return data, 0, offset & 63
         if c.two_address and ins.rd != ins.rs1:
             return None
         value = ins.rs1 if m == "CMPI" else ins.rd
@@ -142,7 +145,8 @@ def compact(ins: Instruction) -> int | None:
         fields = _operands(c, ins)
         if fields is not None:
             a, b, imm = fields
-            if c.layout in (Layout.RI6, Layout.RI5, Layout.B10, Layout.NONE, Layout.R):
+            if c.layout in (Layout.RI6, Layout.F6, Layout.RI5, Layout.B10, Layout.NONE,
+                            Layout.R):
                 operands = (a << 6) | imm if c.layout is not Layout.B10 else imm
             else:
                 operands = (a << 6) | (b << 2) | imm
@@ -179,11 +183,12 @@ def expand(half: int) -> Instruction | None:
         if bits & 0x20:
             return None
         return make(m, rd=a, rs1=a, imm=bits & 31)
+    if c.layout is L.F6:
+        imm = -c.scale * ((bits & 63) + 1)
+        return (make(m, rs1=FRAME_REGISTER, rs2=a, imm=imm) if m == "ST"
+                else make(m, rd=a, rs1=FRAME_REGISTER, imm=imm))
     if c.layout is L.RI6:
         imm = _signed(bits, 6) * c.scale
-        if c.frame:
-            return (make(m, rs1=FRAME_REGISTER, rs2=a, imm=imm) if m == "ST"
-                    else make(m, rd=a, rs1=FRAME_REGISTER, imm=imm))
         if m == "LDI":
             return make(m, rd=a, imm=imm)
         if m == "CMPI":

@@ -160,6 +160,7 @@ _LAYOUT_TEXT = {
     Layout.RR: "Ra 9..6, Rb 5..2", Layout.RI6: "Ra 9..6, signed imm 5..0",
     Layout.RI5: "Ra 9..6, count 4..0", Layout.RRO: "Ra 9..6 (data), Rb 5..2 (base), offset 1..0",
     Layout.R: "Ra 9..6", Layout.NONE: "-", Layout.B10: "signed word offset 9..0",
+    Layout.F6: "Ra 9..6, slot u 5..0",
 }
 
 
@@ -167,9 +168,10 @@ def _compact_meaning(c: CompactOp) -> str:
     m, L = c.mnemonic, Layout
     unit = f" x {c.scale}" if c.scale > 1 else ""
     if c.frame:
-        return {"LD": f"`LD Ra, [R{FRAME_REGISTER}+imm{unit}]`",
-                "ST": f"`ST [R{FRAME_REGISTER}+imm{unit}], Ra`"}.get(
-                    m, f"`{m} Ra, R{FRAME_REGISTER}, imm{unit}`")
+        slot = f"-{c.scale} x (u + 1)"
+        return {"LD": f"`LD Ra, [R{FRAME_REGISTER}{slot}]`",
+                "ST": f"`ST [R{FRAME_REGISTER}{slot}], Ra`"}.get(
+                    m, f"`{m} Ra, R{FRAME_REGISTER}, {slot}`") + " (-4 .. -256)"
     return {
         L.RR: f"`{m} Ra, Rb`" if m in ("MOV", "CMP") else f"`{m} Ra, Ra, Rb`",
         L.RI6: f"`{m} Ra, imm`" if m in ("LDI", "CMPI") else f"`{m} Ra, Ra, imm`",

@@ -219,19 +219,18 @@ class Pair:
         return self.second.branch_target(pc)
 
 
-def pairable(first: Instruction, second: Instruction) -> bool:
-    """Whether two adjacent instructions can share a word (the first must not transfer
-    control, and both must have a compact form)."""
-    return (first.op.group is not Group.BRANCH and compact(first) is not None
-            and compact(second) is not None)
-
-
 def pack(first: Instruction, second: Instruction) -> int:
-    """The pair word of two instructions that `pairable` accepts."""
+    """The pair word of two instructions that both have a compact form, the first
+    transferring no control."""
     a, b = compact(first), compact(second)
     if a is None or b is None or first.op.group is Group.BRANCH:
         raise ValueError(f"{first.op.mnemonic} and {second.op.mnemonic} do not pair")
-    return (PAIR_TAG << 30) | (a << HALF_BITS) | b
+    return pair_word(a, b)
+
+
+def pair_word(first: int, second: int) -> int:
+    """The word holding two compact operations (their 15-bit forms)."""
+    return (PAIR_TAG << 30) | (first << HALF_BITS) | second
 
 
 def operations(ins: Instruction | Pair | None) -> tuple[Instruction, ...]:

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from hsx.image.hxo import LineEntry, ObjectModule
-from hsx.isa.compact import compact, pack
+from hsx.image.hxo import LineEntry, ObjectModule, SymbolDef
+from hsx.isa.compact import COMPACT, compact, pair_word
 from hsx.isa.encoding import Instruction, decode, encode
-from hsx.isa.opcodes import Form, Group
+from hsx.isa.opcodes import BY_MNEMONIC, OPCODES, Form, Group
 
 _BRANCH_HALF_BITS = 10                # a compact branch's signed word offset
 
@@ -39,33 +39,43 @@ def _with_offset(ins: Instruction, offset: int) -> Instruction:
     return replace(ins, imm=offset)
 
 
+# The opcodes packing looks at: those with a compact form, those with a code address
+# (moved with the code) and LDI32 (two words); other words are passed over undecoded.
+_READ = frozenset(BY_MNEMONIC[c.mnemonic].code for c in COMPACT) | frozenset(
+    op.code for op in OPCODES if op.form in (Form.REL24, Form.CALL12, Form.ABS12,
+                                             Form.RD_IMM32))
+
+
 class _Code:
-    """The module's instructions by word index (None for an LDI32 literal word or a
-    word that is not an instruction)."""
+    """The module's instructions by word index, where packing needs them (None for an
+    LDI32 literal word, a word that is not an instruction, or one of no interest)."""
 
     def __init__(self, words: list[int]) -> None:
         self.instructions: list[Instruction | None] = [None] * len(words)
         self.starts: list[int] = []
         k = 0
         while k < len(words):
-            ins = decode(words[k], words[k + 1] if k + 1 < len(words) else 0)
             self.starts.append(k)
-            if isinstance(ins, Instruction):
-                self.instructions[k] = ins
-                k += ins.size // 4
-            else:
-                k += 1
+            if words[k] >> 24 in _READ:
+                ins = decode(words[k], words[k + 1] if k + 1 < len(words) else 0)
+                if isinstance(ins, Instruction):
+                    self.instructions[k] = ins
+                    k += ins.size // 4
+                    continue
+            k += 1
 
 
-def _fits_half(ins: Instruction, index: int, target: int | None) -> bool:
-    """Whether `ins` at `index` has a compact form wherever packing moves it."""
+def _half(ins: Instruction, index: int, target: int | None) -> int | None:
+    """The compact form of `ins` at `index`, if it has one wherever packing moves it (a
+    branch's with offset 0: its offset is set once the code is laid out again)."""
     if target is not None:
         # packing only shortens distances: the offset from a pair starting at `index`
         # lies between 0 and (target - index), so that bound is what must fit
         bound = target - index
-        return -(1 << (_BRANCH_HALF_BITS - 1)) <= bound < (1 << (_BRANCH_HALF_BITS - 1)) \
-            and compact(_with_offset(ins, 0)) is not None
-    return compact(ins) is not None
+        if not -(1 << (_BRANCH_HALF_BITS - 1)) <= bound < (1 << (_BRANCH_HALF_BITS - 1)):
+            return None
+        return compact(_with_offset(ins, 0))
+    return compact(ins)
 
 
 def pack_module(module: ObjectModule,
@@ -97,9 +107,11 @@ def pack_module(module: ObjectModule,
                 static[k] = target
                 targets.add(target)
 
-    def half(k: int) -> bool:
+    halves: list[int | None] = [None] * len(words)     # each word's compact form, if any
+    for k in code.starts:
         ins = code.instructions[k]
-        return ins is not None and k not in relocated and _fits_half(ins, k, static.get(k))
+        if ins is not None and k not in relocated:
+            halves[k] = _half(ins, k, static.get(k))
 
     # Choose the pairs, then number the new words.
     paired: set[int] = set()                          # first halves
@@ -107,10 +119,9 @@ def pack_module(module: ObjectModule,
     i = 0
     while i < len(starts) - 1:
         k, nxt = starts[i], starts[i + 1]
-        first = code.instructions[k]
-        if (nxt == k + 1 and first is not None and first.op.group is not Group.BRANCH
-                and nxt not in targets and not (keep_apart and keep_apart(nxt))
-                and half(k) and half(nxt)):
+        if (nxt == k + 1 and halves[k] is not None and halves[nxt] is not None
+                and code.instructions[k].op.group is not Group.BRANCH
+                and nxt not in targets and not (keep_apart and keep_apart(nxt))):
             paired.add(k)
             i += 2
         else:
@@ -137,8 +148,9 @@ def pack_module(module: ObjectModule,
     while k < len(words):
         ins = code.instructions[k]
         if k in paired:
-            second = code.instructions[k + 1]
-            out.append(pack(moved(ins, k), moved(second, k + 1)))
+            second = halves[k + 1] if k + 1 not in static \
+                else compact(moved(code.instructions[k + 1], k + 1))
+            out.append(pair_word(halves[k], second))
             k += 2
         elif ins is not None and k in static:
             out.extend(encode(moved(ins, k)))
@@ -156,8 +168,8 @@ def _move_references(module: ObjectModule, new_index: list[int],
     """Labels, the entry, relocations and line entries to where their words went."""
     def address(offset: int) -> int:
         return 4 * new_index[offset // 4] + offset % 4
-    module.symbols = {name: replace(s, offset=address(s.offset)) if s.section == "text" else s
-                      for name, s in module.symbols.items()}
+    module.symbols = {name: SymbolDef(s.section, address(s.offset), s.file, s.line)
+                      if s.section == "text" else s for name, s in module.symbols.items()}
     module.entry = address(module.entry)
     relocs = []
     for r in module.relocs:

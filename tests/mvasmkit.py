@@ -101,3 +101,27 @@ start:
     SVC MOD=4, FN=2
     JMP start
 """
+
+
+def _pairs() -> tuple[int, int, str]:
+    from hsx.isa import make
+    from hsx.isa.compact import pack
+    count = pack(make("ADDI", rd=1, rs1=1, imm=1), make("CMPI", rs1=1, imm=3))
+    branch = pack(make("MOV", rd=0, rs1=1), make("BNE", imm=-1))
+    return count, branch, f"""\
+; count to 3 in compact pairs and exit with it
+.text
+.entry start
+start:
+    LDI R1, 0
+loop:
+    .word 0x{count:08X}
+    .word 0x{branch:08X}
+    SVC MOD=1, FN=0
+"""
+
+
+# two compact pairs written as words (the assembler does not pack MVASM): the loop's
+# count (ADDI R1, R1, 1 | CMPI R1, 3) and its branch (MOV R0, R1 | BNE loop)
+PAIR_COUNT, PAIR_BRANCH, PAIRS = _pairs()
+

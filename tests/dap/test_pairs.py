@@ -3,27 +3,12 @@ both operations, an instruction step runs both, and a breakpoint on its line sto
 before both."""
 from __future__ import annotations
 
-from hsx.isa import make
-from hsx.isa.compact import pack
-
-COUNT = pack(make("ADDI", rd=1, rs1=1, imm=1), make("CMPI", rs1=1, imm=3))
-BRANCH = pack(make("MOV", rd=0, rs1=1), make("BNE", imm=-1))
-PROGRAM = f"""\
-; count to 3 in pairs and exit with it
-.text
-.entry start
-start:
-    LDI R1, 0
-loop:
-    .word 0x{COUNT:08X}
-    .word 0x{BRANCH:08X}
-    SVC MOD=1, FN=0
-"""
+from mvasmkit import PAIR_BRANCH, PAIR_COUNT, PAIRS
 
 
 def test_disassembly_and_instruction_steps_over_pairs(dap, execd, tmp_path):
     program = tmp_path / "pairs.mvasm"
-    program.write_text(PROGRAM)
+    program.write_text(PAIRS)
     pid = dap.launch(program, execd, lines={"pairs.mvasm": [7]})
     dap.stopped("breakpoint")
     top = dap.top_frame(pid)
@@ -33,8 +18,8 @@ def test_disassembly_and_instruction_steps_over_pairs(dap, execd, tmp_path):
     listing = dap.ok("disassemble", memoryReference="0x0", instructionOffset=0,
                      instructionCount=4)["instructions"]
     assert [(i["address"], i["instruction"], i["instructionBytes"]) for i in listing[1:3]] == [
-        ("0x00000004", "ADDI R1, R1, 1 | CMPI R1, 3", f"{COUNT:08x}"),
-        ("0x00000008", "MOV R0, R1 | BNE loop", f"{BRANCH:08x}")]
+        ("0x00000004", "ADDI R1, R1, 1 | CMPI R1, 3", f"{PAIR_COUNT:08x}"),
+        ("0x00000008", "MOV R0, R1 | BNE loop", f"{PAIR_BRANCH:08x}")]
     assert listing[3]["address"] == "0x0000000c"            # one word per pair
     dap.ok("next", threadId=pid, granularity="instruction")
     dap.stopped("step")

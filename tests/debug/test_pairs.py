@@ -137,12 +137,16 @@ def test_disassembly_shows_a_pair_as_one_line_with_both_operations(rig):
     assert [line["pc"] for line in listing][:4] == [12, 16, 20, 24]
 
 
-def test_trace_records_and_events_of_pairs(rig):
+def traced_at_leaf(rig):
+    """(task, debugger, SP) stopped at `leaf`'s entry with the trace on."""
     task = load(rig)
-    dbg = rig.debugger
     stop_at(rig, task, "leaf")
-    dbg.trace_on(task.pid)
-    sp = task.ctx.regs[15]
+    rig.debugger.trace_on(task.pid)
+    return task, rig.debugger, task.ctx.regs[15]
+
+
+def test_trace_records_and_events_of_pairs(rig):
+    task, dbg, sp = traced_at_leaf(rig)
     rig.debugger.run_to(task.pid, "test")
     rig.run_until_paused(task)
     records = {r["pc"]: r for r in dbg.trace_records(task.pid)}
@@ -156,11 +160,7 @@ def test_trace_records_and_events_of_pairs(rig):
 
 
 def test_trace_step_events_carry_a_pairs_operations_and_both_writes(rig):
-    task = load(rig)
-    dbg = rig.debugger
-    stop_at(rig, task, "leaf")
-    dbg.trace_on(task.pid)
-    sp = task.ctx.regs[15]
+    task, dbg, sp = traced_at_leaf(rig)
     dbg.step(task.pid)
     (event,) = [e.data for e in rig.of("trace_step")]
     assert event["text"] == "PUSH R6 | PUSH R7" and event["mnemonic"] == "PUSH"

@@ -8,6 +8,22 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from boardkit import clear, connect, image, serving  # noqa: E402
+from execapi import executive  # noqa: E402
+
+VARIANTS = ["minimal", "development", "full"]
+DEBUG_VARIANTS = ["development", "full"]          # the variants with breakpoints and trace
+
+
+@pytest.fixture(params=VARIANTS)
+def ex(request):
+    """The C executive (its direct API), one per variant."""
+    return executive(request.param)
+
+
+@pytest.fixture(params=DEBUG_VARIANTS)
+def dbg(request):
+    """The C executive of a variant that debugs."""
+    return executive(request.param)
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,6 @@ import pytest
 from execapi import (BreakpointInfo, CommandInfo, Frame, MailboxInfo, MbxMessage, TraceRecord,
                      ValueInfo, executive, image)
 
-VARIANTS = ["minimal", "development", "full"]
-DEBUG_VARIANTS = ["development", "full"]
 
 COUNTER = """
         .entry main
@@ -52,16 +50,6 @@ after:  CMPI R1, 3
         .data
 cell:   .word 0
 """
-
-
-@pytest.fixture(params=VARIANTS)
-def ex(request):
-    return executive(request.param)
-
-
-@pytest.fixture(params=DEBUG_VARIANTS)
-def dbg(request):
-    return executive(request.param)
 
 
 def test_a_task_runs_to_its_end_through_the_state_machine(ex):

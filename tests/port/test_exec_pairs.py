@@ -8,13 +8,11 @@ from __future__ import annotations
 import ctypes as C
 
 import pytest
-from execapi import BreakpointInfo, TraceRecord, executive, image
+from execapi import BreakpointInfo, TraceRecord, image
 
 from hsx.isa import make
 from hsx.isa.compact import pack
 
-VARIANTS = ["minimal", "development", "full"]
-DEBUG_VARIANTS = ["development", "full"]
 
 
 def word(first, second) -> str:
@@ -55,16 +53,6 @@ main:   LDI R1, 0
 loop:   ADDI R1, R1, 1
         BR loop
 """
-
-
-@pytest.fixture(params=VARIANTS)
-def ex(request):
-    return executive(request.param)
-
-
-@pytest.fixture(params=DEBUG_VARIANTS)
-def dbg(request):
-    return executive(request.param)
 
 
 def test_pairs_run_both_operations_as_one_instruction(ex):

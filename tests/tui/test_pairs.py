@@ -5,28 +5,14 @@ from __future__ import annotations
 
 import base64
 
+from mvasmkit import PAIR_BRANCH, PAIR_COUNT, PAIRS
 from tuikit import make_app, run, stopped_at, until
 
 from hsx.client import Client
 from hsx.image.hxe import write_hxe
-from hsx.isa import make
-from hsx.isa.compact import pack
 from hsx.toolchain.build import build_source
 from hsx.tui.target import Target
 from hsx.tui.widgets.disasm import DisassemblyView
-
-COUNT = pack(make("ADDI", rd=1, rs1=1, imm=1), make("CMPI", rs1=1, imm=3))
-BRANCH = pack(make("MOV", rd=0, rs1=1), make("BNE", imm=-1))
-PROGRAM = f"""\
-.text
-.entry start
-start:
-    LDI R1, 0
-loop:
-    .word 0x{COUNT:08X}
-    .word 0x{BRANCH:08X}
-    SVC MOD=1, FN=0
-"""
 
 
 def test_pairs_in_the_disassembly_panel(execd, tmp_path):
@@ -34,7 +20,7 @@ def test_pairs_in_the_disassembly_panel(execd, tmp_path):
 
 
 async def _pairs_in_the_disassembly_panel(execd, tmp_path):
-    image = build_source(PROGRAM, filename="pairs.mvasm", app_name="pairs")
+    image = build_source(PAIRS, filename="pairs.mvasm", app_name="pairs")
     with Client(*execd) as client:
         pid = client.request("load", image=base64.b64encode(write_hxe(image)).decode(),
                              paused=True)["pid"]

@@ -8,12 +8,14 @@ import io
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hsx.vm import Machine, StandaloneSvc
+from pairkit import mixed_program
 from randprog import MEM, fresh, program, raw_program, snapshot
 from vmkit import image
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(words=program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12),
+@given(words=st.one_of(program(), mixed_program()),         # (mixed: with compact pairs)
+       regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12),
        data=st.binary(min_size=96, max_size=96), psw=st.integers(0, 15),
        slices=st.lists(st.integers(1, 300), min_size=1, max_size=4))
 def test_translator_matches_interpreter(words, regs, data, psw, slices):

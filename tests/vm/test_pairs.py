@@ -201,23 +201,6 @@ def test_a_word_that_is_not_a_pair_is_an_illegal_instruction(mode, word, traced)
 
 # --- the translator is the interpreter ----------------------------------------------------
 
-@settings(max_examples=300, **SLOW)
-@given(words=mixed_program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12,
-                                            max_size=12),
-       data=st.binary(min_size=96, max_size=96), psw=st.integers(0, 15),
-       slices=st.lists(st.integers(1, 300), min_size=1, max_size=4))
-def test_translator_matches_interpreter_with_pairs(words, regs, data, psw, slices):
-    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, True, regs, data)
-    m1.set_psw(exact, psw)
-    m2.set_psw(fast, psw)
-    for budget in slices:
-        s1, s2 = m1.run(exact, budget), m2.run(fast, budget)
-        assert s1 == s2
-        assert snapshot(exact) == snapshot(fast)
-        if exact.state.value != "ready":
-            break
-
-
 @settings(max_examples=100, **SLOW)
 @given(words=mixed_program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12,
                                             max_size=12),

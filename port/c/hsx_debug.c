@@ -403,6 +403,15 @@ uint32_t hsx_exec_trace_records(uint32_t pid, hsx_trace_record *out, uint32_t ma
     return n;
 }
 
+void hsx_k_debug_init(void)
+{
+    hsx_k_fill(bps, 0, sizeof bps);
+    hsx_k_fill(watches, 0, sizeof watches);
+    hsx_k_fill(ring, 0, sizeof ring);
+    ring_next = ring_count = stop_watch = 0;
+    next_bp_id = next_watch_id = 1;
+}
+
 void hsx_k_debug_release(hsx_tcb *t)
 {
     int i;

@@ -241,6 +241,7 @@ void hsx_k_fs_release(uint32_t pid);
 
 /* -- debugging (hsx_debug.c; development and full) ---------------------------------- */
 #if HSX_HAS_DEBUG
+void hsx_k_debug_init(void);                    /* no breakpoints, watches or trace */
 /* A breakpoint or BRK stop of t at pc: 1 = the task stops (event filled in), 0 = run on. */
 int hsx_k_debug_stop(hsx_tcb *t, int stop, hsx_event *event);
 void hsx_k_debug_release(hsx_tcb *t);           /* the task's record is going */

@@ -370,6 +370,9 @@ HSX_COLD_FUNCTION void hsx_exec_init(const hsx_hal *hal)
     hsx_k_mbx_init();
     hsx_k_values_init();
     hsx_k_store_init(hal ? hal->persist : 0);
+#if HSX_HAS_DEBUG
+    hsx_k_debug_init();
+#endif
 }
 
 /* ---- running ---------------------------------------------------------------------------- */

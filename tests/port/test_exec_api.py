@@ -281,6 +281,25 @@ def test_the_trace_keeps_the_newest_instructions(dbg):
     assert records[9].pc == dbg.task(pid).pc - 4        # the final SVC (it retired)
 
 
+def test_init_forgets_the_breakpoints_watches_and_trace_before_it(dbg):
+    """A task of the new start gets the same pid as one before it: nothing of the old
+    one's debugging may reach it."""
+    data, at = image(WRITER)
+    _, pid = dbg.load(data, paused=True)
+    dbg.call("bp_set", pid, at("after"), 0, C.byref(C.c_uint32()))
+    dbg.call("watch_add", pid, 0x4000, 4, 1, C.byref(C.c_uint32()))
+    dbg.call("trace", pid, 1)
+    again = executive(dbg.variant)
+    _, same = again.load(data)
+    cursor = C.c_uint32()
+    assert same == pid
+    assert not again.lib.hsx_exec_next_breakpoint(C.byref(cursor), C.byref(BreakpointInfo()))
+    again.run()
+    assert again.task(pid).exit_status == 0
+    assert not again.of("watch_update", pid) and not again.of("debug_break", pid)
+    assert again.lib.hsx_exec_trace_records(pid, (TraceRecord * 4)(), 4) == 0
+
+
 # -- the host's services ----------------------------------------------------------------------
 
 def test_host_mailboxes_stdin_and_kept_output(ex):

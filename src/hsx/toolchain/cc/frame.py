@@ -4,7 +4,8 @@
     return PC                     [R14+4]
     caller's R14                  [R14]      <- R14 (8 mod 16)
     saved R6..R13 (those used)    [R14-4], ...
-    spill slots, then locals      (small objects nearest R14: short offsets)
+    spill slots and locals        (the most used nearest R14: short offsets; large
+                                   objects last)
     outgoing-argument area        [SP], [SP+4], ...  <- SP (16-aligned)
 
 SP is 16-aligned at every call, so a callee's R14 (SP after the return address and the
@@ -16,7 +17,9 @@ prologue; their returns are a plain `RET`.
 """
 from __future__ import annotations
 
-from .mir import FP, SP, MFunction, R
+from collections import Counter
+
+from .mir import FP, SP, FrameSlot, MFunction, R
 
 MAX_ALIGN = 16     # frame slots get up to this alignment; stricter allocas are dynamic
 R14_PHASE = 8      # R14 mod 16
@@ -38,8 +41,12 @@ def layout_frame(mf: MFunction) -> None:
     below the frame where the function calls; a function that does not leaves it where
     its slots end (slots are aligned from R14, which is 8 mod 16 all the same)."""
     ops = {inst.op for block in mf.blocks for inst in block.insts}
+    uses = Counter(a for block in mf.blocks for inst in block.insts for a in inst.args
+                   if isinstance(a, FrameSlot))
     cursor = 4 * len(mf.saved)
-    order = sorted(mf.slots, key=lambda s: (s.kind != "spill", s.size > 16, s.size))
+    # the most used first, so that most accesses are short (compact pairs reach R14-256);
+    # large objects last
+    order = sorted(mf.slots, key=lambda s: (s.size > 16, -uses[s], s.size))
     for slot in order:
         slot.offset = cursor = _below(cursor + slot.size, min(slot.align, MAX_ALIGN))
     if ops & CALLING_OPS:

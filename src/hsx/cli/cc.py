@@ -91,17 +91,18 @@ def _write(path: Path, data: bytes | str) -> None:
               help="Leave out the functions and variables nothing reachable from main "
                    "uses, as ld's --gc-sections does, or link them all (default: leave "
                    "them out, but keep them all with -g, for the debugger).")
-@click.option("--compact/--no-compact", default=True,
+@click.option("--compact/--no-compact", default=None,
               help="Pack adjacent short instructions two to a code word (docs/isa.md, "
                    "\"Compact pairs\"; about a quarter less code), or one instruction a "
-                   "word, the program and the C library alike (default: pack).")
+                   "word, the program and the C library alike (default: pack at -Os "
+                   "and -Oz, where size is asked for).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Compile up to N C files at once (default: one per CPU; Linux).")
 @task_size_options
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
                emit_object: bool, clang: str | None, soft_float: bool,
-               gc_sections: bool | None, compact: bool, jobs: int | None,
+               gc_sections: bool | None, compact: bool | None, jobs: int | None,
                stack_size: int | None, memory: int | None) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""

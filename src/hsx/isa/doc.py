@@ -188,8 +188,8 @@ def _compact_pairs(add) -> None:
         "instruction uses) holds two operations of 15 bits, the first in bits 29..15 and "
         "the second in bits 14..0. Each is a 5-bit compact code and 10 bits of operands, "
         "and stands for one ordinary instruction: `C.ADD R1, R2` is `ADD R1, R1, R2`. "
-        "`hsx cc` packs adjacent instructions that have a compact form (c-compiler.md); "
-        "about a quarter of the code words go.\n")
+        "`hsx cc -Os` packs adjacent instructions that have a compact form "
+        "(c-compiler.md, `--compact`); about a quarter of the code words go.\n")
     add("```\n 31 30 29       25 24            15 14       10 9             0\n"
         "+-----+-----------+----------------+-----------+---------------+\n"
         "| 1 1 | code (1st)| operands (1st) | code (2nd)| operands (2nd)|\n"

@@ -148,7 +148,7 @@ def build_c(sources: Iterable[str], options: Options | None = None,
     units = list(compile_sources(sources, options))
     from .runtime import link_program
     result = link_program([u.module for u in units], app_name, [u.weak for u in units],
-                          options.soft_float, options.collect_garbage, options.compact)
+                          options.soft_float, options.collect_garbage, options.packs)
     if options.debug:
         result.symbols = attach_debug_variables(result.symbols, units)
     result.symbols = finish_symbols(result.symbols)

@@ -52,9 +52,18 @@ class Options:
     gc_sections: bool | None = None  # link only the functions and data that are used
                                      # (None: unless -g, which keeps all for the debugger)
     jobs: int | None = None          # C files compiled at once (None: one per CPU; parallel.py)
-    compact: bool = True             # pack compact instruction pairs (hsx.toolchain.packer)
+    compact: bool | None = None      # pack compact instruction pairs (hsx.toolchain.packer);
+                                     # None: at -Os/-Oz (see `packs`)
     keep_lines_apart: bool = True    # -g: no pair holds code of two C lines (for stepping);
                                      # False: pairs as without -g (the same code, with lines)
+
+    @property
+    def packs(self) -> bool:
+        """Whether code is packed into compact pairs: asked for, else when optimising
+        for size.  Pairs run slower than the unpaired code at -O2 today (the native
+        engine's fused compare-and-branch and superinstructions do not cross a pair:
+        benchmarks/README.md), so speed builds keep one instruction a word."""
+        return self.compact if self.compact is not None else self.opt in ("s", "z")
 
     @property
     def collect_garbage(self) -> bool:

@@ -145,7 +145,7 @@ def compile_c_file(path: str, options: Options, split: bool = False,
             raise ToolchainError([Diagnostic(f"unsupported construct: {exc}", source)]) \
                 from None
         module = _assemble_listing(listing.statements, filename, source)
-        if options.compact:
+        if options.packs:
             pack_module(module, _c_line_starts(module, listing.locs)
                         if options.debug and options.keep_lines_apart else None)
     module.name = source
@@ -159,7 +159,7 @@ def compile_c_file(path: str, options: Options, split: bool = False,
     objects = []
     for name, piece in pieces or ():
         obj = assemble_statements(piece, filename, function_sections=True)
-        if options.compact:
+        if options.packs:
             pack_module(obj)
         obj.files, obj.lines = (), []
         _name_symbols(obj, decls)

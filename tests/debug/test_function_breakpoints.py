@@ -45,7 +45,7 @@ def arguments(rig, task) -> dict[str, str]:
     return {a["name"]: a["value"] for a in listing}
 
 
-@pytest.mark.parametrize("opt", [0, 2])
+@pytest.mark.parametrize("opt", [0, 2, "s"])   # (-Os: packed into compact pairs)
 @pytest.mark.parametrize("where", ["take", f"stock.c:{OPENING}", ("stock.c", OPENING)])
 def test_a_function_or_its_opening_line_stops_with_the_arguments_in_place(rig, tmp_path,
                                                                           opt, where):

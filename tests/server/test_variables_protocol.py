@@ -332,7 +332,7 @@ int main(void) {
 SINK_LINE = LIVE_SOURCE.splitlines().index("    sink = local + n->next->value;") + 1
 
 
-@pytest.mark.parametrize("opt", [0, 2])
+@pytest.mark.parametrize("opt", [0, 2, "s"])   # (-Os: packed into compact pairs)
 def test_every_frame_at_O0_and_O2_and_a_set_in_an_outer_frame(connect, tmp_path, opt):
     source = tmp_path / "live.c"
     source.write_text(LIVE_SOURCE)
@@ -393,7 +393,7 @@ def crt0_call_line() -> int:
     return next(n for n, row in enumerate(crt0, 1) if row.split()[:2] == ["LCALL", "main"])
 
 
-@pytest.mark.parametrize("opt", [0, 2])
+@pytest.mark.parametrize("opt", [0, 2, "s"])   # (-Os: packed into compact pairs)
 def test_callers_are_on_the_line_of_their_call(connect, tmp_path, opt):
     """Each call here ends its line, so it returns into the next line's code: a caller's
     frame still shows the call's line (as gdb does), in stack.info and frame.variables."""

@@ -7,7 +7,7 @@ import io
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hsx.vm import Machine, StandaloneSvc
+from hsx.vm import Machine, StandaloneSvc, StopReason
 from pairkit import mixed_program
 from randprog import MEM, fresh, program, raw_program, snapshot
 from vmkit import image
@@ -30,11 +30,13 @@ def test_translator_matches_interpreter(words, regs, data, psw, slices):
             break
 
 
-@settings(max_examples=100, deadline=None)
-@given(words=program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12),
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.one_of(program(), mixed_program()),
+       regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12, max_size=12),
        data=st.binary(min_size=96, max_size=96), bp=st.integers(0, 40))
 def test_breakpoints_agree(words, regs, data, bp):
-    """With a breakpoint set (splitting blocks), both engines stop at the same places."""
+    """With a breakpoint set (splitting blocks), both engines stop at the same places,
+    and a breakpoint on a pair stops before the whole pair."""
     (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, True, regs, data)
     m2.run(fast, 3)
     m1.run(exact, 3)
@@ -47,6 +49,8 @@ def test_breakpoints_agree(words, regs, data, bp):
             break
         s1, s2 = m1.run(exact, 200), m2.run(fast, 200)
         assert s1 == s2 and snapshot(exact) == snapshot(fast)
+        if s1.reason is StopReason.BREAKPOINT:
+            assert s1.pc == addr and exact.pc == addr
 
 
 def quiet_machine(translate):

@@ -18,8 +18,8 @@ from hsx.isa.compact import pack
 from hsx.vm import FaultKind, StopReason
 from hsx.vm.signals import illegal_fault
 from pairkit import (BRK, expanded_program, initial_registers, load_pair_state,
-                     mixed_program, pair_program, straight_pairs)
-from randprog import MEM, fresh, snapshot
+                     pair_program, straight_pairs)
+from randprog import MEM, snapshot
 from vmkit import asm, image, machine
 
 ENGINES = pytest.mark.parametrize("mode", [False, True, "native", "native-fetch"],
@@ -197,30 +197,6 @@ def test_a_word_that_is_not_a_pair_is_an_illegal_instruction(mode, word, traced)
         faults.append(ctx.fault)
     assert faults[0] == replace(faults[1], message=illegal_fault(4, word).message)
     assert f"0x{word:08X} (opcode 0x{word >> 24:02X})" in faults[0].message
-
-
-# --- the translator is the interpreter ----------------------------------------------------
-
-@settings(max_examples=100, **SLOW)
-@given(words=mixed_program(), regs=st.lists(st.integers(0, 0xFFFFFFFF), min_size=12,
-                                            max_size=12),
-       data=st.binary(min_size=96, max_size=96), bp=st.integers(0, 40))
-def test_breakpoints_on_pairs_agree(words, regs, data, bp):
-    """A breakpoint (on a pair or not) stops both engines before the whole pair."""
-    (m1, exact), (m2, fast) = fresh(words, False, regs, data), fresh(words, True, regs, data)
-    m1.run(exact, 3)
-    m2.run(fast, 3)
-    addr = 4 * (bp % len(words))
-    for m, ctx in ((m1, exact), (m2, fast)):
-        if ctx.state.value == "ready":
-            m.add_breakpoint(ctx, addr)
-    for _ in range(5):
-        if exact.state.value != "ready":
-            break
-        s1, s2 = m1.run(exact, 200), m2.run(fast, 200)
-        assert s1 == s2 and snapshot(exact) == snapshot(fast)
-        if s1.reason is StopReason.BREAKPOINT:
-            assert s1.pc == addr and exact.pc == addr
 
 
 # --- trace records --------------------------------------------------------------------------

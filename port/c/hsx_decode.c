@@ -125,6 +125,10 @@ static void decode_word(uint32_t word, uint32_t literal, uint32_t pc, uint32_t c
         break;
     case HSX_IMM_U12: in->imm = word & 0xFFFu; break;
     case HSX_IMM_BYTE: in->imm = word & 0xFFu; break;
+    case HSX_IMM_S20:
+        in->imm = (word & 0x80000u) ? (word & 0xFFFFFu) | 0xFFF00000u : word & 0xFFFFFu;
+        break;
+    case HSX_IMM_HIGH20: in->imm = (word & 0xFFFFFu) << 12; break;
     case HSX_IMM_REL24:
         in->imm = (word & 0x800000u) ? (word & 0xFFFFFFu) | 0xFF000000u : word & 0xFFFFFFu;
         break;
@@ -152,6 +156,10 @@ static void decode_word(uint32_t word, uint32_t literal, uint32_t pc, uint32_t c
     if (form->rd && in->handler == in->opcode
         && (in->rd == HSX_SP_REGISTER || ((info.pairs & 1) && in->rd == HSX_SP_REGISTER - 1)))
         in->handler = HSX_H_GUARD_SP;
+    /* The one-word constant loads hold their value in `imm` now: they run as LDI does,
+     * superinstructions included. */
+    if ((in->opcode == OP_LDI20 || in->opcode == OP_LDIH) && in->handler == in->opcode)
+        in->handler = OP_LDI;
 }
 
 /* ---- compact pairs ------------------------------------------------------------------- */

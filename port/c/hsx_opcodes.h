@@ -7,13 +7,15 @@
 
 /* Immediate encodings. */
 enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,
-                    HSX_IMM_REL24, HSX_IMM_LITERAL };
+                    HSX_IMM_REL24, HSX_IMM_LITERAL, HSX_IMM_S20, HSX_IMM_HIGH20 };
 
 /* Operand forms: X(name, uses_rd, uses_rs1, uses_rs2, imm_kind) */
 #define HSX_FORMS(X) \
     X(NONE, 0, 0, 0, HSX_IMM_NONE) \
     X(RD_IMM, 1, 0, 0, HSX_IMM_S12) \
     X(RD_IMM32, 1, 0, 0, HSX_IMM_LITERAL) \
+    X(RD_IMM20, 1, 0, 0, HSX_IMM_S20) \
+    X(RD_IMMH, 1, 0, 0, HSX_IMM_HIGH20) \
     X(RD_MEM, 1, 1, 0, HSX_IMM_S12) \
     X(MEM_RS, 0, 1, 1, HSX_IMM_S12) \
     X(RD_RS, 1, 1, 0, HSX_IMM_NONE) \
@@ -89,6 +91,8 @@ enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,
     X(0x54, I2F, RD_RS, 4, 0) \
     X(0x55, F2I, RD_RS, 4, 0) \
     X(0x60, LDI32, RD_IMM32, 8, 0) \
+    X(0x61, LDI20, RD_IMM20, 4, 0) \
+    X(0x62, LDIH, RD_IMMH, 4, 0) \
     X(0x70, BEQ, REL24, 4, 0) \
     X(0x71, BNE, REL24, 4, 0) \
     X(0x72, BLT, REL24, 4, 0) \

@@ -20,6 +20,8 @@ def instructions(draw):
     if "imm" in used:
         lo, hi = IMM_RANGE[op.form]
         imm = draw(st.integers(lo, hi))
+        if op.form is Form.RD_IMMH:         # a value whose low 12 bits are zero
+            imm &= ~0xFFF
     return Instruction(op, imm=imm, **fields)
 
 
@@ -59,7 +61,7 @@ def test_encode_inverts_decode_up_to_unused_fields(word, literal):
 def _unused_mask(form):
     used = FORM_FIELDS[form]
     mask = 0
-    if form is Form.REL24:
+    if form in (Form.REL24, Form.RD_IMM20, Form.RD_IMMH):    # bits 23..0 (19..0) all used
         return 0
     if "rd" not in used:
         mask |= 0xF << 20
@@ -124,3 +126,16 @@ def test_table_extensions_do_not_reuse_prior_numbers():
              *range(0x30, 0x36), 0x40, 0x41, *range(0x50, 0x56), 0x60, 0x7F}
     assert {op.code for op in OPCODES if not op.extension} == prior
     assert BY_MNEMONIC["LDI32"].size == 8
+
+
+def test_one_word_constant_loads():
+    """LDI20 holds a signed 20-bit constant and LDIH a value's top 20 bits, each in one
+    word; a value either cannot hold is refused with the instruction that can."""
+    assert encode(make("LDI20", 1, imm=-524288)) == [0x61180000]
+    assert decode(0x612186A0) == make("LDI20", 2, imm=100000)
+    assert encode(make("LDIH", 3, imm=0x7FF00000)) == [0x6237FF00]
+    assert decode(0x625FFFFF).imm == 0xFFFFF000
+    with pytest.raises(EncodingError, match="out of range"):
+        make("LDI20", 1, imm=1 << 19)
+    with pytest.raises(EncodingError, match="multiples of 0x1000"):
+        make("LDIH", 1, imm=0x7FF00001)

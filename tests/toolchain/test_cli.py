@@ -72,7 +72,7 @@ def test_asm_errors_are_file_line_col_with_exit_status_1(run):
     assert result.output.splitlines() == [
         "bad.mvasm:2:1: unknown mnemonic 'FOO'",
         "bad.mvasm:3:9: LDI: immediate 9999 (0x270F) does not fit signed 12 bits (-2048..2047); "
-        "use LDI32"]
+        "use LDI20"]
     assert not Path("bad.hxo").exists()
 
 

@@ -22,12 +22,19 @@ CASES = [
     ("R1: NOP", "t.mvasm:1:1: 'R1' is a register name and cannot be a label"),
     ("JMP nowhere", "t.mvasm:1:5: undefined symbol 'nowhere'"),
     ("LDI R1, 5000", "t.mvasm:1:9: LDI: immediate 5000 (0x1388) does not fit signed 12 bits "
-                     "(-2048..2047); use LDI32"),
+                     "(-2048..2047); use LDI20"),
+    ("LDI R1, 0x7FF00000", "t.mvasm:1:9: LDI: immediate 2146435072 (0x7FF00000) does not fit "
+                           "signed 12 bits (-2048..2047); use LDIH"),
+    ("LDI R1, 0x7FF00001", "use LDI32"),
+    ("LDI20 R1, 524288", "t.mvasm:1:11: LDI20: immediate 524288 (0x80000) does not fit signed "
+                         "20 bits (-524288..524287); use LDI32"),
+    ("LDIH R1, 0x1001", "t.mvasm:1:10: LDIH: immediate 4097 (0x1001) is not a 32-bit multiple "
+                        "of 0x1000; use LDI32"),
     ("LD R1, [R2+2048]", "t.mvasm:1:8: LD: offset 2048 (0x800) does not fit signed 12 bits"),
     ("ADDI R1, R1, 4096", "t.mvasm:1:14: ADDI: immediate 4096 (0x1000) does not fit"),
     ("LDI R1, msg\n.data\nmsg: .byte 1",
      "t.mvasm:1:9: LDI: immediate 16384 (0x4000) does not fit signed 12 bits (-2048..2047); "
-     "use LDI32"),
+     "use LDI20"),
     ("JMP 0x4000000", "t.mvasm:1:5: JMP target 0x4000000 is 16777216 words away from 0x0; "
                       "JMP reaches -8388608..8388607 words"),
     ("CALL 0x4000000", "t.mvasm:1:6: CALL target 0x4000000 is 16777216 words away from 0x0; "
@@ -140,7 +147,7 @@ def test_several_errors_reported_in_one_run(tc):
         "t.mvasm:1:1: unknown mnemonic 'FOO'",
         "t.mvasm:4:1: duplicate label 'ok' (first defined at t.mvasm:3:1)",
         "t.mvasm:2:9: LDI: immediate 99999 (0x1869F) does not fit signed 12 bits (-2048..2047); "
-        "use LDI32",
+        "use LDI20",
     ]
 
 

@@ -150,7 +150,7 @@ def test_range_errors_name_symbol_module_and_value():
     source = "LDI R1, far\n.org 2048\nfar: RET"
     assert link_errors(module(source, "m.mvasm")) == [
         "m.mvasm:1:9: LDI: immediate 2048 (0x800) does not fit signed 12 bits (-2048..2047); "
-        "use LDI32 (symbol 'far' in m.mvasm)"]
+        "use LDI20 (symbol 'far' in m.mvasm)"]
 
 
 def test_short_branches_beyond_their_reach_become_the_relative_forms():

@@ -54,8 +54,13 @@ def straight(draw):
             return make(draw(st.sampled_from(LOADS)), rd=draw(reg), rs1=base, imm=off)
         return make(draw(st.sampled_from(STORES)), rs1=base, rs2=draw(reg), imm=off)
     if kind == "ldi":
-        if draw(st.booleans()):
+        form = draw(st.sampled_from(["LDI", "LDI20", "LDIH", "LDI32"]))
+        if form == "LDI":
             return make("LDI", draw(reg), imm=draw(imm12))
+        if form == "LDI20":
+            return make("LDI20", draw(reg), imm=draw(st.integers(-(1 << 19), (1 << 19) - 1)))
+        if form == "LDIH":
+            return make("LDIH", draw(reg), imm=draw(st.integers(0, 0xFFFFF)) << 12)
         return make("LDI32", draw(reg), imm=draw(st.integers(0, 0xFFFFFFFF)))
     if kind == "mov":
         return make("MOV", draw(reg), draw(reg))

@@ -14,7 +14,7 @@ from .opcodes import HSX_ERR_ENOSYS, OPCODES, SP_REGISTER, Form
 # How the immediate of each form is decoded (mirrors encoding.decode).
 IMM_KIND = {
     Form.REL24: "REL24", Form.RD_IMM32: "LITERAL", Form.BRK: "BYTE",
-    Form.ABS12: "U12", Form.SVC: "U12",
+    Form.ABS12: "U12", Form.SVC: "U12", Form.RD_IMM20: "S20", Form.RD_IMMH: "HIGH20",
 }
 
 
@@ -36,7 +36,7 @@ def render() -> str:
         "",
         "/* Immediate encodings. */",
         "enum hsx_imm_kind { HSX_IMM_NONE, HSX_IMM_S12, HSX_IMM_U12, HSX_IMM_BYTE,",
-        "                    HSX_IMM_REL24, HSX_IMM_LITERAL };",
+        "                    HSX_IMM_REL24, HSX_IMM_LITERAL, HSX_IMM_S20, HSX_IMM_HIGH20 };",
         "",
         "/* Operand forms: X(name, uses_rd, uses_rs1, uses_rs2, imm_kind) */",
         "#define HSX_FORMS(X) \\",

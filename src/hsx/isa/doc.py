@@ -13,6 +13,7 @@ from .opcodes import (C_FLAG, N_FLAG, OPCODES, REGISTER_COUNT, SP_REGISTER, V_FL
 # MVASM operand syntax of each form (documentation only).
 SYNTAX = {
     Form.NONE: "", Form.RD_IMM: "Rd, imm", Form.RD_IMM32: "Rd, imm32",
+    Form.RD_IMM20: "Rd, imm", Form.RD_IMMH: "Rd, imm32",
     Form.RD_MEM: "Rd, [Ra+imm]", Form.MEM_RS: "[Ra+imm], Rb", Form.RD_RS: "Rd, Ra",
     Form.RD_RS_RS: "Rd, Ra, Rb", Form.RD_RS_IMM: "Rd, Ra, imm", Form.RS_RS: "Ra, Rb",
     Form.RS_IMM: "Ra, imm", Form.RS: "Ra", Form.RD: "Rd", Form.ABS12: "target",
@@ -39,6 +40,10 @@ def _imm_text(form: Form) -> str:
         return "the following code word (big-endian literal)"
     if form is Form.BRK:
         return "bits 7..0: code 0..255"
+    if form is Form.RD_IMM20:
+        return "bits 19..0: signed -524288..524287"
+    if form is Form.RD_IMMH:
+        return "bits 19..0: the value's bits 31..12 (its low 12 bits are zero)"
     lo, hi = IMM_RANGE[form]
     kind = "signed" if lo < 0 else "unsigned"
     return f"bits 11..0: {kind} {lo}..{hi}"
@@ -57,7 +62,10 @@ def generate() -> str:
         "+---------+------+------+------+-------------+\n"
         "| opcode  |  rd  | rs1  | rs2  |    imm12    |\n"
         "+---------+------+------+------+-------------+\n```\n")
-    add("The `rel24` form uses bits 23..0 as one signed word offset. Fields a form does not "
+    add("The `rel24` form uses bits 23..0 as one signed word offset; `LDI20` and `LDIH` "
+        "use bits 19..0 for a constant (LDI20's signed, LDIH's the top 20 bits of a value "
+        "whose low 12 are zero), so most constants and masks that LDI's 12 bits miss "
+        "still take one word. Fields a form does not "
         "use are written as zero and ignored. Every opcode number not listed below is "
         "illegal (the all-zero word included) and faults with `illegal_opcode`.\n")
     add("## Registers and PSW\n")

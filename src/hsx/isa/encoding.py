@@ -12,6 +12,8 @@ FORM_FIELDS: dict[Form, frozenset[str]] = {
     Form.NONE: frozenset(),
     Form.RD_IMM: frozenset({"rd", "imm"}),
     Form.RD_IMM32: frozenset({"rd", "imm"}),
+    Form.RD_IMM20: frozenset({"rd", "imm"}),
+    Form.RD_IMMH: frozenset({"rd", "imm"}),
     Form.RD_MEM: frozenset({"rd", "rs1", "imm"}),
     Form.MEM_RS: frozenset({"rs1", "rs2", "imm"}),
     Form.RD_RS: frozenset({"rd", "rs1"}),
@@ -41,7 +43,10 @@ IMM_RANGE: dict[Form, tuple[int, int]] = {
     Form.BRK: (0, 255),
     Form.REL24: (-(1 << 23), (1 << 23) - 1),
     Form.RD_IMM32: (0, WORD_MASK),
+    Form.RD_IMM20: (-(1 << 19), (1 << 19) - 1),
+    Form.RD_IMMH: (0, WORD_MASK),       # and a multiple of 4096 (check)
 }
+HIGH_SHIFT = 12                         # LDIH: bits 19..0 are the value's bits 31..12
 
 _SIGNED12 = {Form.RD_IMM, Form.RD_MEM, Form.MEM_RS, Form.RD_RS_IMM, Form.RS_IMM, Form.CALL12}
 
@@ -106,6 +111,9 @@ def check(ins: Instruction) -> None:
         if not lo <= ins.imm <= hi:
             raise EncodingError(
                 f"{ins.op.mnemonic}: immediate {ins.imm} out of range {lo}..{hi}")
+        if ins.op.form is Form.RD_IMMH and ins.imm & ((1 << HIGH_SHIFT) - 1):
+            raise EncodingError(f"{ins.op.mnemonic}: immediate 0x{ins.imm:X} has low 12 bits "
+                                "set; LDIH loads multiples of 0x1000")
     elif ins.imm:
         raise EncodingError(f"{ins.op.mnemonic} takes no immediate")
 
@@ -119,6 +127,10 @@ def encode(ins: Instruction) -> list[int]:
         return [(ins.op.code << 24) | (ins.imm & 0xFFFFFF)]
     if form is Form.RD_IMM32:
         return [word, ins.imm & WORD_MASK]
+    if form is Form.RD_IMM20:
+        return [word | (ins.imm & 0xFFFFF)]
+    if form is Form.RD_IMMH:
+        return [word | (ins.imm >> HIGH_SHIFT)]
     if "imm" in FORM_FIELDS[form]:
         word |= ins.imm & 0xFFF
     return [word]
@@ -152,6 +164,10 @@ def decode(word: int, literal: int | None = 0):
             imm -= 1 << 24
     elif form is Form.RD_IMM32:
         imm = (literal or 0) & WORD_MASK
+    elif form is Form.RD_IMM20:
+        imm = sign_extend(word, 20)
+    elif form is Form.RD_IMMH:
+        imm = (word & 0xFFFFF) << HIGH_SHIFT
     elif form is Form.BRK:
         imm = word & 0xFF
     elif "imm" in used:

@@ -10,8 +10,9 @@ Instruction word (32-bit, big-endian in code space)::
     | opcode  |  rd  | rs1  | rs2  |    imm12    |
     +---------+------+------+------+-------------+
 
-The `rel24` form reuses bits 23..0 as one signed 24-bit word offset, and `LDI32`
-is followed by a second word holding its 32-bit literal.
+The `rel24` form reuses bits 23..0 as one signed 24-bit word offset, `LDI20` and `LDIH`
+use bits 19..0 for a 20-bit constant, and `LDI32` is followed by a second word holding
+its 32-bit literal.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ class Form(Enum):
     NONE = "none"            # RET
     RD_IMM = "rd_imm"        # LDI Rd, imm12            (imm signed)
     RD_IMM32 = "rd_imm32"    # LDI32 Rd, imm32          (second word)
+    RD_IMM20 = "rd_imm20"    # LDI20 Rd, imm20          (imm signed, bits 19..0)
+    RD_IMMH = "rd_immh"      # LDIH Rd, imm32           (low 12 bits zero; bits 19..0 hold the rest)
     RD_MEM = "rd_mem"        # LD Rd, [Ra+imm]          (imm signed byte offset)
     MEM_RS = "mem_rs"        # ST [Ra+imm], Rb
     RD_RS = "rd_rs"          # MOV Rd, Ra
@@ -178,6 +181,12 @@ def _ops() -> list[Opcode]:
         Opcode(0x3C, "ASRI", M.RD_RS_IMM, F.SHIFT, G.IMMEDIATE,
                "Rd = Ra >> (imm & 31), arithmetic", extension=True),
         Opcode(0x3D, "CMPI", M.RS_IMM, F.ARITH, G.IMMEDIATE, "flags of Ra - imm", extension=True),
+        Opcode(0x61, "LDI20", M.RD_IMM20, F.NONE, G.MOVE,
+               "Rd = sign-extended imm20 (-524288..524287), one word where LDI32 takes two",
+               extension=True),
+        Opcode(0x62, "LDIH", M.RD_IMMH, F.NONE, G.MOVE,
+               "Rd = imm, a value whose low 12 bits are zero (bits 19..0 hold its top 20): "
+               "masks and float constants in one word", extension=True),
         Opcode(0x3E, "MULI", M.RD_RS_IMM, F.MUL, G.IMMEDIATE, "Rd = low 32 bits of Ra * imm",
                extension=True),
     ]

@@ -34,7 +34,9 @@ def format_operands(ins: Instruction, pc: int, label_for: LabelLookup = _no_labe
         return ""
     if form is Form.RD_IMM:
         return f"{rd}, {imm}"
-    if form is Form.RD_IMM32:
+    if form is Form.RD_IMM20:
+        return f"{rd}, {imm}"
+    if form in (Form.RD_IMM32, Form.RD_IMMH):
         return f"{rd}, 0x{imm:08X}"
     if form is Form.RD_MEM:
         return f"{rd}, [{rs1}{_offset(imm)}]"

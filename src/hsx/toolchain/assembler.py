@@ -34,6 +34,8 @@ _SLOTS: dict[Form, tuple[tuple[str, str], ...]] = {
     Form.NONE: (),
     Form.RD_IMM: (("rd", "reg"), ("imm", "imm12")),
     Form.RD_IMM32: (("rd", "reg"), ("imm", "imm32")),
+    Form.RD_IMM20: (("rd", "reg"), ("imm", "imm20")),
+    Form.RD_IMMH: (("rd", "reg"), ("imm", "high20")),
     Form.RD_MEM: (("rd", "reg"), ("mem", "mem")),
     Form.MEM_RS: (("mem", "mem"), ("rs2", "reg")),
     Form.RD_RS: (("rd", "reg"), ("rs1", "reg")),

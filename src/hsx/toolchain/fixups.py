@@ -13,7 +13,7 @@ from __future__ import annotations
 from hsx.image.model import RODATA_BASE
 from hsx.isa.opcodes import BY_CODE, BY_MNEMONIC
 
-CODE_TYPES = frozenset({"imm12", "mem", "jump", "rel24", "imm32"})
+CODE_TYPES = frozenset({"imm12", "mem", "jump", "rel24", "imm32", "imm20", "high20"})
 DATA_SIZES = {"data_byte": 1, "data_half": 2, "data_word": 4}
 KINDS = frozenset({"symbol", "lo16", "hi16", "off16"})
 
@@ -69,18 +69,37 @@ def patch_code(word: int, rtype: str, value: int, pc: int, pc_relative: bool = F
             return (word & ~0xFFF) | value
         return _with_rel24(_RELATIVE_FORM[mnemonic] << 24,
                            _word_offset(mnemonic, value, pc, 23, ""))
+    if rtype == "imm20":
+        if not -(1 << 19) <= value < (1 << 19):
+            raise FixupError(f"{mnemonic}: immediate {_show(value)} does not fit signed 20 bits "
+                             f"(-524288..524287); use LDI32")
+        return (word & ~0xFFFFF) | (value & 0xFFFFF)
+    if rtype == "high20":
+        if not -(1 << 31) <= value <= 0xFFFFFFFF or value & 0xFFF:
+            raise FixupError(f"{mnemonic}: immediate {_show(value)} is not a 32-bit multiple "
+                             f"of 0x1000; use LDI32")
+        return (word & ~0xFFFFF) | ((value & 0xFFFFFFFF) >> 12)
     if rtype in ("imm12", "mem"):
         if not -2048 <= value <= 2047:
             if rtype == "mem":
                 what, hint = "offset", "compute the address with LDI32 first"
             elif mnemonic == "LDI":
-                what, hint = "immediate", "use LDI32"
+                what, hint = "immediate", f"use {wider_load(value)}"
             else:
                 what, hint = "immediate", "load it into a register with LDI32"
             raise FixupError(f"{mnemonic}: {what} {_show(value)} does not fit signed 12 bits "
                              f"(-2048..2047); {hint}")
         return (word & ~0xFFF) | (value & 0xFFF)
     raise FixupError(f"unknown code relocation type '{rtype}'")
+
+
+def wider_load(value: int) -> str:
+    """The one instruction that loads `value` when LDI's 12 bits do not hold it."""
+    if -(1 << 19) <= value < (1 << 19):
+        return "LDI20"
+    if -(1 << 31) <= value <= 0xFFFFFFFF and not value & 0xFFF:
+        return "LDIH"
+    return "LDI32"
 
 
 def _with_rel24(word: int, offset: int) -> int:

@@ -272,7 +272,7 @@ def _mulhs(x: int, y: int) -> int:
 
 
 EMITTERS: dict[str, Callable[[BlockCompiler, Instruction], None]] = {
-    "LDI": _ldi, "LDI32": _ldi, "MOV": _mov,
+    "LDI": _ldi, "LDI32": _ldi, "LDI20": _ldi, "LDIH": _ldi, "MOV": _mov,
     **{name: _load for name in _LOAD_VALUE}, **{name: _store for name in _STORE},
     "ADD": _binary("add", "({x} + {y}) & 0xFFFFFFFF"),
     "ADDI": _binary("add", "({x} + {y}) & 0xFFFFFFFF"),

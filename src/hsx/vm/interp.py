@@ -171,6 +171,8 @@ BODIES: dict[str, str] = {
     # data movement
     "LDI": "R[d] = u\nreturn nxt",
     "LDI32": "R[d] = u\nreturn nxt",
+    "LDI20": "R[d] = u\nreturn nxt",
+    "LDIH": "R[d] = u\nreturn nxt",
     "MOV": "R[d] = R[a]\nreturn nxt",
     # memory
     "LD": _LOAD + "R[d] = W[ea >> 2] if not ea & 3 else U32(mem, ea)[0]\nreturn nxt",

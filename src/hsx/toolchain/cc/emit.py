@@ -19,7 +19,7 @@ from .consts import ConstEvaluator
 from .emit64 import Emit64
 from .frame import epilogue, prologue
 from .ir import CompileError, GlobalVar, Module
-from .mir import CONDITIONS, FP, SP, MBlock, MFunction, MInst, PReg, R, fits12
+from .mir import CONDITIONS, FP, SP, MBlock, MFunction, MInst, PReg, R, fits12, load_constant
 from .naming import symbol_name
 
 class Sym(NamedTuple):
@@ -180,7 +180,7 @@ class FunctionEmitter(Emit64):
 
     def i_li(self, inst, nxt):
         value = inst.args[0]
-        self.ins("LDI" if fits12(value) else "LDI32", inst.defs[0], value)
+        self.ins(load_constant(value), inst.defs[0], value)
 
     def i_la(self, inst, nxt):
         sym, addend = inst.args
@@ -208,7 +208,7 @@ class FunctionEmitter(Emit64):
         if fits12(off):
             self.ins(mnem, d, Mem(base, off))
         elif d is not base:
-            self.ins("LDI32", d, off)
+            self.ins(load_constant(off), d, off)
             self.ins("ADD", d, d, base)
             self.ins(mnem, d, Mem(d))
         else:
@@ -232,7 +232,7 @@ class FunctionEmitter(Emit64):
     def _far(self, t: PReg, base: PReg, off: int, access: tuple) -> None:
         """A memory access whose offset does not fit 12 bits, through a saved temporary."""
         self.ins("PUSH", t)
-        self.ins("LDI32", t, off)
+        self.ins(load_constant(off), t, off)
         self.ins("ADD", t, t, base)
         self.ins(*access)
         self.ins("POP", t)
@@ -244,7 +244,7 @@ class FunctionEmitter(Emit64):
         if fits12(value):
             self.ins("ADDI", d, FP, value)
         else:
-            self.ins("LDI32", d, value)
+            self.ins(load_constant(value), d, value)
             self.ins("ADD", d, d, FP)
 
     def i_vastart(self, inst, nxt):

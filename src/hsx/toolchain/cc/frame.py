@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .mir import FP, SP, FrameSlot, MFunction, R
+from .mir import FP, SP, FrameSlot, MFunction, R, load_constant
 
 MAX_ALIGN = 16     # frame slots get up to this alignment; stricter allocas are dynamic
 R14_PHASE = 8      # R14 mod 16
@@ -65,7 +65,8 @@ def prologue(mf: MFunction) -> list[tuple]:
         if mf.frame_size <= 2048:
             code.append(("ADDI", SP, SP, -mf.frame_size))
         else:                                   # R0 is free on entry (not an argument)
-            code += [("LDI32", R[0], -mf.frame_size), ("ADD", SP, SP, R[0])]
+            code += [(load_constant(-mf.frame_size), R[0], -mf.frame_size),
+                     ("ADD", SP, SP, R[0])]
     return code
 
 

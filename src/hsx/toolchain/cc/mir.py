@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..fixups import wider_load
+
 
 class VReg:
     """A virtual 32-bit register.  `tiny` ones are spill reloads: never spilled again."""
@@ -143,3 +145,9 @@ SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sg
 
 def fits12(value: int) -> bool:
     return -2048 <= value <= 2047
+
+
+def load_constant(value: int) -> str:
+    """The one instruction that puts `value` in a register: LDI, LDI20 or LDIH in one
+    word where they hold it, else LDI32 in two."""
+    return "LDI" if fits12(value) else wider_load(value)

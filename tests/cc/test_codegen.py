@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import io
 
-from hsx.isa import decode_code
 from hsx.toolchain.cc.driver import Options, build_c, compile_c_file
-from hsx.toolchain.fixups import wider_load
 from hsx.vm import Machine, StandaloneSvc, StopReason
 
 LOOP = r"""
@@ -242,39 +240,3 @@ def test_constants_leave_loops_and_an_address_is_added_once(tmp_path):
     # its exit test reads j before `j + 10`: the addition moves onto the back edge, so
     # j and j + 10 share a register (no MOV each iteration)
     assert "MOV" not in clear, clear
-
-
-# Constants at the edges of what LDI (12 bits), LDI20 (signed 20) and LDIH (the top 20
-# bits) hold, and just past them.
-EDGE_CONSTANTS = [2047, -2048, 2048, -2049, 524287, -524288, 524288, -524289, 0x7FF00000,
-                  0x80000000, 0xFFFFF000, 0x000FFFFF, 0x7FFFFFFF, 0x12345678, 0x1000, -4096]
-
-
-def test_constants_take_one_word_where_an_instruction_holds_them(tmp_path):
-    terms = " ^ ".join(f"(mix(k, {i}) * 0x{c & 0xFFFFFFFF:X}u)"
-                       for i, c in enumerate(EDGE_CONSTANTS))
-    source = r"""
-        #include <stdio.h>
-        __attribute__((noinline)) static unsigned mix(unsigned k, unsigned i) { return k + i; }
-        volatile unsigned one = 1;
-        int main(void) {
-            unsigned k = one;
-            printf("%u\n", """ + terms + r""");
-            return 0;
-        }"""
-    expected = 0
-    for i, c in enumerate(EDGE_CONSTANTS):
-        expected ^= ((1 + i) * (c & 0xFFFFFFFF)) & 0xFFFFFFFF
-    for opt in (0, 2, "s"):
-        assert _outputs(tmp_path, "edges", source, [(opt, False)]) == [f"{expected}\n"]
-    path = tmp_path / "edges.c"
-    module = compile_c_file(str(path), Options(opt=2, compact=False)).module
-    relocated = {r.position - 1 for r in module.relocs if r.section == "code"}
-    k, used = 0, set()
-    while k < len(module.code):
-        ins = decode_code(module.code, k)
-        used.add(ins.op.mnemonic)
-        if ins.op.mnemonic == "LDI32" and k not in relocated:
-            assert wider_load(ins.imm) == "LDI32", f"LDI32 0x{ins.imm:X} fits one word"
-        k += ins.size // 4
-    assert {"LDI20", "LDIH"} <= used

@@ -96,14 +96,19 @@ def _write(path: Path, data: bytes | str) -> None:
                    "\"Compact pairs\"; about a quarter less code), or one instruction a "
                    "word, the program and the C library alike (default: pack at -Os "
                    "and -Oz, where size is asked for).")
+@click.option("--far-addresses", is_flag=True,
+              help="Load the addresses of functions and variables in two words, reaching "
+                   "the whole address space, instead of one (LDI20: below 512 KiB). "
+                   "hsx cc switches to it by itself when a program needs it; give it "
+                   "for objects (-c) that go into such a program.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Compile up to N C files at once (default: one per CPU; Linux).")
 @task_size_options
 def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: bool,
                include_dirs: tuple[str, ...], defines: tuple[str, ...], emit_asm: bool,
                emit_object: bool, clang: str | None, soft_float: bool,
-               gc_sections: bool | None, compact: bool | None, jobs: int | None,
-               stack_size: int | None, memory: int | None) -> None:
+               gc_sections: bool | None, compact: bool | None, far_addresses: bool,
+               jobs: int | None, stack_size: int | None, memory: int | None) -> None:
     """Compile C files (and link MVASM files with them) to an HSX image: crt0, the
     program and the parts of the C library it uses."""
     from hsx.toolchain.cc.driver import build_c, compile_sources
@@ -114,7 +119,7 @@ def cc_command(sources: tuple[Path, ...], output: Path | None, opt: str, debug: 
                    "hsx cc compiles .c files and links .mvasm files with them")
     options = cc_options(opt, debug, include_dirs, defines, clang=clang,
                          soft_float=soft_float, gc_sections=gc_sections, jobs=jobs,
-                         compact=compact)
+                         compact=compact, far_addresses=far_addresses)
     if (emit_asm or emit_object) and output is not None and len(sources) > 1:
         _fail(["hsx: -o with -S or -c needs exactly one source file"])
     if emit_asm and any(s.suffix.lower() == ".mvasm" for s in sources):

@@ -98,7 +98,7 @@ def _line(ctx: ContextView, code: CodeMap, table: SymbolTable | None,
             if name is not None:
                 out["target_symbol"] = name
         form = ins.op.form if isinstance(ins, Instruction) else None   # (not in pairs)
-        if form is Form.RD_IMM32 and table is not None:
+        if form in (Form.RD_IMM32, Form.RD_IMM20) and table is not None:
             found = table.lookup_address(ins.imm, "data")
             if found is not None:
                 out["data_symbol"] = found[0] if not found[1] else f"{found[0]}+{found[1]}"

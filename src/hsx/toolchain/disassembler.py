@@ -151,7 +151,8 @@ def _notes(item: _Item, labels: _Labels, symbols: SymbolTable | None) -> str:
         target = ins.branch_target(item.pc)
         if target is not None and labels.code_name(target):
             notes.append(f"-> 0x{target:04X}")
-        if isinstance(ins, Instruction) and ins.op.form is Form.RD_IMM32 and symbols is not None:
+        if isinstance(ins, Instruction) and ins.op.form in (Form.RD_IMM32, Form.RD_IMM20) \
+                and symbols is not None:
             found = symbols.lookup_address(ins.imm, "data")
             if found:
                 notes.append(found[0] + (f"+{found[1]}" if found[1] else ""))

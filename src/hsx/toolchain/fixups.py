@@ -28,6 +28,11 @@ class FixupError(ValueError):
     """A value that does not fit its field; the message says what to use instead."""
 
 
+# What a link error says when a symbol's address is beyond LDI20's reach: `hsx cc`
+# compiles the program again so when it sees this (driver.build_c).
+FAR_ADDRESSES = "compile with --far-addresses"
+
+
 def apply_kind(kind: str, address: int, section_base: int) -> int:
     """Value of `kind(address)`; `section_base` is where the symbol's section starts."""
     if kind == "lo16":

@@ -145,10 +145,22 @@ def build_c(sources: Iterable[str], options: Options | None = None,
     """Compile the C files and assemble the MVASM files among `sources`, and link them
     with the runtime."""
     options = options or Options()
+    sources = list(sources)
     units = list(compile_sources(sources, options))
+    from ..diagnostics import ToolchainError
+    from ..fixups import FAR_ADDRESSES
     from .runtime import link_program
-    result = link_program([u.module for u in units], app_name, [u.weak for u in units],
-                          options.soft_float, options.collect_garbage, options.packs)
+    try:
+        result = link_program([u.module for u in units], app_name, [u.weak for u in units],
+                              options.soft_float, options.collect_garbage, options.packs,
+                              options.far_addresses)
+    except ToolchainError as error:
+        if options.far_addresses or not any(FAR_ADDRESSES in d.message
+                                             for d in error.diagnostics):
+            raise
+        # More than 512 KiB of code or data lies before a symbol whose address the
+        # program loads: every address takes LDI32's two words then.
+        return build_c(sources, replace(options, far_addresses=True), app_name)
     if options.debug:
         result.symbols = attach_debug_variables(result.symbols, units)
     result.symbols = finish_symbols(result.symbols)

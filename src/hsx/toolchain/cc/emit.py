@@ -89,9 +89,10 @@ class Listing:
 
 
 class FunctionEmitter(Emit64):
-    def __init__(self, mf: MFunction, out: Listing) -> None:
+    def __init__(self, mf: MFunction, out: Listing, far_addresses: bool = False) -> None:
         self.mf = mf
         self.out = out
+        self.far_addresses = far_addresses  # addresses in LDI32 (Options.far_addresses)
         self.local = 0
         self.loc = None
         self.framed = True                  # the block being emitted runs with the frame
@@ -184,7 +185,7 @@ class FunctionEmitter(Emit64):
 
     def i_la(self, inst, nxt):
         sym, addend = inst.args
-        self.ins("LDI32", inst.defs[0], Sym(sym, addend))
+        self.ins("LDI32" if self.far_addresses else "LDI20", inst.defs[0], Sym(sym, addend))
 
     def i_alu(self, inst, nxt):
         self.ins(inst.args[0], inst.defs[0], *inst.uses)
@@ -440,8 +441,10 @@ def _chunks(data: bytes, size: int = 16):
 
 
 class ModuleEmitter:
-    def __init__(self, module: Module, evaluator: ConstEvaluator, filename: str) -> None:
+    def __init__(self, module: Module, evaluator: ConstEvaluator, filename: str,
+                 far_addresses: bool = False) -> None:
         self.module = module
+        self.far_addresses = far_addresses
         self.ev = evaluator
         self.out = Listing(filename)
         # (section, first statement, end, symbol): each function (with its jump tables)
@@ -466,7 +469,7 @@ class ModuleEmitter:
         aliases = [symbol_name(name) for name, target in sorted(self.module.aliases.items())
                    if getattr(target, "name", None) == mf.name]
         start = len(self.out.statements)
-        FunctionEmitter(mf, self.out).emit(aliases)
+        FunctionEmitter(mf, self.out, self.far_addresses).emit(aliases)
         for label, table in mf.jump_tables:
             self.out.directive(".data")
             self.out.directive(".align", 4)

@@ -54,6 +54,8 @@ class Options:
     jobs: int | None = None          # C files compiled at once (None: one per CPU; parallel.py)
     compact: bool | None = None      # pack compact instruction pairs (hsx.toolchain.packer);
                                      # None: at -Os/-Oz (see `packs`)
+    far_addresses: bool = False      # a symbol's address in LDI32's two words (reaching the
+                                     # whole address space), not LDI20's one (below 512 KiB)
     keep_lines_apart: bool = True    # -g: no pair holds code of two C lines (for stepping);
                                      # False: pairs as without -g (the same code, with lines)
 

@@ -35,15 +35,17 @@ def _runtime_sources() -> list[Path]:
     return sorted(list((root / "src").glob("*.c")) + list((root / "src").glob("*.mvasm")))
 
 
-def _fingerprint(soft_float: bool, compact: bool) -> str:
+def _fingerprint(soft_float: bool, compact: bool, far_addresses: bool) -> str:
     """What the cached library depends on: its sources, the back end and assembler that
-    build it, the object format, clang, the float mode and packing (hashed once per
-    process)."""
-    return _hash_inputs(str(lib_dir()), " ".join(clang_command()), soft_float, compact)
+    build it, the object format, clang, the float mode, packing and how addresses load
+    (hashed once per process)."""
+    return _hash_inputs(str(lib_dir()), " ".join(clang_command()), soft_float, compact,
+                        far_addresses)
 
 
 @functools.lru_cache(maxsize=8)
-def _hash_inputs(library: str, clang: str, soft_float: bool, compact: bool) -> str:
+def _hash_inputs(library: str, clang: str, soft_float: bool, compact: bool,
+                 far_addresses: bool) -> str:
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[2]           # src/hsx
     root = Path(library)
@@ -56,6 +58,7 @@ def _hash_inputs(library: str, clang: str, soft_float: bool, compact: bool) -> s
     h.update(clang.encode())
     h.update(b"soft-float" if soft_float else b"hard-float")
     h.update(b"compact" if compact else b"one-per-word")
+    h.update(b"far-addresses" if far_addresses else b"near-addresses")
     return h.hexdigest()[:24]
 
 
@@ -93,12 +96,13 @@ def _assemble_lib(name: str) -> ObjectModule:
     return module
 
 
-def _build_library(soft_float: bool, compact: bool) -> list[Member]:
+def _build_library(soft_float: bool, compact: bool, far_addresses: bool) -> list[Member]:
     """Every library source, C files split into one member per function and variable
     (their statics renamed `__hsx.<file>.<name>` and exported; each function labelled
     with its C file and line), MVASM files whole."""
     options = Options(opt=RUNTIME_OPT, include_dirs=(str(lib_dir() / "src"),),
-                      soft_float=soft_float, line_tables=True, compact=compact)
+                      soft_float=soft_float, line_tables=True, compact=compact,
+                      far_addresses=far_addresses)
     from .parallel import compile_units     # (here: multiprocessing is slow to import)
     members: list[Member] = []
     sources = _runtime_sources()
@@ -129,16 +133,17 @@ def _progress(done: int, total: int, name: str) -> None:
     sys.stderr.flush()
 
 
-def runtime_objects(soft_float: bool = False, compact: bool = True) -> Runtime:
+def runtime_objects(soft_float: bool = False, compact: bool = True,
+                    far_addresses: bool = False) -> Runtime:
     """crt0, the library members (compiled at -O2, cached on disk by content), crtend."""
-    key = _fingerprint(soft_float, compact)
+    key = _fingerprint(soft_float, compact, far_addresses)
     cached = _RUNTIME.get(key)
     if cached is not None:
         return cached
     folder = _cache_dir() / key
     members = _load_library(folder)
     if members is None:
-        members = _build_library(soft_float, compact)
+        members = _build_library(soft_float, compact, far_addresses)
         _store_library(folder, members)
     runtime = Runtime(_assemble_lib("crt0.mvasm"), members, _assemble_lib("crtend.mvasm"))
     _RUNTIME[key] = runtime
@@ -215,12 +220,14 @@ def select_runtime(user: Sequence[Member], library: Sequence[Member]) -> list[Me
 
 def link_program(units: Sequence[ObjectModule], app_name: str | None = None,
                  weak: Sequence[frozenset[str]] = (), soft_float: bool = False,
-                 gc_sections: bool = True, compact: bool = True) -> LinkResult:
+                 gc_sections: bool = True, compact: bool = True,
+                 far_addresses: bool = False) -> LinkResult:
     """Link `units` (with `weak[i]` the weak references of `units[i]`) with crt0, the
     library members they need and crtend; `gc_sections` leaves out the functions and
     data nothing reachable from `_start` uses (hsx.toolchain.gc); `compact`: the
-    library with compact pairs (hsx.toolchain.packer) or without."""
-    runtime = runtime_objects(soft_float, compact)
+    library with compact pairs (hsx.toolchain.packer) or without; `far_addresses`: the
+    library's addresses in LDI32 (Options.far_addresses)."""
+    runtime = runtime_objects(soft_float, compact, far_addresses)
     user = [Member(runtime.crt0)] + [
         Member(m, weak[i] if i < len(weak) else frozenset()) for i, m in enumerate(units)]
     chosen = select_runtime(user, runtime.library)

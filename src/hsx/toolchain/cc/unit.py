@@ -61,15 +61,17 @@ def clang_ir(path: str, options: Options, warnings: list[str] | None = None) -> 
 def compile_ir(ir: str, source: str, debug: bool, filename: str,
                pieces: list[tuple[str, list]] | None = None,
                hard_float: bool = True, local_prefix: str | None = None,
-               from_clang: bool = False) -> tuple[Listing, dict, frozenset[str]]:
+               from_clang: bool = False, far_addresses: bool = False
+               ) -> tuple[Listing, dict, frozenset[str]]:
     """MVASM statements (with the C location of each), debug facts (always the file and
     line of each function and variable, when the IR has them) and weak references for
     one IR module; `filename` names the MVASM.  With `pieces`, also append (symbol,
     statements) for each function and variable, module-local ones renamed with
-    `local_prefix` (see `read_module`, also for `from_clang`)."""
+    `local_prefix` (see `read_module`, also for `from_clang`); `far_addresses`: see
+    `Options`."""
     module = read_module(ir, source, local_prefix, from_clang)
     evaluator = ConstEvaluator(module.layout, module.aliases, module.functions)
-    emitter = ModuleEmitter(module, evaluator, filename)
+    emitter = ModuleEmitter(module, evaluator, filename, far_addresses)
     emitter.header(source)
     collector = DebugCollector(module) if debug else None
     declarations: dict[str, tuple[str, int]] = {}      # function -> its file and opening line
@@ -136,7 +138,8 @@ def compile_c_file(path: str, options: Options, split: bool = False,
     with _collector_paused():
         try:
             listing, facts, weak = compile_ir(ir, source, options.debug, filename, pieces,
-                                              not options.soft_float, prefix, from_clang=True)
+                                              not options.soft_float, prefix, from_clang=True,
+                                              far_addresses=options.far_addresses)
         except CompileError as exc:
             where = exc.where if _names_a_line(exc.where) else _locate(path, options, exc)
             raise ToolchainError([Diagnostic(exc.message, where or exc.where or source)]) \

@@ -367,12 +367,20 @@ static inline uint32_t settle(uint32_t *psw, uint32_t *pending, uint32_t x, uint
 #define FORWARD_SECONDS(X, first) X(first, LD) X(first, LDB) X(first, ST) X(first, STB) \
     X(first, CMP_BRANCH) X(first, CMPI_BRANCH)
 
+/* The same into a compact pair whose first operation is such an access or compare (the
+ * compare fused with the pair's conditional branch, as pair_link fuses it). */
+#define FORWARD_PAIRS(X, first) X(first, LD) X(first, LDB) X(first, ST) X(first, STB) \
+    X(first, CMP_BRANCH) X(first, CMPI_BRANCH)
+
 #define FORWARD_FIRST_ENUM(name_) FORWARD_FIRST_##name_,
 #define FORWARD_SECOND_ENUM(first_, name_) FORWARD_SECOND_##name_,
+#define FORWARD_PAIR_ENUM(first_, name_) FORWARD_PAIR_##name_,
 enum { FORWARD_FIRSTS(FORWARD_FIRST_ENUM) FORWARD_FIRST_COUNT };
 enum { FORWARD_SECONDS(FORWARD_SECOND_ENUM, _) FORWARD_SECOND_COUNT };
+enum { FORWARD_PAIRS(FORWARD_PAIR_ENUM, _) FORWARD_PAIR_COUNT };
 #undef FORWARD_FIRST_ENUM
 #undef FORWARD_SECOND_ENUM
+#undef FORWARD_PAIR_ENUM
 
 /* What hsx_run runs for a record beyond its handler: a CMP or CMPI fused with the
  * conditional branch after it (never stored in a record: its handler stays CMP), and a
@@ -391,12 +399,50 @@ enum { OP_CMP_BRANCH = HSX_H_COUNT, OP_CMPI_BRANCH, OP_PAIR };
 #define PAIR_FIRST_NONE(x)
 #define PAIR_FIRST_B10(x)
 
+/* ... and, for the pairs below, code of its own that ends in a direct jump to the
+ * second's code: the one indirect jump a first operation's code ends in was mispredicted
+ * whenever the seconds it met alternated (a prologue's PUSH | MOV, PUSH | PUSH). X(compact
+ * code, first, second): the pairs `hsx cc -O2 --compact` makes most in the peer
+ * workloads and the C library; only these, since code added to hsx_run moved its hot
+ * paths enough to slow unpaired code (fib 15 % with every combination). */
+#define PAIR_COMBOS(X) \
+    X(20, PUSH, PUSH) X(20, PUSH, MOV) X(20, PUSH, ADDI) X(21, POP, POP) X(21, POP, RET) \
+    X(1, MOV, BR) X(1, MOV, MOV) X(1, MOV, RET) X(1, MOV, POP) X(8, LDI, BR) X(8, LDI, ST) \
+    X(8, LDI, MOV) X(8, LDI, LDI) X(8, LDI, CMPI) X(9, ADDI, POP) X(9, ADDI, BR) \
+    X(9, ADDI, ADD) X(9, ADDI, CMP) X(13, LD, LD) X(16, LD, LD) X(13, LD, ST) X(16, LD, ST) \
+    X(16, LD, XOR) X(13, LD, MOV) X(16, LD, MOV) X(14, ST, LDI) X(14, ST, ADDI) \
+    X(14, ST, ST) X(17, ST, ST) X(17, ST, ADDI) X(2, ADD, LD) X(2, ADD, ST) X(2, ADD, STB) \
+    X(2, ADD, ADDI) X(19, STB, ADD) X(18, LDB, CMPI) X(11, LSLI, ADD)
+#define PAIR_COMBO_ENUM(code_, first_, second_) PAIR_COMBO_##code_##_##second_,
+enum { PAIR_COMBOS(PAIR_COMBO_ENUM) PAIR_COMBO_COUNT };
+#undef PAIR_COMBO_ENUM
+/* (each compact code there standing for its first: checked when compiling) */
+#define COMPACT_OPCODE(code_, name_, layout_, two_address_, scale_, frame_) \
+    COMPACT_OPCODE_##code_ = OP_##name_,
+enum { HSX_COMPACT(COMPACT_OPCODE) COMPACT_OPCODE_END };
+#define PAIR_COMBO_CHECK(code_, first_, second_) \
+    typedef char pair_combo_##code_##_##second_[COMPACT_OPCODE_##code_ == OP_##first_ ? 1 : -1];
+PAIR_COMBOS(PAIR_COMBO_CHECK)
+#undef PAIR_COMBO_CHECK
+#undef COMPACT_OPCODE
+
 #define SUPER_FIRST_ENUM(name_, words_) SUPER_FIRST_##name_,
 #define SUPER_SECOND_ENUM(first_, words_, name_) SUPER_SECOND_##name_,
 enum { SUPER_NONE = -1, SUPER_FIRSTS(SUPER_FIRST_ENUM) SUPER_FIRST_COUNT };
 enum { SUPER_SECONDS(SUPER_SECOND_ENUM, _, _) SUPER_SECOND_COUNT };
 #undef SUPER_FIRST_ENUM
 #undef SUPER_SECOND_ENUM
+
+/* Which of PAIR_COMBOS a pair with compact first operation `code` and second handler
+ * `second` is (SUPER_NONE: none). */
+static int pair_combo(uint32_t code, uint32_t second)
+{
+#define PAIR_COMBO_CASE(code_, first_, second_) \
+    if (code == code_ && second == OP_##second_) return PAIR_COMBO_##code_##_##second_;
+    PAIR_COMBOS(PAIR_COMBO_CASE)
+#undef PAIR_COMBO_CASE
+    return SUPER_NONE;
+}
 
 /* Which superinstruction may start with handler `op` (SUPER_NONE: none), and how many
  * words that instruction takes. */
@@ -476,16 +522,49 @@ struct run_codes {
     const int32_t *handlers;
     const int32_t (*supers)[SUPER_SECOND_COUNT];
     const int32_t (*forwards)[FORWARD_SECOND_COUNT];
+    const int32_t (*forward_pairs)[FORWARD_PAIR_COUNT];
     int32_t cmp_branch, cmpi_branch;
     const int32_t *pair_firsts;
-    int32_t pair_guard_sp;
+    const int32_t *pair_combos;
+    int32_t pair_guard_sp, pair_cmp_branch, pair_cmpi_branch;
 };
+
+/* Does pair `in` start with a compare whose conditional branch (its second) goes to an
+ * instruction? Those run fused, as an unpaired CMP and branch do. */
+static int pair_compares_and_branches(const hsx_insn *in)
+{
+    return (in->first.opcode == OP_CMP || in->first.opcode == OP_CMPI)
+           && conditional_branch(in->handler) && !(in->flags & HSX_I_TARGET_BAD);
+}
 
 /* The code of pair `in` (run from its first operation). */
 static int32_t pair_link(const hsx_insn *in, const struct run_codes *codes)
 {
-    return in->first.rd == HSX_SP_REGISTER ? codes->pair_guard_sp
-                                           : codes->pair_firsts[in->first_code];
+    int combo;
+    if (pair_compares_and_branches(in))
+        return in->first.opcode == OP_CMP ? codes->pair_cmp_branch : codes->pair_cmpi_branch;
+    if (in->first.rd == HSX_SP_REGISTER)
+        return codes->pair_guard_sp;
+    if (in->second_handler && in->handler == in->second_handler
+        && (combo = pair_combo(in->first_code, in->handler)) != SUPER_NONE)
+        return codes->pair_combos[combo];
+    return codes->pair_firsts[in->first_code];
+}
+
+/* Which forwarding code takes a sum into pair `in` (SUPER_NONE: none). */
+static int forward_pair(const hsx_insn *in)
+{
+    if (pair_compares_and_branches(in))
+        return in->first.opcode == OP_CMP ? FORWARD_PAIR_CMP_BRANCH : FORWARD_PAIR_CMPI_BRANCH;
+    if (in->first.rd == HSX_SP_REGISTER)
+        return SUPER_NONE;
+    switch (in->first.opcode) {
+    case OP_LD: return FORWARD_PAIR_LD;
+    case OP_LDB: return FORWARD_PAIR_LDB;
+    case OP_ST: return FORWARD_PAIR_ST;
+    case OP_STB: return FORWARD_PAIR_STB;
+    default: return SUPER_NONE;
+    }
 }
 
 /* A pair's first operation that writes R15, checked as guard_sp checks an instruction. */
@@ -508,6 +587,10 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
         return codes->cmpi_branch;
     if (runs == OP_PAIR)
         return pair_link(&t->code[i], codes);
+    if ((first = forward_first(runs)) != SUPER_NONE && what_runs(t, i + 1) == OP_PAIR
+        && t->code[i + 1].first.rs1 == t->code[i].rd
+        && (second = forward_pair(&t->code[i + 1])) != SUPER_NONE)
+        return codes->forward_pairs[first][second];
     if ((first = forward_first(runs)) != SUPER_NONE
         && (second = forward_second(what_runs(t, i + 1))) != SUPER_NONE
         && t->code[i + 1].rs1 == t->code[i].rd)
@@ -527,7 +610,8 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
  * that runs both with one dispatch; hsx_breakpoint unlinks the records around a
  * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). A
  * compact pair links to the code of its first operation, which jumps on to its second's
- * (what its handler would run); it is never fused with its neighbours. */
+ * (what its handler would run), or, a compare and a conditional branch, to the fused
+ * compare-and-branch; it is never fused with its neighbours. */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
 #define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))
@@ -552,22 +636,32 @@ int hsx_run(hsx_task *t, uint32_t budget)
     static const int32_t forwards[FORWARD_FIRST_COUNT][FORWARD_SECOND_COUNT] = {
         FORWARD_FIRSTS(FORWARD_ROW)
     };
+#define FORWARD_PAIR_CELL(first_, name_) LINK(FP_##first_##_##name_),
+#define FORWARD_PAIR_ROW(first_) { FORWARD_PAIRS(FORWARD_PAIR_CELL, first_) },
+    static const int32_t forward_pairs[FORWARD_FIRST_COUNT][FORWARD_PAIR_COUNT] = {
+        FORWARD_FIRSTS(FORWARD_PAIR_ROW)
+    };
 #define PAIR_FIRST_LINK(code_) [code_] = LINK(P_##code_),
 #define PAIR_FIRST_ROW(code_, name_, layout_, two_address_, scale_, frame_) \
     PAIR_FIRST_##layout_(PAIR_FIRST_LINK(code_))
     static const int32_t pair_firsts[32] = {
         [0 ... 31] = LINK(L_DEFAULT), HSX_COMPACT(PAIR_FIRST_ROW)
     };
+#define PAIR_COMBO_CELL(code_, first_, second_) LINK(PC_##code_##_##second_),
+    static const int32_t pair_combos[PAIR_COMBO_COUNT] = { PAIR_COMBOS(PAIR_COMBO_CELL) };
+#undef PAIR_COMBO_CELL
     /* the second operation's code by its handler byte (hsx_insn.second_handler) */
     static const int32_t pair_seconds[256] = {
         [0 ... 255] = LINK(L_DEFAULT), HSX_OPCODES(LINK_ROW) [0] = LINK(L_H_GUARD_SP),
     };
     static const struct run_codes codes = {
-        links, supers, forwards, LINK(L_CMP_BRANCH), LINK(L_CMPI_BRANCH),
-        pair_firsts, LINK(P_GUARD_SP)
+        links, supers, forwards, forward_pairs, LINK(L_CMP_BRANCH), LINK(L_CMPI_BRANCH),
+        pair_firsts, pair_combos, LINK(P_GUARD_SP), LINK(P_CMP_BRANCH), LINK(P_CMPI_BRANCH)
     };
 #undef PAIR_FIRST_ROW
 #undef PAIR_FIRST_LINK
+#undef FORWARD_PAIR_ROW
+#undef FORWARD_PAIR_CELL
 #undef FORWARD_ROW
 #undef FORWARD_CELL
 #undef SUPER_ROW
@@ -692,6 +786,23 @@ compare_and_branch:
     HSX_COMPACT(PAIR_FIRST_CODE)
 #undef PAIR_FIRST_CODE
 #undef PAIR_FIRST_CODE_OF
+#define PAIR_COMBO_CODE(code_, first_, second_) \
+    PC_##code_##_##second_: BODY_##first_(&in->first); goto L_##second_;
+    PAIR_COMBOS(PAIR_COMBO_CODE)
+#undef PAIR_COMBO_CODE
+P_CMP_BRANCH:                           /* C.CMP | C.Bcc: the compare and branch, one step */
+    y = REG(in->first.rs2);
+    x = REG(in->first.rs1);
+    goto pair_compare_and_branch;
+P_CMPI_BRANCH:
+    y = in->first.imm;
+    x = REG(in->first.rs1);
+pair_compare_and_branch:                /* (x compared with y) */
+    FLAGS_SUB(x, y);
+    r = (x == y) | (uint32_t)(x >= y) << 1 | (uint32_t)((int32_t)x < (int32_t)y) << 2;
+    in = taken(in, r) ? code + (in->target >> 2) : in + 1;
+    n--;
+    DISPATCH();
 P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) */
     uint32_t first_psw = FLAGS;
     ev = guard_first(t, in, PC, &first_psw);
@@ -700,6 +811,32 @@ P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) *
         goto event;
     PAIR_SECOND();
 }
+    /* forwarding a sum into a pair: the sum r instead of the pair's first rs1 */
+#define FORWARD_PAIR_LD(sum) BODY_LD_AT(&in->first, sum); PAIR_SECOND()
+#define FORWARD_PAIR_LDB(sum) BODY_LDB_AT(&in->first, sum); PAIR_SECOND()
+#define FORWARD_PAIR_ST(sum) BODY_ST_AT(&in->first, sum); PAIR_SECOND()
+#define FORWARD_PAIR_STB(sum) BODY_STB_AT(&in->first, sum); PAIR_SECOND()
+#define FORWARD_PAIR_CMP_BRANCH(sum) \
+    y = REG(in->first.rs2); x = (sum); goto pair_compare_and_branch
+#define FORWARD_PAIR_CMPI_BRANCH(sum) y = in->first.imm; x = (sum); goto pair_compare_and_branch
+#define FORWARD_PAIR_CODE(first_, name_)                                            \
+    FP_##first_##_##name_:                                                          \
+    BODY_##first_(in);                                                              \
+    r = x + y;                                                                      \
+    in++;                                                                           \
+    if (!--n)                                                                       \
+        goto out_of_budget;                                                         \
+    FORWARD_PAIR_##name_(r);
+#define FORWARD_PAIR_FIRST_CODE(first_) FORWARD_PAIRS(FORWARD_PAIR_CODE, first_)
+    FORWARD_FIRSTS(FORWARD_PAIR_FIRST_CODE)
+#undef FORWARD_PAIR_FIRST_CODE
+#undef FORWARD_PAIR_CODE
+#undef FORWARD_PAIR_LD
+#undef FORWARD_PAIR_LDB
+#undef FORWARD_PAIR_ST
+#undef FORWARD_PAIR_STB
+#undef FORWARD_PAIR_CMP_BRANCH
+#undef FORWARD_PAIR_CMPI_BRANCH
 #undef PAIR_SECOND
 #include "hsx_ops.inc"
 #undef op

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from hsx.isa import encode, make
-from hsx.isa.compact import BY_COMPACT_CODE, HALF_BITS, PAIR_TAG, expand
+from hsx.isa.compact import BY_COMPACT_CODE, HALF_BITS, PAIR_TAG, compact, expand
 from randprog import straight
 
 # the operand bits each compact code requires to be zero, found from the reference
@@ -56,20 +56,54 @@ def half(draw, codes):
 
 FIRSTS = frozenset(BY_COMPACT_CODE) - CONTROL
 SECONDS = frozenset(BY_COMPACT_CODE) - {RET_CODE}   # (RET would pop addresses that differ)
+COMPARES = frozenset(code for code, c in BY_COMPACT_CODE.items() if c.mnemonic in ("CMP", "CMPI"))
+CONDITIONAL = frozenset(code for code in BRANCH_CODES if BY_COMPACT_CODE[code].mnemonic != "BR")
 
 
 @st.composite
 def pair_program(draw, max_units: int = 24):
-    """Units of pairs and ordinary straight-line instructions, ending in BRK."""
+    """Units of pairs and ordinary straight-line instructions, ending in BRK; some
+    pairs a compare and a conditional branch (which the native engine fuses)."""
     count = draw(st.integers(1, max_units))
     units = []
     for _ in range(count):
-        if draw(st.integers(0, 3)) == 0:
+        kind = draw(st.integers(0, 6))
+        if kind == 0:
             units.append(Unit(ins=draw(straight())))
+        elif kind == 2:
+            units += draw(sum_into_a_pair(count))
         else:
-            units.append(Unit(first=draw(half(FIRSTS)), second=draw(half(SECONDS)),
+            firsts, seconds = (COMPARES, CONDITIONAL) if kind == 1 else (FIRSTS, SECONDS)
+            units.append(Unit(first=draw(half(firsts)), second=draw(half(seconds)),
                               target=draw(st.integers(0, count))))
     return units + [Unit(ins=make("BRK", imm=1))]
+
+
+@st.composite
+def sum_into_a_pair(draw, count: int):
+    """An ADD or ADDI whose sum the pair after it takes as the base of its first
+    operation's access, or as the left side of its compare (the native engine forwards
+    it in a host register); the sum stays near randprog's data base."""
+    base = draw(st.sampled_from([12, 13]))
+    if draw(st.booleans()):
+        adder = make("ADDI", base, base, imm=4 * draw(st.integers(-4, 8)))
+    else:
+        adder = make("ADD", base, base, draw(st.sampled_from([0, base])))
+    kind = draw(st.sampled_from(["LD", "LDB", "ST", "STB", "CMP", "CMPI"]))
+    reg = draw(st.integers(0, 11))
+    if kind in ("LD", "ST"):
+        first = make(kind, reg, base, imm=4 * draw(st.integers(0, 3))) if kind == "LD" \
+            else make(kind, rs1=base, rs2=reg, imm=4 * draw(st.integers(0, 3)))
+    elif kind in ("LDB", "STB"):
+        first = make(kind, reg, base, imm=draw(st.integers(0, 3))) if kind == "LDB" \
+            else make(kind, rs1=base, rs2=reg, imm=draw(st.integers(0, 3)))
+    elif kind == "CMP":                 # (against itself too: equal, and not less)
+        first = make("CMP", rs1=base, rs2=draw(st.sampled_from([reg, base])))
+    else:
+        first = make("CMPI", rs1=base, imm=draw(st.integers(-32, 31)))
+    seconds = CONDITIONAL if kind.startswith("CMP") else SECONDS
+    return [Unit(ins=adder), Unit(first=compact(first), second=draw(half(seconds)),
+                                  target=draw(st.integers(0, count)))]
 
 
 def is_branch(half_bits: int) -> bool:

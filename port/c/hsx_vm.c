@@ -753,20 +753,19 @@ compare_and_branch:
 #undef SUPER_FIRST_CODE
 #undef SUPER_CODE
     /* the forwarding ones: the sum, r, instead of the second's rs1 */
+#define FORWARD_SUM(first_)                                                         \
+    BODY_##first_(in);                                                              \
+    r = x + y;                                                                      \
+    in++;                                                                           \
+    if (!--n)                                                                       \
+        goto out_of_budget;
 #define FORWARD_LD(sum) BODY_LD_AT(in, sum); VMNEXT
 #define FORWARD_LDB(sum) BODY_LDB_AT(in, sum); VMNEXT
 #define FORWARD_ST(sum) BODY_ST_AT(in, sum); VMNEXT
 #define FORWARD_STB(sum) BODY_STB_AT(in, sum); VMNEXT
 #define FORWARD_CMP_BRANCH(sum) y = REG(in->rs2); x = (sum); COMPARE_AND_BRANCH()
 #define FORWARD_CMPI_BRANCH(sum) y = in->imm; x = (sum); COMPARE_AND_BRANCH()
-#define FORWARD_CODE(first_, name_)                                                 \
-    F_##first_##_##name_:                                                           \
-    BODY_##first_(in);                                                              \
-    r = x + y;                                                                      \
-    in++;                                                                           \
-    if (!--n)                                                                       \
-        goto out_of_budget;                                                         \
-    FORWARD_##name_(r);
+#define FORWARD_CODE(first_, name_) F_##first_##_##name_: FORWARD_SUM(first_) FORWARD_##name_(r);
 #define FORWARD_FIRST_CODE(first_) FORWARD_SECONDS(FORWARD_CODE, first_)
     FORWARD_FIRSTS(FORWARD_FIRST_CODE)
 #undef FORWARD_FIRST_CODE
@@ -819,14 +818,8 @@ P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) *
 #define FORWARD_PAIR_CMP_BRANCH(sum) \
     y = REG(in->first.rs2); x = (sum); goto pair_compare_and_branch
 #define FORWARD_PAIR_CMPI_BRANCH(sum) y = in->first.imm; x = (sum); goto pair_compare_and_branch
-#define FORWARD_PAIR_CODE(first_, name_)                                            \
-    FP_##first_##_##name_:                                                          \
-    BODY_##first_(in);                                                              \
-    r = x + y;                                                                      \
-    in++;                                                                           \
-    if (!--n)                                                                       \
-        goto out_of_budget;                                                         \
-    FORWARD_PAIR_##name_(r);
+#define FORWARD_PAIR_CODE(first_, name_) \
+    FP_##first_##_##name_: FORWARD_SUM(first_) FORWARD_PAIR_##name_(r);
 #define FORWARD_PAIR_FIRST_CODE(first_) FORWARD_PAIRS(FORWARD_PAIR_CODE, first_)
     FORWARD_FIRSTS(FORWARD_PAIR_FIRST_CODE)
 #undef FORWARD_PAIR_FIRST_CODE
@@ -837,6 +830,7 @@ P_GUARD_SP: {                           /* (a copy of psw, as at L_H_GUARD_SP) *
 #undef FORWARD_PAIR_STB
 #undef FORWARD_PAIR_CMP_BRANCH
 #undef FORWARD_PAIR_CMPI_BRANCH
+#undef FORWARD_SUM
 #undef PAIR_SECOND
 #include "hsx_ops.inc"
 #undef op

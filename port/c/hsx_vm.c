@@ -610,8 +610,9 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
  * that runs both with one dispatch; hsx_breakpoint unlinks the records around a
  * breakpoint it sets or clears, so none is fused over. Flags are lazy (settle). A
  * compact pair links to the code of its first operation, which jumps on to its second's
- * (what its handler would run), or, a compare and a conditional branch, to the fused
- * compare-and-branch; it is never fused with its neighbours. */
+ * (what its handler would run) directly where PAIR_COMBOS lists the two, through a
+ * table else, or, a compare and a conditional branch, to the fused compare-and-branch;
+ * an ADD or ADDI before it may hand it its sum (FORWARD_PAIRS). */
 int hsx_run(hsx_task *t, uint32_t budget)
 {
 #define LINK(label) ((int32_t)((const char *)&&label - (const char *)&&L_H_UNDECODED))

@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 from hsx.isa import (OPCODES, Group, Instruction, Pair, decode, format_instruction,
                      last_operation, make, operations)
 from hsx.isa.compact import COMMUTATIVE, COMPACT, HALF_MASK, compact, expand, pack
-from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE
+from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE, IMM_STEP
 
 HALVES = range(1 << 15)
 # Every instruction some 15-bit value stands for.
@@ -39,8 +39,9 @@ def instructions(draw):
     imm = 0
     if "imm" in used:
         lo, hi = IMM_RANGE[op.form]
-        imm = draw(st.one_of(st.integers(-70, 70).filter(lambda v: lo <= v <= hi),
-                             st.integers(lo, hi)))
+        step = IMM_STEP.get(op.form, 1)
+        imm = step * draw(st.one_of(st.integers(-70, 70).filter(lambda v: lo <= v * step <= hi),
+                                    st.integers(-(-lo // step), hi // step)))
     return Instruction(op, imm=imm, **fields)
 
 

@@ -4,7 +4,7 @@ from hypothesis import given, strategies as st
 
 from hsx.isa import BY_MNEMONIC, OPCODES, EncodingError, Form, Instruction, decode, encode, make
 from hsx.isa.compact import Pair, pack
-from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE
+from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE, IMM_STEP
 
 registers = st.integers(0, 15)
 
@@ -19,9 +19,8 @@ def instructions(draw):
     imm = 0
     if "imm" in used:
         lo, hi = IMM_RANGE[op.form]
-        imm = draw(st.integers(lo, hi))
-        if op.form is Form.RD_IMMH:         # a value whose low 12 bits are zero
-            imm &= ~0xFFF
+        step = IMM_STEP.get(op.form, 1)     # (LDIH: a value whose low 12 bits are zero)
+        imm = step * draw(st.integers(-(-lo // step), hi // step))
     return Instruction(op, imm=imm, **fields)
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from hsx.image.hxe import read_hxe, write_hxe
 from hsx.image.model import HxeImage
 from hsx.isa import OPCODES, Form, Instruction, encode, format_instruction
-from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE
+from hsx.isa.encoding import FORM_FIELDS, IMM_RANGE, IMM_STEP
 from hsx.toolchain.build import assemble_source, build_source, link_objects
 from hsx.toolchain.disassembler import listing, to_mvasm
 
@@ -34,7 +34,8 @@ def placed_instructions(draw):
             lo, hi = max(lo, -pc // 4), min(hi, (CODE_SPACE - 4 - pc) // 4)
             imm = draw(st.integers(lo, hi))
         else:
-            imm = draw(st.integers(lo, hi))
+            step = IMM_STEP.get(op.form, 1)
+            imm = step * draw(st.integers(-(-lo // step), hi // step))
     return Instruction(op, imm=imm, **fields), pc
 
 

@@ -44,9 +44,11 @@ IMM_RANGE: dict[Form, tuple[int, int]] = {
     Form.REL24: (-(1 << 23), (1 << 23) - 1),
     Form.RD_IMM32: (0, WORD_MASK),
     Form.RD_IMM20: (-(1 << 19), (1 << 19) - 1),
-    Form.RD_IMMH: (0, WORD_MASK),       # and a multiple of 4096 (check)
+    Form.RD_IMMH: (0, WORD_MASK),
 }
 HIGH_SHIFT = 12                         # LDIH: bits 19..0 are the value's bits 31..12
+# The immediates of a form are multiples of this (of 1 where the form is not here).
+IMM_STEP: dict[Form, int] = {Form.RD_IMMH: 1 << HIGH_SHIFT}
 
 _SIGNED12 = {Form.RD_IMM, Form.RD_MEM, Form.MEM_RS, Form.RD_RS_IMM, Form.RS_IMM, Form.CALL12}
 
@@ -111,9 +113,10 @@ def check(ins: Instruction) -> None:
         if not lo <= ins.imm <= hi:
             raise EncodingError(
                 f"{ins.op.mnemonic}: immediate {ins.imm} out of range {lo}..{hi}")
-        if ins.op.form is Form.RD_IMMH and ins.imm & ((1 << HIGH_SHIFT) - 1):
-            raise EncodingError(f"{ins.op.mnemonic}: immediate 0x{ins.imm:X} has low 12 bits "
-                                "set; LDIH loads multiples of 0x1000")
+        step = IMM_STEP.get(ins.op.form, 1)
+        if ins.imm % step:
+            raise EncodingError(f"{ins.op.mnemonic}: immediate 0x{ins.imm:X} is not a multiple "
+                                f"of 0x{step:X}; {ins.op.mnemonic} loads multiples of 0x{step:X}")
     elif ins.imm:
         raise EncodingError(f"{ins.op.mnemonic} takes no immediate")
 

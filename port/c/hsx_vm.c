@@ -587,14 +587,15 @@ HSX_COLD int32_t link_of(hsx_task *t, uint32_t i, const struct run_codes *codes)
         return codes->cmpi_branch;
     if (runs == OP_PAIR)
         return pair_link(&t->code[i], codes);
-    if ((first = forward_first(runs)) != SUPER_NONE && what_runs(t, i + 1) == OP_PAIR
-        && t->code[i + 1].first.rs1 == t->code[i].rd
-        && (second = forward_pair(&t->code[i + 1])) != SUPER_NONE)
-        return codes->forward_pairs[first][second];
-    if ((first = forward_first(runs)) != SUPER_NONE
-        && (second = forward_second(what_runs(t, i + 1))) != SUPER_NONE
-        && t->code[i + 1].rs1 == t->code[i].rd)
-        return codes->forwards[first][second];
+    if ((first = forward_first(runs)) != SUPER_NONE) {
+        uint32_t next_runs = what_runs(t, i + 1);
+        if (next_runs == OP_PAIR && t->code[i + 1].first.rs1 == t->code[i].rd
+            && (second = forward_pair(&t->code[i + 1])) != SUPER_NONE)
+            return codes->forward_pairs[first][second];
+        if ((second = forward_second(next_runs)) != SUPER_NONE
+            && t->code[i + 1].rs1 == t->code[i].rd)
+            return codes->forwards[first][second];
+    }
     if ((first = super_first(runs, &words)) != SUPER_NONE
         && (second = super_second(what_runs(t, i + words))) != SUPER_NONE)
         return codes->supers[first][second];

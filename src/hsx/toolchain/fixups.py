@@ -11,7 +11,8 @@ found.  Nothing here truncates silently.
 from __future__ import annotations
 
 from hsx.image.model import RODATA_BASE
-from hsx.isa.opcodes import BY_CODE, BY_MNEMONIC
+from hsx.isa.encoding import HIGH_SHIFT, IMM_RANGE, IMM_STEP, WORD_MASK
+from hsx.isa.opcodes import BY_CODE, BY_MNEMONIC, Form
 
 CODE_TYPES = frozenset({"imm12", "mem", "jump", "rel24", "imm32", "imm20", "high20"})
 DATA_SIZES = {"data_byte": 1, "data_half": 2, "data_word": 4}
@@ -75,15 +76,15 @@ def patch_code(word: int, rtype: str, value: int, pc: int, pc_relative: bool = F
         return _with_rel24(_RELATIVE_FORM[mnemonic] << 24,
                            _word_offset(mnemonic, value, pc, 23, ""))
     if rtype == "imm20":
-        if not -(1 << 19) <= value < (1 << 19):
+        if not fits_imm20(value):
             raise FixupError(f"{mnemonic}: immediate {_show(value)} does not fit signed 20 bits "
                              f"(-524288..524287); use LDI32")
         return (word & ~0xFFFFF) | (value & 0xFFFFF)
     if rtype == "high20":
-        if not -(1 << 31) <= value <= 0xFFFFFFFF or value & 0xFFF:
+        if not fits_high20(value):
             raise FixupError(f"{mnemonic}: immediate {_show(value)} is not a 32-bit multiple "
                              f"of 0x1000; use LDI32")
-        return (word & ~0xFFFFF) | ((value & 0xFFFFFFFF) >> 12)
+        return (word & ~0xFFFFF) | ((value & WORD_MASK) >> HIGH_SHIFT)
     if rtype in ("imm12", "mem"):
         if not -2048 <= value <= 2047:
             if rtype == "mem":
@@ -98,11 +99,22 @@ def patch_code(word: int, rtype: str, value: int, pc: int, pc_relative: bool = F
     raise FixupError(f"unknown code relocation type '{rtype}'")
 
 
+def fits_imm20(value: int) -> bool:
+    """Whether LDI20 holds `value`."""
+    lo, hi = IMM_RANGE[Form.RD_IMM20]
+    return lo <= value <= hi
+
+
+def fits_high20(value: int) -> bool:
+    """Whether LDIH holds `value`, read as a signed or an unsigned 32-bit number."""
+    return -(1 << 31) <= value <= WORD_MASK and not value % IMM_STEP[Form.RD_IMMH]
+
+
 def wider_load(value: int) -> str:
     """The one instruction that loads `value` when LDI's 12 bits do not hold it."""
-    if -(1 << 19) <= value < (1 << 19):
+    if fits_imm20(value):
         return "LDI20"
-    if -(1 << 31) <= value <= 0xFFFFFFFF and not value & 0xFFF:
+    if fits_high20(value):
         return "LDIH"
     return "LDI32"
 

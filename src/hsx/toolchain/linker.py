@@ -208,7 +208,7 @@ class Linker:
         branch = reloc.type == "rel24" or reloc.pc_relative
         if branch and target.section != "text":
             raise fixups.FixupError(f"branch target '{reloc.symbol}' is not a code label")
-        if reloc.type == "imm20" and not -(1 << 19) <= value < (1 << 19):
+        if reloc.type == "imm20" and not fixups.fits_imm20(value):
             raise fixups.FixupError(f"LDI20: the address 0x{value & 0xFFFFFFFF:X} is beyond its "
                                     f"reach (below 0x80000); {fixups.FAR_ADDRESSES}")
         code[index] = fixups.patch_code(code[index], reloc.type, value, 4 * index,

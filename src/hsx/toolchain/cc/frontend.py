@@ -62,9 +62,9 @@ class Options:
     @property
     def packs(self) -> bool:
         """Whether code is packed into compact pairs: asked for, else when optimising
-        for size.  Packed code runs 8-11 % slower than unpaired code at -O2 today (the
-        native engine fuses more around unpaired instructions: benchmarks/README.md),
-        so speed builds keep one instruction a word."""
+        for size.  Packed code runs up to 18 % slower than unpaired code at -O2 today
+        (sieve; the native engine fuses more around unpaired instructions:
+        benchmarks/README.md), so speed builds keep one instruction a word."""
         return self.compact if self.compact is not None else self.opt in ("s", "z")
 
     @property
